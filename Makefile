@@ -1,0 +1,45 @@
+# dtc — the two commands a newcomer needs are `make run` and `make test`.
+# Both create a local virtualenv (.venv) and install dtc into it first.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: run test test-fast lint bench golden clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+## run: lint the built-in content and show every built-in hero
+run: $(STAMP)
+	$(BIN)/dtc lint content/
+	$(BIN)/dtc heroes
+	@for hero in druid duelist forgemaster sun-elf; do echo; $(BIN)/dtc show $$hero || exit 1; done
+
+## test: the whole test suite (what CI runs)
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## test-fast: everything but the slow packaging and fuzzing tests
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
+## lint: ruff over the code, and dtc over the content with warnings as errors
+lint: $(STAMP)
+	$(BIN)/ruff check dtc tests bench
+	$(BIN)/dtc lint --strict content/
+
+## bench: timings for linting the shipped content and 100 generated heroes
+bench: $(STAMP)
+	$(BIN)/python bench/bench_lint.py
+
+## golden: rewrite the expected-output files under tests/cases (review the diff!)
+golden: $(STAMP)
+	$(BIN)/python -m pytest tests/test_golden.py --update-golden
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -1,0 +1,513 @@
+"""Check: the content model in, diagnostics out (and every effect site's resolved AST).
+
+Everything is reported in one pass: rulesets, heroes (dice, names, components,
+verbs, statuses, abilities, cards), status sets and card sets.  Effect text is
+parsed here, validated against `schemas/effect.schema.json`, and resolved
+(`dtc.resolve`) in the context it runs in.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import replace
+
+from dtc import dice
+from dtc import nodes as n
+from dtc.diagnostics import CODE_BY_NAME, CODES, Diagnostic, Severity, error
+from dtc.model import Ability, Card, Component, Content, Hero, Ruleset, Site, Status
+from dtc.parser import Problem, parse_effect, parse_requirement, parse_trigger
+from dtc.resolve import Context, Scope, fold, parse_verb_body, resolve_effect
+from dtc.schema import validate_effect_ast
+from dtc.verbs import compile_pattern, pattern_problems
+
+# Warnings an author may `allow` with a reason; errors can never be allowed.
+ALLOWABLE = {"C007"}
+NEEDS_TRIGGER = {"status", "passive", "component"}
+
+
+class Checker:
+    """Collects diagnostics over one `Content`."""
+
+    def __init__(self, content: Content):
+        self.content = content
+        self.diags: list[Diagnostic] = []
+
+    # -- reporting
+    def add(self, d: Diagnostic) -> None:
+        self.diags.append(d)
+
+    def at_site(self, site: Site, p: Problem) -> None:
+        span = site.doc.text_span(site.path, p.start, p.end)
+        severity = Severity(p.severity)
+        d = Diagnostic(p.code, severity, p.message, span, p.hint, notes=p.notes)
+        if severity == Severity.WARNING:
+            reason = site.allow.get(p.code) or site.allow.get(CODES[p.code].name)
+            if reason is not None:
+                d = replace(d, suppressed=reason)
+        self.add(d)
+
+    # -- entry
+    def run(self) -> list[Diagnostic]:
+        self.check_allow_entries()
+        rulesets = self.check_rulesets()
+        self.check_unique(
+            [(h.name, h.doc, ("hero",)) for h in self.content.heroes], "hero")
+        all_statuses = [s for ss in self.content.status_sets for s in ss.statuses]
+        self.check_unique([(s.name, s.doc, s.path + ("name",)) for s in all_statuses], "status effect")
+        for status_set in self.content.status_sets:
+            scope = self.base_scope(self.ruleset_for(None, rulesets, status_set.doc), all_statuses)
+            for die in status_set.dice:
+                scope.dice_types[fold(die.name)] = die
+            for status in status_set.statuses:
+                self.check_status(status, scope)
+        for hero in self.content.heroes:
+            self.check_hero(hero, rulesets, all_statuses)
+        for card_set in self.content.card_sets:
+            scope = self.base_scope(self.ruleset_for(None, rulesets, card_set.doc), all_statuses)
+            self.check_unique([(c.name, c.doc, c.path + ("name",)) for c in card_set.cards], "card")
+            for card in card_set.cards:
+                self.check_card(card, scope, None)
+        return self.diags
+
+    # -- names
+    def check_unique(self, items, what: str) -> None:
+        seen: dict[str, tuple] = {}
+        for name, doc, path in items:
+            key = fold(name)
+            if key in seen:
+                first_doc, first_path = seen[key]
+                where = first_doc.span(first_path)
+                self.add(error("C008", f"two {what}s are named `{name}` (the first at "
+                               f"{where.path}:{where.line})", doc.span(path),
+                               "rename one of them"))
+            else:
+                seen[key] = (doc, path)
+
+    def check_allow_entries(self) -> None:
+        docs = {id(d): d for h in self.content.heroes for d in [h.doc]}
+        docs.update({id(s.doc): s.doc for s in self.content.status_sets})
+        docs.update({id(c.doc): c.doc for c in self.content.card_sets})
+        for doc in docs.values():
+            for path, allow in _allow_dicts(doc.data, ()):
+                for key in allow:
+                    code = CODES.get(key) or CODE_BY_NAME.get(key)
+                    if code is None:
+                        names = [CODES[c].name for c in sorted(ALLOWABLE)]
+                        close = difflib.get_close_matches(key, names, n=1)
+                        self.add(error("C023", f"`allow` names `{key}`, which is no diagnostic",
+                                       doc.key_span(path + (key,)),
+                                       f"did you mean `{close[0]}`?" if close else
+                                       "warnings that can be allowed: " + ", ".join(names)))
+                    elif code.code not in ALLOWABLE:
+                        self.add(error("C023", f"`{key}` is an error; errors cannot be allowed",
+                                       doc.key_span(path + (key,)), "fix the content instead"))
+
+    # -- rulesets
+    def check_rulesets(self) -> list[Ruleset]:
+        rulesets = self.content.rulesets
+        self.check_unique([(r.name, r.doc, ("ruleset",)) for r in rulesets], "ruleset")
+        defaults = [r for r in rulesets if r.default]
+        for extra in defaults[1:]:
+            self.add(error("C008", f"`{extra.name}` and `{defaults[0].name}` are both the default "
+                           "ruleset", extra.doc.span(("default",)), "mark only one `default: true`"))
+        for r in rulesets:
+            types = r.data["damage_types"]
+            self.check_unique([(t["name"], r.doc, ("damage_types", i, "name"))
+                               for i, t in enumerate(types)], "damage type")
+            if "normal" not in [t["name"] for t in types]:
+                self.add(error("C011", "the damage-type chart has no `normal` type, which plain "
+                               "`dmg` means", r.doc.span(("damage_types",))))
+            self.check_unique([(p["name"], r.doc, ("phases", i, "name"))
+                               for i, p in enumerate(r.data["phases"])], "phase")
+        return rulesets
+
+    def ruleset_for(self, name: str | None, rulesets: list[Ruleset], doc, path=("ruleset",)):
+        if name is not None:
+            for r in rulesets:
+                if fold(r.name) == fold(name):
+                    return r
+            close = difflib.get_close_matches(name, [r.name for r in rulesets], n=1)
+            self.add(error("C021", f"unknown ruleset `{name}`", doc.span(path),
+                           f"did you mean `{close[0]}`?" if close else None))
+            return None
+        defaults = [r for r in rulesets if r.default] or rulesets[:1]
+        return defaults[0] if defaults else None
+
+    def base_scope(self, ruleset: Ruleset | None, statuses: list[Status]) -> Scope:
+        scope = Scope()
+        if ruleset is not None:
+            scope.dice_count = ruleset.data["dice"]["per_hero"]
+            scope.faces = {v: "" for v in ruleset.data.get("dice_faces", [])}
+            for t in ruleset.damage_types:
+                scope.damage_types[fold(t)] = t
+            for phase in ruleset.phase_names():
+                scope.phases[fold(phase)] = phase
+            scope.phases.setdefault("turn", "turn")
+        for status in statuses:
+            _add_status(scope, status)
+        return scope
+
+    # -- heroes
+    def hero_scope(self, hero: Hero, ruleset, shared_statuses) -> Scope:
+        scope = self.base_scope(ruleset, [])
+        scope.faces = dict(hero.faces)
+        scope.dice_count = hero.dice_count
+        for symbol in hero.symbols:
+            scope.symbols[fold(symbol)] = symbol
+        for status in hero.statuses + shared_statuses:
+            if fold(status.name) not in scope.statuses:
+                _add_status(scope, status)
+        for comp in hero.components:
+            scope.components.setdefault(fold(comp.name), comp)
+            if comp.kind == "forms":
+                for form in comp.values:
+                    scope.forms[fold(form)] = (comp, form)
+            if comp.kind == "zone":
+                scope.card_types[fold(comp.data["holds"])] = comp.data["holds"]
+        for card in hero.cards:
+            if card.kind == "unique":
+                scope.card_types[fold(card.data["type"])] = card.data["type"]
+        for ss in self.content.status_sets:
+            for die in ss.dice:
+                scope.dice_types[fold(die.name)] = die
+        return scope
+
+    def check_hero(self, hero: Hero, rulesets, shared_statuses) -> None:
+        ruleset = self.ruleset_for(hero.ruleset, rulesets, hero.doc)
+        if ruleset is None and not rulesets:
+            self.add(error("C021", "no ruleset to check this hero against", hero.doc.span(("hero",)),
+                           "lint the hero together with a ruleset file, or keep the built-in one"))
+        scope = self.hero_scope(hero, ruleset, shared_statuses)
+        self.check_unique([(a.name, hero.doc, a.path + ("name",)) for a in hero.abilities], "ability")
+        self.check_unique([(s.name, hero.doc, s.path + ("name",)) for s in hero.statuses],
+                          "status effect")
+        self.check_unique([(c.name, hero.doc, c.path + ("name",)) for c in hero.components],
+                          "component")
+        self.check_unique([(c.name, hero.doc, c.path + ("name",)) for c in hero.cards], "card")
+        self.check_verbs(hero, scope)
+        for comp in hero.components:
+            self.check_component(comp, scope)
+        for status in hero.statuses:
+            self.check_status(status, scope)
+        for ability in hero.abilities:
+            self.check_ability(ability, scope, hero.dice_count)
+        for card in hero.cards:
+            self.check_card(card, scope, hero)
+        if hero.setup is not None:
+            self.check_site(hero.setup, scope, Context("setup"))
+
+    def check_component(self, comp: Component, scope: Scope) -> None:
+        data, doc, path = comp.data, comp.doc, comp.path
+        if comp.kind == "dial":
+            low, high = data["range"]
+            if low > high:
+                self.add(error("C010", f"{comp.name}'s range runs backwards: {low} to {high}",
+                               doc.span(path + ("range",))))
+            elif not low <= data["start"] <= high:
+                self.add(error("C010", f"{comp.name} starts at {data['start']}, outside its range "
+                               f"{low}-{high}", doc.span(path + ("start",))))
+            if "start_side" in data:
+                self.value_in(data["start_side"], comp.sides, doc, path + ("start_side",),
+                              f"side of {comp.name}")
+        elif comp.kind in ("track", "forms"):
+            self.check_unique([(v, doc, path + (("positions" if comp.kind == "track" else "forms"), i))
+                               for i, v in enumerate(comp.values)], "position")
+            self.value_in(data["start"], comp.values, doc, path + ("start",), f"value of {comp.name}")
+        for site in comp.effects:
+            if site.side is not None:
+                self.value_in(site.side, comp.sides, doc, site.path[:-1] + ("side",),
+                              f"side of {comp.name}")
+            if site.position is not None:
+                self.value_in(site.position, comp.values, doc, site.path[:-1] + ("at",),
+                              f"position of {comp.name}")
+            self.check_site(site, scope, Context("component"))
+
+    def value_in(self, value, options, doc, path, what) -> bool:
+        if any(fold(str(o)) == fold(str(value)) for o in options):
+            return True
+        close = difflib.get_close_matches(str(value), [str(o) for o in options], n=1)
+        self.add(error("C017", f"unknown {what}: `{value}`", doc.span(path),
+                       f"did you mean `{close[0]}`?" if close else
+                       "it is one of " + ", ".join(f"`{o}`" for o in options)))
+        return False
+
+    # -- verbs
+    def check_verbs(self, hero: Hero, scope: Scope) -> None:
+        seen: dict[str, tuple] = {}
+        parsed = []
+        for verb in hero.verbs:
+            patterns = []
+            say_path = verb.path + ("say",)
+            for i, text in enumerate(verb.patterns):
+                path = say_path + ((i,) if isinstance(hero.doc.get(say_path), list) else ())
+                problems = pattern_problems(text)
+                for message in problems:
+                    self.add(error("C020", message, hero.doc.span(path)))
+                if problems:
+                    continue
+                key = " ".join(text.casefold().split())
+                if key in seen:
+                    self.add(error("C008", f"two verbs say `{text}`", hero.doc.span(path)))
+                seen[key] = (verb, path)
+                patterns.append(compile_pattern(text))
+            if patterns:
+                scope.verbs.append((verb, patterns))
+            body, problems = parse_verb_body(verb.means.text)
+            for p in problems:
+                self.at_site(verb.means, p)
+            if body is not None and not any(p.severity == "error" for p in problems):
+                parsed.append((verb, patterns, body))
+        clean = []
+        for verb, patterns, body in parsed:
+            used = _params_used(body)
+            ok = True
+            for pattern in patterns:
+                missing = used - set(pattern.params)
+                if missing:
+                    ok = False
+                    self.add(error("C020", f"`means` uses "
+                                   f"{', '.join('{' + m + '}' for m in sorted(missing))}"
+                                   f" but `{pattern.text}` does not say it",
+                                   hero.doc.span(verb.means.path)))
+            resolved, problems = resolve_effect(n.Effect(None, False, body), scope,
+                                                Context("verb"), defining=True)
+            for p in problems:
+                self.at_site(verb.means, p)
+            if ok and not any(p.severity == "error" for p in problems):
+                clean.append((verb, body))
+            verb.means.ast = resolved
+        for verb, body in clean:
+            scope.verb_bodies[id(verb)] = body
+
+    # -- statuses
+    def check_status(self, status: Status, scope: Scope) -> None:
+        doc, path = status.doc, status.path
+        self.check_unique([(s, doc, path + ("sides", i)) for i, s in enumerate(status.sides)], "side")
+        ctx = Context("status", status=status)
+        for site in status.effects:
+            if site.side is not None:
+                self.value_in(site.side, status.sides, doc, site.path[:-1] + ("side",),
+                              f"side of {status.name}")
+            self.check_site(site, scope, ctx)
+        if status.spendable is not None:
+            self.check_trigger_site(status.spendable, scope, ctx)
+        for slot in status.slots:
+            for tier in slot.tiers:
+                if tier.blueprint is not None:
+                    self.check_requirement(tier.blueprint, scope, None)
+                self.check_site(tier.effect, scope, ctx)
+
+    def check_trigger_site(self, site: Site, scope: Scope, ctx: Context) -> None:
+        trigger, problems = parse_trigger(site.text)
+        for p in problems:
+            self.at_site(site, p)
+        if trigger is not None:
+            wrapped = n.Effect(trigger, False, ())
+            resolved, problems = resolve_effect(wrapped, scope, ctx)
+            for p in problems:
+                self.at_site(site, p)
+            site.ast = resolved.trigger
+
+    # -- abilities
+    def check_ability(self, ability: Ability, scope: Scope, dice_count: int) -> None:
+        doc, path = ability.doc, ability.path
+        if ability.kind in ("offensive", "ultimate"):
+            data = doc.get(path)
+            if not ability.options:
+                self.add(error("S004", f"offensive ability `{ability.name}` needs `requires` and "
+                               "`effect`, or `tiers`, or `variants`", doc.key_span(path)))
+            if "requires" in data and ("tiers" in data or "variants" in data):
+                self.add(error("S001", f"`{ability.name}` has both `requires` and "
+                               f"`{'tiers' if 'tiers' in data else 'variants'}`; keep one",
+                               doc.key_span(path + ("requires",))))
+            if "tiers" in data and "variants" in data:
+                self.add(error("S001", f"`{ability.name}` has both `tiers` and `variants`; keep one",
+                               doc.key_span(path + ("variants",))))
+            if "requires" in data and "effect" not in data:
+                self.add(error("S004", f"`{ability.name}` is missing `effect`", doc.key_span(path)))
+        self.check_ability_sites(ability, scope, dice_count)
+
+    def check_ability_sites(self, ability: Ability, scope: Scope, dice_count: int | None,
+                            kind: str | None = None, defensive_dice: int | None = None,
+                            inherited: list | None = None) -> None:
+        kind = kind or ability.kind
+        requirements = list(inherited or [])
+        for option in ability.options:
+            req = self.check_requirement(option.requires, scope, dice_count)
+            if req is not None:
+                requirements.append(req)
+                self.check_site(option.effect, scope, Context("offensive", dice=dice_count,
+                                                              requirements=[req]))
+            else:
+                self.check_site(option.effect, scope, Context("offensive", dice=dice_count))
+        for site in [s for s in (ability.shared, ability.additionally) if s is not None]:
+            if kind in ("defensive", "passive"):
+                dice_here = defensive_dice if kind == "defensive" else None
+                self.check_site(site, scope, Context(kind, dice=dice_here))
+            else:
+                self.check_site(site, scope, Context("offensive", dice=dice_count,
+                                                     requirements=requirements))
+        for site in ability.effects:
+            dice_here = ability.dice if kind == "defensive" else None
+            self.check_site(site, scope, Context(kind, dice=dice_here))
+
+    def check_requirement(self, site: Site, scope: Scope, dice_count: int | None):
+        if isinstance(site.text, list):
+            items = {}
+            for i, name in enumerate(site.text):
+                folded = fold(name)
+                prev = items.get(folded)
+                items[folded] = n.SymbolNeed(name, (prev.count if prev else 0) + 1)
+            req = n.Requirement(tuple(items.values()))
+            problems = []
+        else:
+            req, problems = parse_requirement(site.text)
+        for p in problems:
+            self.at_site(site, p)
+        if req is None:
+            return None
+        resolved = []
+        for item in req.items:
+            if isinstance(item, (n.SymbolNeed, n.OfAKind)) and item.symbol is not None:
+                canonical = scope.symbols.get(fold(item.symbol))
+                if canonical is None:
+                    options = list(scope.symbols.values())
+                    close = difflib.get_close_matches(item.symbol, options, n=1, cutoff=0.6)
+                    span = item.span or n.Offsets(0, len(str(site.text)))
+                    self.at_site(site, Problem(
+                        "C001", f"unknown symbol `[{item.symbol}]`; the dice key has "
+                        + ", ".join(f"[{o}]" for o in options), span.start, span.end,
+                        f"did you mean `[{close[0]}]`?" if close else None))
+                    return None
+                item = replace(item, symbol=canonical)
+            resolved.append(item)
+        req = replace(req, items=tuple(resolved))
+        if dice_count is not None:
+            why = dice.feasible(req, dice_count, scope.faces)
+            if why:
+                self.add(error("C006", f"no roll can meet `{_req_text(site)}`: {why}", site.span(),
+                               "lower the counts, or give the hero more dice"))
+                return None
+        site.ast = req
+        return req
+
+    # -- cards
+    def check_card(self, card: Card, scope: Scope, hero: Hero | None) -> None:
+        if card.kind == "upgrade":
+            self.check_upgrade(card, scope, hero)
+        if card.kind == "unique" and "symbol" in card.data and scope.symbols:
+            symbol = card.data["symbol"]
+            if fold(symbol) not in scope.symbols:
+                self.add(error("C001", f"unknown symbol `[{symbol}]` on card `{card.name}`",
+                               card.doc.span(card.path + ("symbol",))))
+        if card.effect is not None:
+            # Roll Phase and Instant cards may work on the dice of the roll in progress.
+            in_roll = card.data.get("timing") in ("roll", "instant")
+            dice_here = (hero.dice_count if hero else scope.dice_count) if in_roll else None
+            self.check_site(card.effect, scope, Context("card", dice=dice_here))
+
+    def check_upgrade(self, card: Card, scope: Scope, hero: Hero | None) -> None:
+        target_name = card.data.get("upgrades")
+        path = card.path + ("upgrades",)
+        if hero is None:
+            self.add(error("C009", f"upgrade card `{card.name}` is not in a hero's deck",
+                           card.doc.span(path), "put upgrade cards under `cards:` in the hero file"))
+            return
+        target = next((a for a in hero.abilities if fold(a.name) == fold(target_name)), None)
+        if target is None:
+            close = difflib.get_close_matches(target_name, [a.name for a in hero.abilities], n=1)
+            self.add(error("C009", f"upgrade card `{card.name}` upgrades `{target_name}`, which "
+                           f"{hero.name} does not have", card.doc.span(path),
+                           f"did you mean `{close[0]}`?" if close else None))
+            return
+        if target.kind == "ultimate":
+            self.add(error("C016", f"`{card.name}` upgrades the Ultimate `{target.name}`; "
+                           "ultimates are not upgraded", card.doc.span(path)))
+        ability = card.ability
+        if ability is None:
+            return
+        # An upgrade that prints only an effect keeps the board's requirement.
+        inherited = [o.requires.ast for o in target.options if o.requires.ast is not None]
+        self.check_ability_sites(ability, scope, hero.dice_count, kind=target.kind,
+                                 defensive_dice=ability.dice or target.dice,
+                                 inherited=inherited if not ability.options else [])
+
+    # -- one piece of effect text
+    def check_site(self, site: Site, scope: Scope, ctx: Context) -> None:
+        effect, problems = parse_effect(site.text)
+        for p in problems:
+            self.at_site(site, p)
+        if effect is None:
+            return
+        for message in validate_effect_ast(n.to_json(effect)):
+            self.add(error("C019", f"parsed effect does not match the effect schema: {message}",
+                           site.span(), "this is a dtc bug; please report it with the effect text"))
+        effect = self.fit_trigger(site, effect, ctx)
+        resolved, problems = resolve_effect(effect, scope, ctx)
+        for p in problems:
+            self.at_site(site, p)
+        site.ast = resolved
+
+    def fit_trigger(self, site: Site, effect: n.Effect, ctx: Context) -> n.Effect:
+        if ctx.kind in NEEDS_TRIGGER:
+            if effect.trigger is None:
+                end = len(site.text)
+                self.at_site(site, Problem(
+                    "C022", f"this {ctx.kind} effect does not say when it happens", 0, end,
+                    "start it with a trigger: `During your Upkeep Phase, ...`, `When spent, ...`, "
+                    "`When Attacked, ...`, `At any time, ...`"))
+            return effect
+        if effect.once_per_turn:
+            self.at_site(site, Problem("C016", "`once per turn` only limits triggered effects",
+                                       0, len(site.text)))
+        if effect.trigger is not None:
+            # In an ability or a card, a leading trigger schedules what follows.
+            span = effect.trigger.span
+            return n.Effect(None, False, (n.Delayed(effect.trigger, effect.body, span=span),),
+                            span=effect.span)
+        return effect
+
+
+def check(content: Content) -> list[Diagnostic]:
+    """Every problem in the content, in one pass."""
+    return Checker(content).run()
+
+
+def _add_status(scope: Scope, status: Status) -> None:
+    scope.statuses[fold(status.name)] = status
+    scope.status_names[fold(status.name)] = status.name
+    for slot in status.slots:
+        for tier in slot.tiers:
+            tier_name = f"{tier.name} {slot.name}"
+            scope.status_names[fold(tier_name)] = tier_name
+            scope.statuses.setdefault(fold(tier_name), status)
+
+
+def _params_used(body) -> set[str]:
+    used = set()
+    for node in n.walk(n.Effect(None, False, body)):
+        if isinstance(node, n.Param):
+            used.add(node.name)
+        for value in (getattr(node, f, None) for f in getattr(node, "__dataclass_fields__", {})):
+            if isinstance(value, str):
+                used.update(re.findall(r"\{([a-z_][a-z0-9_]*)\}", value))
+    return used
+
+
+def _allow_dicts(data, path):
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "allow" and isinstance(value, dict):
+                yield path + (key,), value
+            else:
+                yield from _allow_dicts(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _allow_dicts(value, path + (i,))
+
+
+def _req_text(site: Site) -> str:
+    if isinstance(site.text, list):
+        return " ".join(f"[{s}]" for s in site.text)
+    return site.text

@@ -1,0 +1,1 @@
+"""The `dtc` command line: thin commands over the stages in `dtc`."""

@@ -1,0 +1,258 @@
+"""Diagnostics: problems found by any stage, and their renderings.
+
+A stage never raises at the user and never prints: it returns `Diagnostic`s.
+This module holds the one table of diagnostic codes and turns diagnostics into
+text (rustc style), JSON, GitHub Actions annotations or SARIF 2.1.0.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from dtc.source import SourceFile, Span
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Code:
+    """One row of the code table: `Y001` + kebab-case name + what it means."""
+
+    code: str
+    name: str
+    summary: str
+
+
+# Stage letters: Y yaml (load), S schema, P parse, C check.  Append-only.
+CODES: dict[str, Code] = {
+    c.code: c
+    for c in [
+        Code("Y001", "file-too-large", "the file is over the size limit"),
+        Code("Y002", "not-utf8", "the file is not UTF-8 text"),
+        Code("Y003", "yaml-syntax", "the file is not valid YAML"),
+        Code("Y004", "tag-refused", "YAML tags are not allowed in content"),
+        Code("Y005", "alias-bomb", "aliases expand to too many nodes"),
+        Code("Y006", "nesting-too-deep", "the document is nested too deeply"),
+        Code("Y007", "duplicate-key", "a mapping has the same key twice"),
+        Code("Y008", "document-count", "a content file holds exactly one YAML document"),
+        Code("Y009", "unreadable", "the file cannot be read"),
+        Code("Y010", "bad-key", "mapping keys must be plain text or numbers"),
+        Code("Y011", "recursive-alias", "an alias refers to a node that contains it"),
+        Code("S001", "schema", "the document does not match its schema"),
+        Code("S002", "unknown-kind", "the document kind is not known"),
+        Code("S003", "unknown-key", "a key is not allowed here"),
+        Code("S004", "missing-key", "a required key is missing"),
+        Code("P001", "unexpected-token", "effect text does not parse"),
+        Code("P002", "unexpected-end", "effect text ends too early"),
+        Code("P003", "run-together", "a number and a word are written without a space"),
+        Code("P004", "unexpected-character", "effect text has a character the language does not use"),
+        Code("C001", "unknown-symbol", "a dice symbol is not on the hero's dice"),
+        Code("C002", "unknown-status", "a status effect is not known"),
+        Code("C003", "unknown-component", "a component (dial, track, form, zone) is not known"),
+        Code("C004", "unknown-ability", "an ability is not known"),
+        Code("C005", "unknown-verb", "a phrase matches no verb of the language or of the hero"),
+        Code("C006", "impossible-requirement", "no roll of the hero's dice can meet this requirement"),
+        Code("C007", "unreachable-condition", "a condition can never hold here"),
+        Code("C008", "duplicate-name", "two things have the same name"),
+        Code("C009", "upgrade-without-ability", "an upgrade card names an ability the hero does not have"),
+        Code("C010", "out-of-range", "a number is outside its allowed range"),
+        Code("C011", "unknown-damage-type", "a damage type is not in the ruleset's chart"),
+        Code("C012", "unknown-phase", "a phase is not in the ruleset"),
+        Code("C013", "unknown-hero", "a hero is not known"),
+        Code("C014", "verb-recursion", "verbs expand into each other forever"),
+        Code("C015", "bad-verb-argument", "a verb's argument does not fit where it is used"),
+        Code("C016", "misplaced", "a construct is used where it has no meaning"),
+        Code("C017", "unknown-value", "a form, side, position or slot is not known"),
+        Code("C018", "unknown-card-type", "a card type or zone is not known"),
+        Code("C019", "ast-schema", "a parsed effect does not match the effect schema (a dtc bug)"),
+        Code("C020", "bad-verb", "a verb definition cannot be used"),
+        Code("C021", "no-ruleset", "no ruleset is available to check against"),
+        Code("C022", "missing-trigger", "a triggered effect does not say when it happens"),
+        Code("C023", "bad-allow", "an `allow` entry names no known warning"),
+    ]
+}
+
+CODE_BY_NAME: dict[str, Code] = {c.name: c for c in CODES.values()}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem: where, how bad, what, and how to fix it."""
+
+    code: str
+    severity: Severity
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    suppressed: str | None = None  # the author's reason, when an `allow` covers it
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def name(self) -> str:
+        return CODES[self.code].name
+
+    def with_note(self, note: str) -> Diagnostic:
+        return replace(self, notes=self.notes + (note,))
+
+    def to_json(self) -> dict:
+        out = {
+            "code": self.code,
+            "name": self.name,
+            "severity": str(self.severity),
+            "message": self.message,
+        }
+        if self.span is not None:
+            out.update(self.span.to_json())
+        if self.hint:
+            out["hint"] = self.hint
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.suppressed is not None:
+            out["suppressed"] = self.suppressed
+        return out
+
+
+def error(code: str, message: str, span: Span | None = None, hint: str | None = None) -> Diagnostic:
+    """An error diagnostic."""
+    return Diagnostic(code, Severity.ERROR, message, span, hint)
+
+
+def warning(code: str, message: str, span: Span | None = None, hint: str | None = None) -> Diagnostic:
+    """A warning diagnostic."""
+    return Diagnostic(code, Severity.WARNING, message, span, hint)
+
+
+def sort_key(d: Diagnostic) -> tuple:
+    s = d.span
+    if s is None:
+        return ("", 0, 0, d.code, d.message)
+    return (s.path, s.line, s.col, d.code, d.message)
+
+
+# ----------------------------------------------------------------- renderings
+
+
+def render_text(d: Diagnostic, sources: dict[str, SourceFile], color: bool = False) -> str:
+    """rustc style: `path:line:col: error[C001]: message`, the line, a caret, help."""
+    sev = str(d.severity)
+    if color:
+        sev = {"error": "\x1b[1;31merror", "warning": "\x1b[1;33mwarning", "note": "\x1b[1;36mnote"}[
+            sev
+        ] + "\x1b[0m"
+    where = f"{d.span.path}:{d.span.line}:{d.span.col}: " if d.span else ""
+    lines = [f"{where}{sev}[{d.code}]: {d.message}"]
+    src = sources.get(d.span.path) if d.span else None
+    if d.span and src is not None:
+        text = src.line_text(d.span.line)
+        if text:
+            gutter = str(d.span.line)
+            pad = " " * len(gutter)
+            width = d.span.end_col - d.span.col if d.span.end_line == d.span.line else len(text)
+            width = max(1, min(width, len(text) - d.span.col + 1))
+            caret = " " * (d.span.col - 1) + "^" * width
+            lines += [f"{pad} |", f"{gutter} | {text}", f"{pad} | {caret}"]
+    for note in d.notes:
+        lines.append(f"  = note: {note}")
+    if d.hint:
+        lines.append(f"  = help: {d.hint}")
+    return "\n".join(lines)
+
+
+def render_github(d: Diagnostic) -> str:
+    """A GitHub Actions workflow command, so the message lands on the right line."""
+    kind = {"error": "error", "warning": "warning", "note": "notice"}[str(d.severity)]
+    props = [f"title={_gh_prop(d.code + ' ' + d.name)}"]
+    if d.span:
+        props = [
+            f"file={_gh_prop(d.span.path)}",
+            f"line={d.span.line}",
+            f"col={d.span.col}",
+            f"endLine={d.span.end_line}",
+            f"endColumn={d.span.end_col}",
+        ] + props
+    message = d.message + (f" (help: {d.hint})" if d.hint else "")
+    return f"::{kind} {','.join(props)}::{_gh_data(message)}"
+
+
+def _gh_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(s: str) -> str:
+    return _gh_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_json(diags: list[Diagnostic], files: int) -> str:
+    """Machine-readable: every diagnostic (suppressed ones marked) and a summary."""
+    live = [d for d in diags if d.suppressed is None]
+    payload = {
+        "version": 1,
+        "files": files,
+        "errors": sum(1 for d in live if d.severity == Severity.ERROR),
+        "warnings": sum(1 for d in live if d.severity == Severity.WARNING),
+        "suppressed": len(diags) - len(live),
+        "diagnostics": [d.to_json() for d in diags],
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=False)
+
+
+def render_sarif(diags: list[Diagnostic], version: str) -> str:
+    """SARIF 2.1.0 for code scanning; suppressed warnings carry their justification."""
+    used = sorted({d.code for d in diags})
+    rules = [
+        {
+            "id": code,
+            "name": CODES[code].name,
+            "shortDescription": {"text": CODES[code].summary},
+        }
+        for code in used
+    ]
+    index = {code: i for i, code in enumerate(used)}
+    results = []
+    for d in diags:
+        result: dict = {
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": str(d.severity),
+            "message": {"text": d.message + (f"\nhelp: {d.hint}" if d.hint else "")},
+        }
+        if d.span:
+            result["locations"] = [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": d.span.path.replace("\\", "/")},
+                        "region": {
+                            "startLine": d.span.line,
+                            "startColumn": d.span.col,
+                            "endLine": d.span.end_line,
+                            "endColumn": d.span.end_col,
+                        },
+                    }
+                }
+            ]
+        if d.suppressed is not None:
+            result["suppressions"] = [{"kind": "inSource", "justification": d.suppressed}]
+        results.append(result)
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "dtc",
+                        "version": version,
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False)

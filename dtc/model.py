@@ -1,0 +1,421 @@
+"""Model: schema-valid documents in, a typed content model out.
+
+The model is plain dataclasses over the documents: heroes with their dice,
+abilities, statuses, components, verbs and cards; status and card sets;
+rulesets.  Every piece of effect text becomes a `Site`, which knows its
+document path (for positions), its owner (for messages) and the context it
+runs in (for the checker and, later, the compiler).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dtc.loader import Document
+
+
+@dataclass
+class Site:
+    """One piece of effect text, where it is and what it belongs to."""
+
+    text: str
+    doc: Document
+    path: tuple
+    owner: str
+    context: str  # offensive | defensive | passive | status | component | card | setup | verb
+    allow: dict[str, str] = field(default_factory=dict)
+    status: Status | None = None
+    side: str | None = None
+    position: str | None = None
+    dice: int | None = None  # dice of the current roll when the effect starts
+    requirement: Any = None  # the activation requirement (text site) this effect rides on
+    ast: Any = None
+
+    def span(self):
+        return self.doc.span(self.path)
+
+
+@dataclass
+class Option:
+    """One tier or variant: a requirement and its effect."""
+
+    requires: Site
+    effect: Site
+
+
+@dataclass
+class Ability:
+    """A hero board ability."""
+
+    name: str
+    kind: str  # offensive | defensive | passive | ultimate
+    doc: Document
+    path: tuple
+    options: list[Option] = field(default_factory=list)
+    shape: str = "single"  # single | tiers | variants
+    shared: Site | None = None  # an `effect` beside tiers or variants, resolved first
+    additionally: Site | None = None
+    effects: list[Site] = field(default_factory=list)  # passives and defensive abilities
+    dice: int | None = None
+    gap: str | None = None
+    note: str | None = None
+    attack_modifier: bool = False
+    allow: dict[str, str] = field(default_factory=dict)
+
+    def sites(self) -> list[Site]:
+        out = []
+        if self.shared:
+            out.append(self.shared)
+        for option in self.options:
+            out.append(option.effect)
+        if self.additionally:
+            out.append(self.additionally)
+        out.extend(self.effects)
+        return out
+
+
+@dataclass
+class Tier:
+    name: str
+    blueprint: Site | None
+    effect: Site
+
+
+@dataclass
+class Slot:
+    name: str
+    limit: int
+    tiers: list[Tier]
+
+
+@dataclass
+class Status:
+    """A status effect, a hero's own or from a status set."""
+
+    name: str
+    polarity: str
+    stack_limit: int
+    doc: Document
+    path: tuple
+    owner: str
+    data: dict
+    effects: list[Site] = field(default_factory=list)
+    spendable: Site | None = None
+    sides: list[str] = field(default_factory=list)
+    slots: list[Slot] = field(default_factory=list)
+
+
+@dataclass
+class Component:
+    """A unique game element: dial, track, forms or zone."""
+
+    name: str
+    kind: str
+    doc: Document
+    path: tuple
+    data: dict
+    effects: list[Site] = field(default_factory=list)
+
+    @property
+    def values(self) -> list:
+        """The values it can take: dial numbers, track positions, forms."""
+        if self.kind == "dial":
+            low, high = self.data["range"]
+            return list(range(low, high + 1))
+        if self.kind == "track":
+            return list(self.data["positions"])
+        if self.kind == "forms":
+            return list(self.data["forms"])
+        return []
+
+    @property
+    def sides(self) -> list[str]:
+        return list(self.data.get("sides", []))
+
+
+@dataclass
+class Verb:
+    """A hero's own phrase and its meaning over the core language."""
+
+    patterns: list[str]
+    means: Site
+    doc: Document
+    path: tuple
+
+
+@dataclass
+class Card:
+    """One card of a deck or card set."""
+
+    name: str
+    kind: str
+    cost: int
+    copies: int
+    doc: Document
+    path: tuple
+    data: dict
+    effect: Site | None = None
+    ability: Ability | None = None  # for upgrades: the replacement ability text
+
+
+@dataclass
+class Die:
+    """A die type: face value to symbol."""
+
+    name: str
+    faces: dict[int, str]
+
+
+@dataclass
+class Hero:
+    name: str
+    doc: Document
+    dice_count: int
+    faces: dict[int, str]
+    ruleset: str | None
+    components: list[Component] = field(default_factory=list)
+    verbs: list[Verb] = field(default_factory=list)
+    statuses: list[Status] = field(default_factory=list)
+    abilities: list[Ability] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+    setup: Site | None = None
+
+    @property
+    def symbols(self) -> list[str]:
+        seen: list[str] = []
+        for symbol in self.faces.values():
+            if symbol not in seen:
+                seen.append(symbol)
+        return seen
+
+
+@dataclass
+class StatusSet:
+    name: str
+    doc: Document
+    statuses: list[Status]
+    dice: list[Die]
+
+
+@dataclass
+class CardSet:
+    name: str
+    doc: Document
+    cards: list[Card]
+    every_hero: bool
+
+
+@dataclass
+class Ruleset:
+    name: str
+    doc: Document
+    data: dict
+
+    @property
+    def default(self) -> bool:
+        return bool(self.data.get("default"))
+
+    @property
+    def damage_types(self) -> list[str]:
+        return [t["name"] for t in self.data["damage_types"]]
+
+    def phase_names(self) -> dict[str, list[str]]:
+        """Every name effects may use for phases, to the phases it covers."""
+        names: dict[str, list[str]] = {}
+        for phase in self.data["phases"]:
+            names.setdefault(phase["name"], []).append(phase["name"])
+            if "part_of" in phase:
+                names.setdefault(phase["part_of"], []).append(phase["name"])
+        return names
+
+
+@dataclass
+class Content:
+    """Everything loaded: what the checker checks and the compiler compiles."""
+
+    heroes: list[Hero] = field(default_factory=list)
+    status_sets: list[StatusSet] = field(default_factory=list)
+    card_sets: list[CardSet] = field(default_factory=list)
+    rulesets: list[Ruleset] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- building
+
+
+def build(documents: list[tuple[str, Document]]) -> Content:
+    """The content model of schema-valid (kind, document) pairs."""
+    content = Content()
+    for kind, doc in documents:
+        if kind == "hero":
+            content.heroes.append(_hero(doc))
+        elif kind == "status_set":
+            content.status_sets.append(_status_set(doc))
+        elif kind == "card_set":
+            data = doc.data
+            cards = [_card(doc, ("cards", i), c, data["card_set"]) for i, c in enumerate(data["cards"])]
+            content.card_sets.append(CardSet(data["card_set"], doc, cards, data.get("for") == "every hero"))
+        elif kind == "ruleset":
+            content.rulesets.append(Ruleset(doc.data["ruleset"], doc, doc.data))
+    return content
+
+
+def _site(doc, path, owner, context, allow=None, **extra) -> Site:
+    return Site(doc.get(path), doc, path, owner, context, dict(allow or {}), **extra)
+
+
+def _hero(doc: Document) -> Hero:
+    data = doc.data
+    name = data["hero"]
+    dice = data["dice"]
+    faces = {int(k): v for k, v in dice["faces"].items()}
+    hero = Hero(name, doc, dice.get("count", 5), faces, data.get("ruleset"))
+    for i, c in enumerate(data.get("components", [])):
+        hero.components.append(_component(doc, ("components", i), c, name))
+    for i, v in enumerate(data.get("verbs", [])):
+        say = v["say"] if isinstance(v["say"], list) else [v["say"]]
+        means = _site(doc, ("verbs", i, "means"), f"{name} › verb `{say[0]}`", "verb")
+        hero.verbs.append(Verb(say, means, doc, ("verbs", i)))
+    for i, s in enumerate(data.get("status_effects", [])):
+        hero.statuses.append(_status(doc, ("status_effects", i), s, name))
+    for i, a in enumerate(data.get("offensive", [])):
+        hero.abilities.append(_offensive(doc, ("offensive", i), a, name, "offensive", hero.dice_count))
+    if "ultimate" in data:
+        hero.abilities.append(_offensive(doc, ("ultimate",), data["ultimate"], name, "ultimate",
+                                         hero.dice_count))
+    for i, a in enumerate(data.get("defensive", [])):
+        hero.abilities.append(_defensive(doc, ("defensive", i), a, name))
+    for i, a in enumerate(data.get("passive", [])):
+        hero.abilities.append(_passive(doc, ("passive", i), a, name))
+    for i, c in enumerate(data.get("cards", [])):
+        hero.cards.append(_card(doc, ("cards", i), c, name))
+    if "setup" in data:
+        hero.setup = _site(doc, ("setup",), f"{name} › Hero Setup", "setup")
+    return hero
+
+
+def _offensive(doc, path, data, hero, kind, dice) -> Ability:
+    owner = f"{hero} › {data.get('name', '?')}"
+    allow = data.get("allow", {})
+    ability = Ability(data.get("name", "?"), kind, doc, path, allow=dict(allow), gap=data.get("gap"),
+                      note=data.get("note"))
+    ability.attack_modifier = bool(data.get("attack_modifier"))
+    _fill_offensive(ability, doc, path, data, owner, dice)
+    return ability
+
+
+def _fill_offensive(ability, doc, path, data, owner, dice) -> None:
+    allow = data.get("allow", {})
+    for shape in ("tiers", "variants"):
+        for i, opt in enumerate(data.get(shape, [])):
+            label = f"{owner} › {'tier' if shape == 'tiers' else 'variant'} {i + 1}"
+            opt_allow = {**allow, **opt.get("allow", {})}
+            req = _site(doc, path + (shape, i, "requires"), label, "requirement", opt_allow)
+            eff = _site(doc, path + (shape, i, "effect"), label, "offensive", opt_allow,
+                        dice=dice, requirement=req)
+            ability.options.append(Option(req, eff))
+            ability.shape = shape
+    if "requires" in data:
+        req = _site(doc, path + ("requires",), owner, "requirement", allow)
+        eff_path = path + ("effect",)
+        if "effect" in data:
+            eff = _site(doc, eff_path, owner, "offensive", allow, dice=dice, requirement=req)
+            ability.options.append(Option(req, eff))
+    elif "effect" in data:
+        ability.shared = _site(doc, path + ("effect",), owner, "offensive", allow, dice=dice)
+    if "additionally" in data:
+        ability.additionally = _site(doc, path + ("additionally",), f"{owner} › additionally",
+                                     "offensive", allow, dice=dice)
+    if "dice" in data:
+        ability.dice = data["dice"]
+
+
+def _defensive(doc, path, data, hero) -> Ability:
+    owner = f"{hero} › {data['name']}"
+    allow = data.get("allow", {})
+    ability = Ability(data["name"], "defensive", doc, path, allow=dict(allow), gap=data.get("gap"),
+                      note=data.get("note"), dice=data["dice"])
+    ability.effects.append(_site(doc, path + ("effect",), owner, "defensive", allow,
+                                 dice=data["dice"]))
+    return ability
+
+
+def _passive(doc, path, data, hero) -> Ability:
+    owner = f"{hero} › {data['name']}"
+    allow = data.get("allow", {})
+    ability = Ability(data["name"], "passive", doc, path, allow=dict(allow), gap=data.get("gap"),
+                      note=data.get("note"))
+    ability.attack_modifier = bool(data.get("attack_modifier"))
+    if "effect" in data:
+        ability.effects.append(_site(doc, path + ("effect",), owner, "passive", allow))
+    for i, _ in enumerate(data.get("effects", [])):
+        ability.effects.append(_site(doc, path + ("effects", i), owner, "passive", allow))
+    return ability
+
+
+def _status(doc, path, data, owner_name) -> Status:
+    name = data["name"]
+    status = Status(name, data["polarity"], data["stack_limit"], doc, path, owner_name, data,
+                    sides=list(data.get("sides", [])))
+    allow = data.get("allow", {})
+    owner = f"{owner_name} › {name}"
+    for i, item in enumerate(data.get("effects", [])):
+        if isinstance(item, str):
+            status.effects.append(_site(doc, path + ("effects", i), owner, "status", allow,
+                                        status=status))
+        else:
+            status.effects.append(
+                _site(doc, path + ("effects", i, "effect"), owner, "status",
+                      {**allow, **item.get("allow", {})}, status=status, side=item.get("side"))
+            )
+    if "spendable" in data:
+        status.spendable = _site(doc, path + ("spendable",), owner, "trigger", allow, status=status)
+    for i, slot in enumerate(data.get("slots", [])):
+        tiers = []
+        for j, tier in enumerate(slot["tiers"]):
+            tpath = path + ("slots", i, "tiers", j)
+            label = f"{owner} › {tier['name']} {slot['name']}"
+            tallow = {**allow, **tier.get("allow", {})}
+            blueprint = (_site(doc, tpath + ("blueprint",), label, "blueprint", tallow)
+                         if "blueprint" in tier else None)
+            effect = _site(doc, tpath + ("effect",), label, "status", tallow, status=status)
+            tiers.append(Tier(tier["name"], blueprint, effect))
+        status.slots.append(Slot(slot["name"], slot.get("limit", 1), tiers))
+    return status
+
+
+def _component(doc, path, data, hero) -> Component:
+    comp = Component(data["name"], data["kind"], doc, path, data)
+    owner = f"{hero} › {data['name']}"
+    for i, item in enumerate(data.get("effects", [])):
+        if isinstance(item, str):
+            comp.effects.append(_site(doc, path + ("effects", i), owner, "component"))
+        else:
+            comp.effects.append(
+                _site(doc, path + ("effects", i, "effect"), owner, "component",
+                      item.get("allow", {}), side=item.get("side"), position=item.get("at"))
+            )
+    return comp
+
+
+def _status_set(doc: Document) -> StatusSet:
+    data = doc.data
+    name = data["status_set"]
+    statuses = [_status(doc, ("status_effects", i), s, name)
+                for i, s in enumerate(data["status_effects"])]
+    dice = [Die(d["name"], {int(k): v for k, v in d["faces"].items()}) for d in data.get("dice", [])]
+    return StatusSet(name, doc, statuses, dice)
+
+
+def _card(doc, path, data, owner_name) -> Card:
+    card = Card(data["name"], data["kind"], data["cost"], data.get("copies", 1), doc, path, data)
+    owner = f"{owner_name} › card {data['name']}"
+    allow = data.get("allow", {})
+    if "effect" in data:
+        card.effect = _site(doc, path + ("effect",), owner, "card", allow)
+    if data["kind"] == "upgrade" and "ability" in data:
+        ability = Ability(data.get("upgrades", "?"), "upgrade", doc, path + ("ability",),
+                          allow=dict(allow))
+        _fill_offensive(ability, doc, path + ("ability",), data["ability"], owner, None)
+        card.ability = ability
+    return card

@@ -1,0 +1,895 @@
+"""Nodes: the typed AST of the effect language.
+
+Every node is a frozen dataclass with its source position (`span`, offsets
+into the effect text) last; spans never take part in equality, so tests can
+build expected trees without positions.  `to_json` turns a tree into plain
+data that `schemas/effect.schema.json` describes; the checker validates every
+parsed effect against that schema.
+
+Names (statuses, components, phases, damage types) are kept as written; the
+checker resolves them against the content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Any, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Offsets:
+    """Character offsets [start, end) into the effect text."""
+
+    start: int
+    end: int
+
+
+def _span() -> Any:
+    return field(default=None, compare=False, repr=False)
+
+
+# ------------------------------------------------------------------ amounts
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A fixed number: `3`."""
+
+    value: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class UpTo:
+    """The player picks 0..value: `up to 2`."""
+
+    value: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Either:
+    """The player picks one of the numbers: `1 or 2`."""
+
+    options: tuple[int, ...]
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Times:
+    """A number times the dice showing a symbol: `2 × [Claw]`."""
+
+    each: int
+    symbols: tuple[str, ...]
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A verb parameter inside a verb's `means` text: `{n}`."""
+
+    name: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolsRolled:
+    """Countable: dice of the current roll showing one of the symbols."""
+
+    symbols: tuple[str, ...]
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Excess:
+    """Countable: how far a component would have gone above `limit`."""
+
+    limit: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraRollAttempts:
+    """Countable: Roll Attempts beyond the first this Offensive Roll Phase."""
+
+    span: Offsets | None = _span()
+
+
+Countable = Union[SymbolsRolled, Excess, ExtraRollAttempts]
+
+
+@dataclass(frozen=True, slots=True)
+class Per:
+    """`amount` for each `count`: `1 dmg per [Claw] rolled`."""
+
+    amount: Amount
+    count: Countable
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Capped:
+    """An amount limited to `cap`: `... up to a maximum of 2 dmg`."""
+
+    amount: Amount
+    cap: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class TotalRoll:
+    """The sum of the dice of the current roll."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ValueRolled:
+    """The value of the single die just rolled."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentValue:
+    """The current value of a dial or track: `the Sun Dial value`."""
+
+    component: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Half:
+    """Half of a quantity, rounded as stated (the rulebooks round up)."""
+
+    of: Amount
+    rounding: str  # "up" | "down"
+    span: Offsets | None = _span()
+
+
+Amount = Union[
+    Number, UpTo, Either, Times, Param, Per, Capped, TotalRoll, ValueRolled, ComponentValue, Half
+]
+
+# ----------------------------------------------------------- dice tests
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolNeed:
+    """At least `count` dice showing `symbol`."""
+
+    symbol: str
+    count: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class OfAKind:
+    """`count` dice showing the same number; with `symbol`, a number on that symbol's faces."""
+
+    count: int
+    symbol: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Straight:
+    """`small` (4 sequential values) or `large` (5)."""
+
+    size: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ValueRange:
+    """A die showing a value in [low, high]: `On 1-2`, `On 6`."""
+
+    low: int
+    high: int
+    span: Offsets | None = _span()
+
+
+ReqItem = Union[SymbolNeed, OfAKind, Straight]
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What dice must show: all items at once, each on its own dice."""
+
+    items: tuple[ReqItem, ...]
+    span: Offsets | None = _span()
+
+
+DiceTest = Union[Requirement, ValueRange]
+
+# ------------------------------------------------------------- triggers
+
+
+@dataclass(frozen=True, slots=True)
+class During:
+    """`During your Upkeep Phase`."""
+
+    phase: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEdge:
+    """`At the start/end/conclusion of your turn`."""
+
+    edge: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseEdge:
+    """`At the end of the Roll Phase`, `At the conclusion of your Offensive Roll Phase`."""
+
+    edge: str
+    phase: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Conclude:
+    """`When you conclude your Offensive Roll Phase [with an Attack]`."""
+
+    phase: str
+    with_attack: bool
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Attacked:
+    """`When Attacked [by an opponent] [with normal dmg | with any type of dmg except X]`."""
+
+    by_opponent: bool
+    damage_type: str | None
+    except_type: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Attacking:
+    """`When Attacking`: your Offensive Ability is an Attack."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Spent:
+    """`When spent`: a status token is spent."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class GainedAtLimit:
+    """`If you gain this token while at Stack Limit`."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """`Whenever Sun Dial reads 5`."""
+
+    component: str
+    value: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class WouldExceed:
+    """`If Sun Dial would be increased above 5`."""
+
+    component: str
+    limit: int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class AnyTime:
+    """`At any time`."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedByPhase:
+    """`When you receive dmg from an opponent's Offensive Roll Phase`."""
+
+    phase: str
+    span: Offsets | None = _span()
+
+
+Trigger = Union[
+    During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent, GainedAtLimit, Reads,
+    WouldExceed, AnyTime, DamagedByPhase,
+]
+
+# ----------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True, slots=True)
+class InForm:
+    """`If in Bear Form` / `While in Bear Form`."""
+
+    form: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class YouHave:
+    """`If you have [more than] 2 Armor` (what: a status, or opponents, CP, cards)."""
+
+    compare: str  # at_least | more_than | fewer_than | exactly
+    count: int
+    what: str
+    kind: str  # status | opponents | cp | cards
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class YouDid:
+    """`If you do` / `If you do not`: whether the last `you may` was taken."""
+
+    negated: bool
+    span: Offsets | None = _span()
+
+
+Condition = Union[InForm, YouHave, YouDid]
+
+# ----------------------------------------------------------- references
+
+
+@dataclass(frozen=True, slots=True)
+class NamedStatus:
+    """`2 Shape Shift`, `Regenerate` (count is None when not written)."""
+
+    name: str
+    count: Amount | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ThisToken:
+    """`this token` / `it` inside a status effect's own text."""
+
+    span: Offsets | None = _span()
+
+
+StatusRef = Union[NamedStatus, ThisToken]
+
+# Targets are plain strings: self, opponent, chosen_opponent, chosen_player,
+# chosen_teammate, self_or_chosen_teammate, attacker, defender, each_opponent.
+TARGETS = (
+    "self", "opponent", "chosen_opponent", "chosen_player", "chosen_teammate",
+    "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
+)
+
+# ----------------------------------------------------------- statements
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Deal damage: `deal 6 undefendable dmg [to a chosen opponent]`."""
+
+    amount: Amount
+    damage_type: str | None
+    target: str | None
+    isolated: bool
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Receive:
+    """Damage to yourself: `receive 1 dmg`."""
+
+    amount: Amount
+    damage_type: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class AddDamage:
+    """Add to the current Attack's damage: `add 2 dmg`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Heal:
+    """`heal 7`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class GainCP:
+    """`gain 1 CP`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class LoseCP:
+    """`lose 1 CP`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class StealCP:
+    """`steal 1 CP` (as much as the opponent has)."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Gain:
+    """`gain 2 Shape Shift`."""
+
+    status: StatusRef
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Inflict:
+    """`inflict Wound [on a chosen opponent]`."""
+
+    status: StatusRef
+    target: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """`remove this token`, `remove 1 Wound [from a chosen player]`."""
+
+    status: StatusRef
+    target: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Spend:
+    """`spend this token`."""
+
+    status: StatusRef
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """`draw 1 card`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """`discard 1 card` (of the player's choice)."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """`search your deck for any one Ore card` / `search the top 2 cards of your deck for ...`."""
+
+    top: int | None
+    count: int
+    card_type: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """`shuffle your deck`."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class FoundCards:
+    """`it` / `the found Ore cards`: the cards the last search found."""
+
+    card_type: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class HandCards:
+    """`1 Ore card from your hand`; amount None means `any number of`."""
+
+    amount: Amount | None
+    card_type: str | None
+    span: Offsets | None = _span()
+
+
+CardRef = Union[FoundCards, HandCards]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """`place it on The Forge`."""
+
+    cards: CardRef
+    zone: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class UseCards:
+    """`use 1 Ore card from The Forge`: resolve the card's effect, then discard it."""
+
+    amount: Amount
+    card_type: str | None
+    zone: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Craft:
+    """`craft Armor from The Forge`: pay a slot tier's blueprint with cards of a zone."""
+
+    status: str
+    zone: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Prevent:
+    """`prevent 2 dmg`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class PreventHalf:
+    """`prevent half of the incoming dmg (rounded up)`."""
+
+    rounding: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class PreventAll:
+    """`prevent all incoming dmg`."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """`roll 1 die` / `roll 1 Chaos die`: a new roll becomes the current roll."""
+
+    amount: Amount
+    die: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """`re-roll one of these dice`."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeDice:
+    """`change 1 die to any value` / `... to 6` / `... to [Claw]`."""
+
+    amount: Amount
+    face: str | int | None  # None: any value; int: a value; str: a symbol
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Increase:
+    """`increase Sun Dial by 2`."""
+
+    component: str
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Decrease:
+    """`reduce Sun Dial by 4`."""
+
+    component: str
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class SetValue:
+    """`set Form to Bear Form`."""
+
+    component: str
+    value: str | int
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """Flip a dial or a token: `flip Sun Dial to the Dawn side`, `flip it to the "1" side`.
+
+    what: this_token | a_token | status_token | component; name is the status or
+    component for the last two.
+    """
+
+    what: str
+    name: str | None
+    side: str | None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """`move Footwork up 2`; no direction means the player chooses."""
+
+    component: str
+    direction: str | None
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """`skip your Income Phase`."""
+
+    phase: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleEffect:
+    """`double the effect of up to 2 different Armor`."""
+
+    status: str
+    amount: Amount
+    different: bool
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class AttackBecomes:
+    """`the Attack becomes undefendable`."""
+
+    damage_type: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseFails:
+    """`your Offensive Roll Phase fails`: it has no effect of any kind."""
+
+    phase: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class VerbCall:
+    """A phrase to match against the hero's verbs: `take 1 Step`.
+
+    The parser fills `text`; the checker fills `verb` (the matched pattern) and
+    `body` (the expansion of its `means`).
+    """
+
+    text: str
+    verb: str | None = None
+    body: tuple = ()
+    joined: bool = False  # right after `and`/`&`: may continue the verb before it
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """`2 Shape Shift` after `and`: continues the verb before it (resolved by the checker)."""
+
+    count: int
+    name: str
+    joined: bool = False
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """A statement done by someone else: `the Attacker heals 7`."""
+
+    target: str
+    action: Stmt
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """`spend 3 CP to draw 1 card`."""
+
+    cp: Amount
+    action: Stmt
+    span: Offsets | None = _span()
+
+
+# ---------------------------------------------------------- control flow
+
+
+@dataclass(frozen=True, slots=True)
+class Then:
+    """`Then`: a window to spend statuses and play cards; what follows resolves after."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """`If in Bear Form, ...`."""
+
+    condition: Condition
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class On:
+    """`On [Claw], ...`: once if the current dice pass the test."""
+
+    test: DiceTest
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach:
+    """`For each [Boot] or [Pierce] rolled, ...`: repeat the body."""
+
+    count: Countable
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class May:
+    """`You may ...`: the player decides."""
+
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Must:
+    """`You must ...`: written on the card for emphasis; resolves like plain text."""
+
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """`Choose one: ..., or ...`: exactly one option resolves."""
+
+    options: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A trigger inside an effect: `at the end of the Roll Phase, reduce Sun Dial by 4`."""
+
+    trigger: Trigger
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Instead:
+    """`... instead`: replaces what would otherwise happen."""
+
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A whole effect text: an optional trigger and limit, then statements in order."""
+
+    trigger: Trigger | None
+    once_per_turn: bool
+    body: tuple
+    span: Offsets | None = _span()
+
+
+Stmt = Union[
+    Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain, Inflict, Remove, Spend, Draw,
+    Discard, Search, Shuffle, Place, UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll,
+    Reroll, ChangeDice, Increase, Decrease, SetValue, Flip, Move, Skip, DoubleEffect,
+    AttackBecomes, PhaseFails, VerbCall, Item, Actor, Cost, Then, If, On, ForEach, May, Must,
+    Choose, Delayed, Instead,
+]
+
+NODE_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in [
+        Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, Per, Capped,
+        TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange,
+        Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
+        GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, YouHave, YouDid,
+        NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
+        Inflict, Remove, Spend, Draw, Discard, Search, Shuffle, FoundCards, HandCards, Place,
+        UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll, Reroll, ChangeDice, Increase,
+        Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
+        Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Effect,
+    ]
+}
+
+
+# ----------------------------------------------------------------- walking
+
+
+def children(node: Any):
+    """Every direct child node of `node` (inside fields, tuples and nested tuples)."""
+    for f in fields(node):
+        if f.name == "span":
+            continue
+        yield from _nodes_in(getattr(node, f.name))
+
+
+def _nodes_in(value: Any):
+    if is_dataclass(value) and not isinstance(value, Offsets):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def walk(node: Any):
+    """`node` and all nodes below it, parents first."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(children(current))))
+
+
+def respan(node: Any, span: Offsets | None) -> Any:
+    """A copy of the tree with every span set to `span` (used for verb expansions)."""
+    if isinstance(node, tuple):
+        return tuple(respan(n, span) for n in node)
+    if not is_dataclass(node) or isinstance(node, Offsets):
+        return node
+    changes = {
+        f.name: respan(getattr(node, f.name), span) for f in fields(node) if f.name != "span"
+    }
+    return replace(node, span=span, **changes)
+
+
+# ------------------------------------------------------------------ to JSON
+
+
+def to_json(node: Any) -> Any:
+    """Plain data for a tree: `{"node": "Deal", ...fields, "span": [start, end]}`."""
+    if isinstance(node, tuple):
+        return [to_json(n) for n in node]
+    if not is_dataclass(node):
+        return node
+    out: dict[str, Any] = {"node": type(node).__name__}
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if f.name == "span":
+            if value is not None:
+                out["span"] = [value.start, value.end]
+            continue
+        out[f.name] = to_json(value)
+    return out

@@ -1,0 +1,906 @@
+"""Parse: effect text in, an `Effect` AST (or `Problem`s) out.
+
+The grammar is `grammar/effect.lark` (LALR).  This module builds the Lark
+parser once per process (cached on disk per user, keyed by the grammar's
+hash), turns parse trees into `dtc.nodes` with a Transformer, and turns Lark's
+exceptions into problems with a message a designer can act on.  Problems carry
+offsets into the text; the checker maps them to file positions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from dtc import nodes as n
+from dtc.resources import cache_dir, data_dir
+
+START_SYMBOLS = ["effect", "requirement", "amount", "trigger"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A diagnostic inside one text: code, message and character offsets."""
+
+    code: str
+    message: str
+    start: int
+    end: int
+    hint: str | None = None
+    severity: str = "error"
+    notes: tuple[str, ...] = field(default=())
+
+
+# ------------------------------------------------------------- the parser
+
+
+def grammar_text() -> str:
+    """The effect grammar, as shipped."""
+    return (data_dir("grammar") / "effect.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    """The Lark LALR parser, built once per process and cached on disk per user."""
+    text = grammar_text()
+    key = hashlib.sha256(
+        f"{text}\0{lark.__version__}\0{sys.version_info[:2]}".encode()
+    ).hexdigest()[:20]
+    folder = cache_dir()
+    path = folder / f"effect-{key}.lark-cache" if folder else None
+    if path is not None and path.exists():
+        try:
+            with open(path, "rb") as f:
+                return Lark.load(f)
+        except Exception:  # a damaged cache is rebuilt, never fatal
+            pass
+    parser = Lark(
+        text,
+        parser="lalr",
+        lexer="contextual",
+        start=START_SYMBOLS,
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+    if path is not None:
+        _save_atomically(parser, path)
+    return parser
+
+
+def _save_atomically(parser: Lark, path) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".effect-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            parser.save(f)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+# --------------------------------------------------------------- entry points
+
+
+def parse_effect(text: str) -> tuple[n.Effect | None, list[Problem]]:
+    """Parse a whole effect text (`Gain Shape Shift. Then deal 6 dmg.`)."""
+    return _parse(text, "effect")
+
+
+def parse_requirement(text: str) -> tuple[n.Requirement | None, list[Problem]]:
+    """Parse an activation requirement (`3 [Claw]`, `Small Straight`)."""
+    return _parse(text, "requirement")
+
+
+def parse_amount(text: str) -> tuple[Any, list[Problem]]:
+    """Parse an amount (`2`, `up to 2`, `1 or 2`): used for verb arguments."""
+    return _parse(text, "amount")
+
+
+def parse_trigger(text: str) -> tuple[Any, list[Problem]]:
+    """Parse a trigger on its own (`at any time`, `during your Main Phase`)."""
+    return _parse(text, "trigger")
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str, start: str) -> tuple[Any, list[Problem]]:
+    # Cached: effect text repeats a lot across heroes and cards ("Deal 5 dmg.").
+    # Nodes are frozen, so sharing a result is safe.
+    problems = run_together(text)
+    if problems:
+        return None, problems
+    if not text.strip():
+        return None, [Problem("P002", "the text is empty", 0, 1, "write the effect, e.g. `Deal 5 dmg.`")]
+    try:
+        tree = lark_parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        return None, [_explain(exc, text, start)]
+    builder = _Builder(text)
+    node = builder.transform(tree)
+    return node, builder.problems
+
+
+# ------------------------------------------------------------ run-together
+
+
+_SHIELDED = re.compile(r"\[[^\]]*\]|\{[^}]*\}|\"[^\"]*\"|“[^”]*”")
+_GLUED = re.compile(r"(?<![\w-])(\d+)([A-Za-z][A-Za-z]*)|([A-Za-z][A-Za-z'’-]*?)(\d+)(?![\w-])")
+
+
+def run_together(text: str) -> list[Problem]:
+    """Numbers and words written without a space (`heal5`, `5dmg`) are errors, not parses."""
+    shielded = _SHIELDED.sub(lambda m: " " * len(m.group(0)), text)
+    problems = []
+    for m in _GLUED.finditer(shielded):
+        word = m.group(0)
+        if m.group(1):
+            fixed = f"{m.group(1)} {m.group(2)}"
+        else:
+            fixed = f"{m.group(3)} {m.group(4)}"
+        problems.append(
+            Problem("P003", f"`{word}` runs a number and a word together", m.start(), m.end(),
+                    f"write `{fixed}`")
+        )
+    return problems
+
+
+# --------------------------------------------------------- error messages
+
+_DESCRIBE = {
+    "WORD": "a name",
+    "NUMBER": "a number",
+    "SYMBOL": "a dice symbol like `[Claw]`",
+    "RANGE": "a range like `1-2`",
+    "PARAM": "a parameter like `{n}`",
+    "STRING": "a quoted side name",
+    "OF_A_KIND": "`N-of-a-kind`",
+    "COMMA_THEN": "`, then`",
+    "COMMA_OR": "`, or`",
+    "$END": "the end of the text",
+}
+
+_CLAUSE_STARTS = {
+    "DEAL", "DEALS", "GAIN", "GAINS", "HEAL", "HEALS", "INFLICT", "INFLICTS", "ROLL", "ROLLS",
+    "DRAW", "DRAWS", "REMOVE", "REMOVES", "ADD", "ADDS", "INCREASE", "REDUCE", "PREVENT",
+    "CHOOSE", "DISCARD", "DISCARDS", "SPEND", "SPENDS", "STEAL", "LOSE", "LOSES", "FLIP",
+    "SET", "MOVE", "PLACE", "SEARCH", "SHUFFLE", "SKIP", "DOUBLE", "USE", "CRAFT", "THEN",
+}
+
+
+def _terminal_display(name: str) -> str:
+    if name in _DESCRIBE:
+        return _DESCRIBE[name]
+    for t in lark_parser().terminals:
+        if t.name == name and t.pattern.type == "str":
+            return f"`{t.pattern.value}`"
+    return name.lower()
+
+
+def _expected(names: set[str]) -> str:
+    shown = sorted({_terminal_display(x) for x in names})
+    if len(shown) > 8:
+        shown = shown[:8] + ["…"]
+    return ", ".join(shown)
+
+
+def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
+    what = start
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.pos_in_stream
+        ch = text[pos] if pos < len(text) else ""
+        return Problem("P004", f"unexpected character `{ch}` in {what}", pos, pos + 1,
+                       _char_hint(ch, start))
+    if isinstance(exc, UnexpectedEOF) or (
+        isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+    ):
+        expected = getattr(exc, "expected", None) or getattr(exc, "accepts", set())
+        end = len(text.rstrip())
+        return Problem("P002", f"the {what} ends too early; expected {_expected(set(expected))}",
+                       max(0, end - 1), max(1, end), _eof_hint(text))
+    assert isinstance(exc, UnexpectedToken)
+    token: Token = exc.token
+    expected = set(exc.accepts or exc.expected)
+    where = token.start_pos or 0
+    end = token.end_pos if token.end_pos is not None else where + 1
+    hint = None
+    if token.type in _CLAUSE_STARTS and ("DOT" in expected or "AND" in expected):
+        hint = "end the sentence with `.` or join the two with `and`"
+    elif start == "requirement":
+        hint = "a requirement is dice symbols with counts (`3 [Claw]`, `[Claw] 2 [Paw]`), " \
+               "`N-of-a-kind`, `Small Straight` or `Large Straight`"
+    elif token.type == "WORD" and "NUMBER" in expected:
+        hint = "this needs a number first, e.g. `gain 1 CP`"
+    return Problem("P001", f"unexpected `{token.value}` in {what}; expected {_expected(expected)}",
+                   where, max(end, where + 1), hint)
+
+
+def _char_hint(ch: str, start: str) -> str | None:
+    if ch in "[]":
+        return "dice symbols are written in brackets: `[Claw]`"
+    if ch == "-":
+        return "write ranges as `1-2` and kinds as `4-of-a-kind`"
+    if ch in "{}":
+        return "parameters like `{n}` are only for a verb's `means`"
+    return "effect text uses words, numbers, `[Symbols]` and the punctuation `. , : & ( )`"
+
+
+def _eof_hint(text: str) -> str | None:
+    if re.search(r"\b(and|&)\s*\.?\s*$", text, re.I):
+        return "something must follow `and`"
+    return None
+
+
+# ------------------------------------------------------------- tree → AST
+
+
+def _off(meta) -> n.Offsets | None:
+    if getattr(meta, "empty", True):
+        return None
+    return n.Offsets(meta.start_pos, meta.end_pos)
+
+
+def _tok_off(tok: Token) -> n.Offsets:
+    return n.Offsets(tok.start_pos, tok.end_pos)
+
+
+@dataclass
+class _Step:
+    then: bool
+    guards: list
+    body: tuple
+    span: n.Offsets | None
+
+
+@dataclass(frozen=True)
+class _Guard:
+    kind: str  # trigger, limit, if, on, for_each, may, must
+    value: Any
+    span: n.Offsets | None
+
+
+@dataclass(frozen=True)
+class _Damage:
+    amount: Any
+    damage_type: str | None
+    isolated: bool
+
+
+def _wrap(guards: list, body: tuple) -> tuple:
+    """Apply a step's guards to its body, outermost guard first."""
+    for g in reversed(guards):
+        if g.kind == "if":
+            body = (n.If(g.value, body, span=g.span),)
+        elif g.kind == "on":
+            body = (n.On(g.value, body, span=g.span),)
+        elif g.kind == "for_each":
+            body = (n.ForEach(g.value, body, span=g.span),)
+        elif g.kind == "may":
+            body = (n.May(body, span=g.span),)
+        elif g.kind == "must":
+            body = (n.Must(body, span=g.span),)
+        elif g.kind == "trigger":
+            body = (n.Delayed(g.value, body, span=g.span),)
+    return body
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """Builds `dtc.nodes` from Lark trees; problems found on the way are collected."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+        self.problems: list[Problem] = []
+
+    # -- effect structure
+    def effect(self, meta, steps_per_sentence):
+        steps = [s for sentence in steps_per_sentence for s in sentence]
+        trigger, once = None, False
+        if steps:
+            trigger, once = self._lift(steps[0])
+        body: list = []
+        for step in steps:
+            for g in step.guards:
+                if g.kind == "limit":
+                    self._misplaced(g, "`once per turn` goes at the start of an effect")
+            if step.then:
+                body.append(n.Then(span=step.span))
+            body.extend(_wrap([g for g in step.guards if g.kind != "limit"], step.body))
+        return n.Effect(trigger, once, tuple(body), span=_off(meta))
+
+    def _lift(self, step: _Step):
+        """Move the leading trigger (and `once per turn`) of the first step to the effect."""
+        trigger, once = None, False
+        for i, g in enumerate(step.guards):
+            if g.kind == "limit" and not once:
+                once = True
+                step.guards[i] = _Guard("lifted", None, g.span)
+            elif g.kind == "trigger":
+                trigger = g.value
+                step.guards[i] = _Guard("lifted", None, g.span)
+                break
+            elif not (g.kind == "if" and isinstance(g.value, n.InForm)):
+                break
+        step.guards[:] = [g for g in step.guards if g.kind != "lifted"]
+        return trigger, once
+
+    def _misplaced(self, g: _Guard, message: str):
+        span = g.span or n.Offsets(0, 1)
+        self.problems.append(Problem("P001", message, span.start, span.end))
+
+    def sentence(self, meta, items):
+        steps = []
+        pending_then = False
+        for item in items:
+            if isinstance(item, Token):  # COMMA_THEN
+                pending_then = True
+                continue
+            if pending_then:
+                item.then = True
+                pending_then = False
+            steps.append(item)
+        return steps
+
+    def step(self, meta, items):
+        then = bool(items) and isinstance(items[0], n.Then)
+        if then:
+            items = items[1:]
+        guards = [i for i in items if isinstance(i, _Guard)]
+        body = items[-1]
+        return _Step(then, guards, body, _off(meta))
+
+    def then(self, meta, _):
+        return n.Then(span=_off(meta))
+
+    def trigger_guard(self, meta, items):
+        return _Guard("trigger", items[0], _off(meta))
+
+    def limit_guard(self, meta, items):
+        return _Guard("limit", True, _off(meta))
+
+    def if_guard(self, meta, items):
+        return _Guard("if", items[0], _off(meta))
+
+    def on_guard(self, meta, items):
+        return _Guard("on", items[0], _off(meta))
+
+    def for_each_guard(self, meta, items):
+        return _Guard("for_each", items[0], _off(meta))
+
+    def may_guard(self, meta, _):
+        return _Guard("may", None, _off(meta))
+
+    def must_guard(self, meta, _):
+        return _Guard("must", None, _off(meta))
+
+    def body(self, meta, items):
+        instead = bool(items) and items[-1] == "instead"
+        clauses = [
+            replace(c, joined=True) if i > 0 and isinstance(c, (n.VerbCall, n.Item)) else c
+            for i, c in enumerate(items[:-1] if instead else items)
+        ]
+        if instead:
+            return (n.Instead(tuple(clauses), span=_off(meta)),)
+        return tuple(clauses)
+
+    def instead(self, meta, _):
+        return "instead"
+
+    def choose(self, meta, items):
+        options = tuple(i for i in items if not isinstance(i, Token))
+        return (n.Choose(options, span=_off(meta)),)
+
+    def option(self, meta, items):
+        guards = [i for i in items if isinstance(i, _Guard)]
+        for g in guards:
+            if g.kind == "limit":
+                self._misplaced(g, "`once per turn` goes at the start of an effect")
+        return _wrap([g for g in guards if g.kind != "limit"], items[-1])
+
+    # -- clauses
+    def subject_action(self, meta, items):
+        who, action = items
+        if who == "self":
+            return action
+        return n.Actor(who, action, span=_off(meta))
+
+    def subject_you(self, meta, _):
+        return "self"
+
+    def subject_you_or(self, meta, items):
+        return "self_or_" + items[0]
+
+    def subject_target(self, meta, items):
+        return items[0]
+
+    def item(self, meta, items):
+        return n.Item(int(items[0]), items[1], span=_off(meta))
+
+    def phrase(self, meta, items):
+        return n.VerbCall(self.text[meta.start_pos:meta.end_pos], span=_off(meta))
+
+    def deal(self, meta, items):
+        d: _Damage = items[0]
+        target = items[1] if len(items) > 1 else None
+        return n.Deal(d.amount, d.damage_type, target, d.isolated, span=_off(meta))
+
+    def receive(self, meta, items):
+        d: _Damage = items[0]
+        return n.Receive(d.amount, d.damage_type, span=_off(meta))
+
+    def add_dmg(self, meta, items):
+        d: _Damage = items[0]
+        if d.damage_type is not None:
+            self.problems.append(Problem(
+                "C016", f"added dmg takes the Attack's own damage type; `{d.damage_type}` "
+                "cannot be added", meta.start_pos, meta.end_pos,
+                "write `add 2 dmg`, or `deal 2 undefendable dmg` for a separate instance"))
+        return n.AddDamage(d.amount, span=_off(meta))
+
+    def attack_suffix(self, meta, _):
+        return None
+
+    def heal(self, meta, items):
+        amount = items[0]
+        if len(items) > 1:
+            amount = n.Per(amount, items[1], span=_off(meta))
+        return n.Heal(amount, span=_off(meta))
+
+    def gain_cp(self, meta, items):
+        return n.GainCP(items[0], span=_off(meta))
+
+    def gain(self, meta, items):
+        return n.Gain(items[0], span=_off(meta))
+
+    def inflict(self, meta, items):
+        return n.Inflict(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
+
+    def remove(self, meta, items):
+        return n.Remove(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
+
+    def spend(self, meta, items):
+        return n.Spend(items[0], span=_off(meta))
+
+    def cost(self, meta, items):
+        return n.Cost(items[0], items[1], span=_off(meta))
+
+    def lose_cp(self, meta, items):
+        return n.LoseCP(items[0], span=_off(meta))
+
+    def steal_cp(self, meta, items):
+        return n.StealCP(items[0], span=_off(meta))
+
+    def draw(self, meta, items):
+        return n.Draw(items[0], span=_off(meta))
+
+    def discard(self, meta, items):
+        return n.Discard(items[0], span=_off(meta))
+
+    def search(self, meta, items):
+        top, count = items[0], items[1]
+        card_type = items[2] if len(items) > 2 else None
+        return n.Search(top, count, card_type, span=_off(meta))
+
+    def whole_deck(self, meta, _):
+        return None
+
+    def deck_top(self, meta, items):
+        return int(items[0])
+
+    def count_number(self, meta, items):
+        return int(items[0])
+
+    def count_one(self, meta, _):
+        return 1
+
+    def shuffle(self, meta, _):
+        return n.Shuffle(span=_off(meta))
+
+    def place(self, meta, items):
+        return n.Place(items[0], items[1], span=_off(meta))
+
+    def found_cards(self, meta, items):
+        return n.FoundCards(items[0] if items else None, span=_off(meta))
+
+    def hand_cards_any(self, meta, items):
+        return n.HandCards(None, items[0] if items else None, span=_off(meta))
+
+    def hand_cards(self, meta, items):
+        return n.HandCards(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
+
+    def use_cards(self, meta, items):
+        amount, *names = items
+        card_type = names[0] if len(names) > 1 else None
+        return n.UseCards(amount, card_type, names[-1], span=_off(meta))
+
+    def craft(self, meta, items):
+        return n.Craft(items[0], items[1], span=_off(meta))
+
+    def prevent(self, meta, items):
+        return n.Prevent(items[0], span=_off(meta))
+
+    def prevent_half(self, meta, items):
+        return n.PreventHalf(items[0] if items else "up", span=_off(meta))
+
+    def prevent_all(self, meta, _):
+        return n.PreventAll(span=_off(meta))
+
+    def roll(self, meta, items):
+        return n.Roll(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
+
+    def reroll(self, meta, items):
+        return n.Reroll(items[0], span=_off(meta))
+
+    def change_dice(self, meta, items):
+        return n.ChangeDice(items[0], items[1], span=_off(meta))
+
+    def any_face(self, meta, _):
+        return None
+
+    def value_face(self, meta, items):
+        return int(items[0])
+
+    def symbol_face(self, meta, items):
+        return _symbol(items[0])
+
+    def increase(self, meta, items):
+        return n.Increase(items[0], items[1], span=_off(meta))
+
+    def decrease(self, meta, items):
+        return n.Decrease(items[0], items[1], span=_off(meta))
+
+    def set_value(self, meta, items):
+        return n.SetValue(items[0], items[1], span=_off(meta))
+
+    def name_value(self, meta, items):
+        return items[0]
+
+    def number_value(self, meta, items):
+        return int(items[0])
+
+    def flip(self, meta, items):
+        what, name = items[0]
+        side = items[1] if len(items) > 1 else None
+        return n.Flip(what, name, side, span=_off(meta))
+
+    def flip_this(self, meta, _):
+        return ("this_token", None)
+
+    def flip_a_token(self, meta, _):
+        return ("a_token", None)
+
+    def flip_status_token(self, meta, items):
+        return ("status_token", items[0])
+
+    def flip_component(self, meta, items):
+        return ("component", items[0])
+
+    def side(self, meta, items):
+        value = items[0]
+        if isinstance(value, Token) and value.type == "STRING":
+            return value.value[1:-1]
+        return value
+
+    def move(self, meta, items):
+        if len(items) == 3:
+            return n.Move(items[0], items[1], items[2], span=_off(meta))
+        return n.Move(items[0], None, items[1], span=_off(meta))
+
+    def up(self, meta, _):
+        return "up"
+
+    def down(self, meta, _):
+        return "down"
+
+    def skip(self, meta, items):
+        return n.Skip(items[0], span=_off(meta))
+
+    def double_effect(self, meta, items):
+        different = "different" in items
+        rest = [i for i in items if i != "different"]
+        return n.DoubleEffect(rest[1], rest[0], different, span=_off(meta))
+
+    def different(self, meta, _):
+        return "different"
+
+    def attack_becomes(self, meta, items):
+        return n.AttackBecomes(str(items[0]).lower(), span=_off(meta))
+
+    def phase_fails(self, meta, items):
+        return n.PhaseFails(items[0], span=_off(meta))
+
+    # -- damage
+    def damage_amount(self, meta, items):
+        amount = items[0]
+        damage_type = None
+        for extra in items[1:]:
+            if isinstance(extra, str):
+                damage_type = extra
+            elif isinstance(extra, int):
+                amount = n.Capped(amount, extra, span=_off(meta))
+            else:
+                amount = n.Per(amount, extra, span=_off(meta))
+        return _Damage(amount, damage_type, False)
+
+    def damage_equal(self, meta, items):
+        damage_type = items[0] if len(items) > 1 else None
+        return _Damage(items[-1], damage_type, False)
+
+    def damage_isolated(self, meta, items):
+        damage_type = items[1] if len(items) > 1 else None
+        return _Damage(items[0], damage_type, True)
+
+    def damage_type(self, meta, items):
+        return str(items[0]).lower()
+
+    def cap(self, meta, items):
+        return int(items[0])
+
+    def per(self, meta, items):
+        return items[0]
+
+    # -- status references
+    def status_named(self, meta, items):
+        if len(items) == 2:
+            return n.NamedStatus(items[1], items[0], span=_off(meta))
+        return n.NamedStatus(items[0], None, span=_off(meta))
+
+    def this_token(self, meta, _):
+        return n.ThisToken(span=_off(meta))
+
+    # -- amounts
+    def number(self, meta, items):
+        return n.Number(int(items[0]), span=_off(meta))
+
+    def times(self, meta, items):
+        return n.Times(int(items[0]), items[1], span=_off(meta))
+
+    def up_to(self, meta, items):
+        return n.UpTo(int(items[0]), span=_off(meta))
+
+    def either(self, meta, items):
+        return n.Either((int(items[0]), int(items[1])), span=_off(meta))
+
+    def one(self, meta, _):
+        return n.Number(1, span=_off(meta))
+
+    def param(self, meta, items):
+        return n.Param(items[0].value[1:-1], span=_off(meta))
+
+    def symbols_rolled(self, meta, items):
+        return n.SymbolsRolled(items[0], span=_off(meta))
+
+    def excess(self, meta, items):
+        return n.Excess(int(items[0]), span=_off(meta))
+
+    def extra_attempts(self, meta, _):
+        return n.ExtraRollAttempts(span=_off(meta))
+
+    def total_roll(self, meta, _):
+        return n.TotalRoll(span=_off(meta))
+
+    def value_rolled(self, meta, _):
+        return n.ValueRolled(span=_off(meta))
+
+    def component_value(self, meta, items):
+        return n.ComponentValue(items[0], span=_off(meta))
+
+    def half(self, meta, items):
+        return n.Half(items[0], items[1] if len(items) > 1 else "up", span=_off(meta))
+
+    def rounding(self, meta, items):
+        return items[0]
+
+    def round_dir(self, meta, items):
+        return str(items[0]).lower()
+
+    def symbol_set(self, meta, items):
+        return tuple(_symbol(t) for t in items)
+
+    # -- conditions
+    def in_form(self, meta, items):
+        return n.InForm(items[0], span=_off(meta))
+
+    def you_have(self, meta, items):
+        compare = items[0] if len(items) == 3 else "at_least"
+        count = int(items[-2])
+        kind, what = items[-1]
+        return n.YouHave(compare, count, what, kind, span=_off(meta))
+
+    def at_least(self, meta, _):
+        return "at_least"
+
+    def more_than(self, meta, _):
+        return "more_than"
+
+    def fewer_than(self, meta, _):
+        return "fewer_than"
+
+    def exactly(self, meta, _):
+        return "exactly"
+
+    def have_named(self, meta, items):
+        return ("status", items[0])
+
+    def have_opponents(self, meta, _):
+        return ("opponents", "opponent")
+
+    def have_cp(self, meta, _):
+        return ("cp", "CP")
+
+    def have_cards(self, meta, _):
+        return ("cards", "cards")
+
+    def you_did(self, meta, _):
+        return n.YouDid(False, span=_off(meta))
+
+    def you_did_not(self, meta, _):
+        return n.YouDid(True, span=_off(meta))
+
+    # -- dice tests and requirements
+    def on_symbols(self, meta, items):
+        return n.Requirement(_merge(items), span=_off(meta))
+
+    def on_straight(self, meta, items):
+        return n.Requirement((items[0],), span=_off(meta))
+
+    def on_range(self, meta, items):
+        low, high = (int(x) for x in items[0].value.split("-"))
+        if low > high:
+            self.problems.append(Problem("C010", f"range `{items[0].value}` runs backwards",
+                                         items[0].start_pos, items[0].end_pos,
+                                         f"write `{high}-{low}`"))
+        return n.ValueRange(low, high, span=_off(meta))
+
+    def on_value(self, meta, items):
+        v = int(items[0])
+        return n.ValueRange(v, v, span=_off(meta))
+
+    def req_symbols(self, meta, items):
+        return n.Requirement(_merge(items), span=_off(meta))
+
+    def req_straight(self, meta, items):
+        return n.Requirement((items[0],), span=_off(meta))
+
+    def req_symbol(self, meta, items):
+        count = int(items[0]) if len(items) == 2 else 1
+        return n.SymbolNeed(_symbol(items[-1]), count, span=_off(meta))
+
+    def req_of_a_kind(self, meta, items):
+        count = int(items[0].value.split("-")[0])
+        symbol = _symbol(items[1]) if len(items) > 1 else None
+        return n.OfAKind(count, symbol, span=_off(meta))
+
+    def small_straight(self, meta, _):
+        return n.Straight("small", span=_off(meta))
+
+    def large_straight(self, meta, _):
+        return n.Straight("large", span=_off(meta))
+
+    # -- triggers
+    def during(self, meta, items):
+        return n.During(items[0], span=_off(meta))
+
+    def turn_edge(self, meta, items):
+        return n.TurnEdge(items[0], span=_off(meta))
+
+    def phase_edge(self, meta, items):
+        return n.PhaseEdge(items[0], items[1], span=_off(meta))
+
+    def edge(self, meta, items):
+        return str(items[0]).lower()
+
+    def conclude(self, meta, items):
+        return n.Conclude(items[0], len(items) > 1, span=_off(meta))
+
+    def with_attack(self, meta, _):
+        return True
+
+    def results_in_attack(self, meta, items):
+        return n.Conclude(items[0], True, span=_off(meta))
+
+    def attacked(self, meta, items):
+        by_opponent = "by_opponent" in items
+        damage_type = except_type = None
+        for i in items:
+            if isinstance(i, tuple):
+                damage_type, except_type = i
+        return n.Attacked(by_opponent, damage_type, except_type, span=_off(meta))
+
+    def by_opponent(self, meta, _):
+        return "by_opponent"
+
+    def with_type(self, meta, items):
+        return (items[0], None)
+
+    def with_any_type(self, meta, items):
+        return ("any", items[0] if items else None)
+
+    def attacking(self, meta, _):
+        return n.Attacking(span=_off(meta))
+
+    def spent(self, meta, _):
+        return n.Spent(span=_off(meta))
+
+    def gained_at_limit(self, meta, _):
+        return n.GainedAtLimit(span=_off(meta))
+
+    def reads(self, meta, items):
+        return n.Reads(items[0], int(items[1]), span=_off(meta))
+
+    def would_exceed(self, meta, items):
+        return n.WouldExceed(items[0], int(items[1]), span=_off(meta))
+
+    def any_time(self, meta, _):
+        return n.AnyTime(span=_off(meta))
+
+    def damaged_by_phase(self, meta, items):
+        return n.DamagedByPhase(items[0], span=_off(meta))
+
+    # -- targets
+    def chosen(self, meta, items):
+        return "chosen_" + items[0]
+
+    def who(self, meta, items):
+        return str(items[0]).lower()
+
+    def attacker(self, meta, _):
+        return "attacker"
+
+    def defender(self, meta, _):
+        return "defender"
+
+    def each_opponent(self, meta, _):
+        return "each_opponent"
+
+    def opponent(self, meta, _):
+        return "opponent"
+
+    def yourself(self, meta, _):
+        return "self"
+
+    def target_to(self, meta, items):
+        return items[0]
+
+    def target_on(self, meta, items):
+        return items[0]
+
+    def target_from(self, meta, items):
+        return items[0]
+
+    # -- names
+    def the_name(self, meta, items):
+        return items[0]
+
+    def name(self, meta, items):
+        if len(items) == 1 and items[0].type == "PARAM":
+            return items[0].value
+        return " ".join(t.value for t in items)
+
+
+def _symbol(tok: Token | str) -> str:
+    return " ".join(str(tok)[1:-1].split())
+
+
+def _merge(items: list) -> tuple:
+    """Join repeated symbols: `[Paw] [Paw]` is `2 [Paw]`; other items keep their order."""
+    merged: list = []
+    index: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, n.SymbolNeed) and item.symbol.lower() in index:
+            i = index[item.symbol.lower()]
+            prev = merged[i]
+            merged[i] = n.SymbolNeed(prev.symbol, prev.count + item.count, span=prev.span)
+            continue
+        if isinstance(item, n.SymbolNeed):
+            index[item.symbol.lower()] = len(merged)
+        merged.append(item)
+    return tuple(merged)

@@ -1,0 +1,103 @@
+"""Project: paths in, checked content and all its diagnostics out.
+
+This is the whole front end in order — find files, load, schema-check, build
+the model, check — for `dtc lint`, `dtc show` and every later command.  When
+the given files hold no ruleset, the built-in rulesets are used so that a
+designer's lone hero file can be checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dtc import model
+from dtc.checker import check
+from dtc.diagnostics import Diagnostic, error, sort_key
+from dtc.loader import Document, load_file
+from dtc.resources import data_dir
+from dtc.schema import check_document
+from dtc.source import SourceFile, display_path
+
+CONTENT_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class Result:
+    """What the front end made of some paths."""
+
+    content: model.Content
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, SourceFile] = field(default_factory=dict)
+    files: int = 0
+    usage_error: bool = False  # a path was missing or unreadable
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error" and d.suppressed is None]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning" and d.suppressed is None]
+
+
+def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """Content files under the given paths (folders are searched), sorted."""
+    files: list[Path] = []
+    problems: list[Diagnostic] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES and p.is_file())
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(error("Y009", f"no such file or folder: `{display_path(path)}`", None,
+                                  "check the path"))
+    unique = list(dict.fromkeys(p.resolve() for p in files))
+    return unique, problems
+
+
+def builtin_content_dir() -> Path:
+    """The content shipped with dtc."""
+    return data_dir("content")
+
+
+def load_documents(files: list[Path], result: Result) -> list[tuple[str, Document]]:
+    documents = []
+    for path in files:
+        doc, diags = load_file(path)
+        result.diagnostics.extend(diags)
+        if any(d.code == "Y009" for d in diags):
+            result.usage_error = True
+        if doc is None:
+            continue
+        result.sources[doc.path] = doc.source
+        kind, diags = check_document(doc)
+        result.diagnostics.extend(diags)
+        if kind is not None and not diags:
+            documents.append((kind, doc))
+    return documents
+
+
+def run(paths: list[Path], builtin_rules: bool = True) -> Result:
+    """Load and check everything under `paths`."""
+    result = Result(model.Content())
+    files, problems = discover(paths)
+    result.diagnostics.extend(problems)
+    result.usage_error = bool(problems)
+    result.files = len(files)
+    documents = load_documents(files, result)
+    if builtin_rules and not any(kind == "ruleset" for kind, _ in documents):
+        rules = sorted((builtin_content_dir() / "rules").glob("*.yaml"))
+        quiet = Result(model.Content())
+        documents = load_documents(rules, quiet) + documents
+    result.content = model.build(documents)
+    result.diagnostics.extend(check(result.content))
+    result.diagnostics.sort(key=sort_key)
+    return result
+
+
+def builtin() -> Result:
+    """The built-in content, checked."""
+    return run([builtin_content_dir()])

@@ -1,0 +1,329 @@
+"""Render: an AST back to effect text, in the language's canonical wording.
+
+`dtc show` prints abilities this way, so a designer sees what dtc understood;
+parsing the rendered text gives the same tree back (tested for all content).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from dtc import nodes as n
+
+_TARGETS = {
+    "self": "yourself",
+    "opponent": "your opponent",
+    "chosen_opponent": "a chosen opponent",
+    "chosen_player": "a chosen player",
+    "chosen_teammate": "a chosen teammate",
+    "attacker": "the Attacker",
+    "defender": "the Defender",
+    "each_opponent": "each opponent",
+}
+_SUBJECTS = {**_TARGETS, "self": "you", "self_or_chosen_teammate": "you or a chosen teammate"}
+
+
+def render_effect(effect: n.Effect) -> str:
+    """The whole effect as sentences."""
+    lead = []
+    if effect.once_per_turn:
+        lead.append("once per turn")
+    if effect.trigger is not None:
+        lead.append(render_trigger(effect.trigger))
+    sentences = _sentences(effect.body)
+    if lead and sentences:
+        sentences[0] = ", ".join(lead) + ", " + sentences[0]
+    elif lead:
+        sentences = [", ".join(lead)]
+    return " ".join(_cap(s) + "." for s in sentences)
+
+
+def _sentences(body: tuple) -> list[str]:
+    out: list[str] = []
+    then = False
+    for stmt in body:
+        if isinstance(stmt, n.Then):
+            then = True
+            continue
+        text = render_stmt(stmt)
+        out.append(("then " + text) if then else text)
+        then = False
+    return out
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def render_body(body: tuple) -> str:
+    """A nested body: clauses joined with `and`."""
+    return " and ".join(render_stmt(s) for s in body if not isinstance(s, n.Then))
+
+
+def render_stmt(s: Any) -> str:
+    """One statement, lowercase first word."""
+    fn = _STMT.get(type(s))
+    if fn is None:
+        raise TypeError(f"cannot render {type(s).__name__}")
+    return fn(s)
+
+
+# -------------------------------------------------------------- amounts
+
+
+def render_amount(a: Any) -> str:
+    """A plain amount: `3`, `up to 2`, `1 or 2`, `2 × [Claw]`, `{n}`."""
+    if isinstance(a, n.Number):
+        return str(a.value)
+    if isinstance(a, n.UpTo):
+        return f"up to {a.value}"
+    if isinstance(a, n.Either):
+        return " or ".join(str(o) for o in a.options)
+    if isinstance(a, n.Times):
+        return f"{a.each} × {_symbols(a.symbols)}"
+    if isinstance(a, n.Param):
+        return "{" + a.name + "}"
+    raise TypeError(f"not a plain amount: {type(a).__name__}")
+
+
+def _parts(a: Any) -> tuple[str | None, str]:
+    """(number before the unit, words after it) for amounts with suffixes."""
+    if isinstance(a, n.Per):
+        number, suffix = _parts(a.amount)
+        return number, f"{suffix} for each {render_countable(a.count)}"
+    if isinstance(a, n.Capped):
+        number, suffix = _parts(a.amount)
+        return number, f"{suffix} up to a maximum of {a.cap}"
+    if isinstance(a, (n.TotalRoll, n.ValueRolled, n.ComponentValue, n.Half)):
+        return None, f" equal to {render_quantity(a)}"
+    return render_amount(a), ""
+
+
+def render_quantity(q: Any) -> str:
+    if isinstance(q, n.TotalRoll):
+        return "the total roll value"
+    if isinstance(q, n.ValueRolled):
+        return "the value rolled"
+    if isinstance(q, n.ComponentValue):
+        return f"the {q.component} value"
+    if isinstance(q, n.Half):
+        return f"half {render_quantity(q.of)} (rounded {q.rounding})"
+    raise TypeError(type(q).__name__)
+
+
+def render_countable(c: Any) -> str:
+    if isinstance(c, n.SymbolsRolled):
+        return f"{_symbols(c.symbols)} rolled"
+    if isinstance(c, n.Excess):
+        return f"increase above {c.limit}"
+    if isinstance(c, n.ExtraRollAttempts):
+        return "Roll Attempt beyond the first"
+    raise TypeError(type(c).__name__)
+
+
+def _symbols(symbols: tuple) -> str:
+    return " or ".join(f"[{s}]" for s in symbols)
+
+
+def _dmg(verb: str, amount: Any, damage_type: str | None) -> str:
+    number, suffix = _parts(amount)
+    kind = f"{damage_type} " if damage_type and damage_type != "normal" else ""
+    if number is None:
+        return f"{verb} {kind}dmg{suffix}"
+    return f"{verb} {number} {kind}dmg{suffix}"
+
+
+def _plural(amount: Any, one: str, many: str) -> str:
+    return one if isinstance(amount, n.Number) and amount.value == 1 else many
+
+
+# ------------------------------------------------------------ statements
+
+
+def _deal(s: n.Deal) -> str:
+    if s.isolated:
+        kind = f"{s.damage_type} " if s.damage_type and s.damage_type != "normal" else ""
+        text = f"deal {render_amount(s.amount)} dmg as an isolated source of {kind}dmg"
+    else:
+        text = _dmg("deal", s.amount, s.damage_type)
+    return text + (f" to {_TARGETS[s.target]}" if s.target else "")
+
+
+def _status(ref: Any) -> str:
+    if isinstance(ref, n.ThisToken):
+        return "this token"
+    if ref.count is None:
+        return ref.name
+    return f"{render_amount(ref.count)} {ref.name}"
+
+
+def _cards(ref: Any) -> str:
+    kind = f"{ref.card_type} " if ref.card_type else ""
+    if isinstance(ref, n.FoundCards):
+        return f"the found {kind}cards"
+    if ref.amount is None:
+        return f"any number of {kind}cards from your hand"
+    word = _plural(ref.amount, "card", "cards")
+    return f"{render_amount(ref.amount)} {kind}{word} from your hand"
+
+
+def _search(s: n.Search) -> str:
+    where = "your deck" if s.top is None else f"the top {s.top} cards of your deck"
+    kind = f"{s.card_type} " if s.card_type else ""
+    word = "card" if s.count == 1 else "cards"
+    return f"search {where} for {s.count} {kind}{word}"
+
+
+def _side(side: str) -> str:
+    if re.fullmatch(r"[A-Za-z][A-Za-z'’!-]*( [A-Za-z][A-Za-z'’!-]*)*", side):
+        return f" to the {side} side"
+    return f' to the "{side}" side'
+
+
+def _flip(s: n.Flip) -> str:
+    what = {"this_token": "it", "a_token": "a token"}.get(s.what)
+    if what is None:
+        what = f"a {s.name} token" if s.what == "status_token" else s.name
+    return f"flip {what}" + (_side(s.side) if s.side is not None else "")
+
+
+def _move(s: n.Move) -> str:
+    direction = f" {s.direction}" if s.direction else ""
+    return f"move {s.component}{direction} {render_amount(s.amount)}"
+
+
+def _face(face: Any) -> str:
+    if face is None:
+        return "any value"
+    if isinstance(face, int):
+        return str(face)
+    return f"[{face}]"
+
+
+def _actor(s: n.Actor) -> str:
+    text = render_stmt(s.action)
+    verb, _, rest = text.partition(" ")
+    return f"{_SUBJECTS[s.target]} {verb}s {rest}".rstrip()
+
+
+def _choose(s: n.Choose) -> str:
+    return "choose one: " + ", or ".join(render_body(o) for o in s.options)
+
+
+_STMT = {
+    n.Deal: _deal,
+    n.Receive: lambda s: _dmg("receive", s.amount, s.damage_type),
+    n.AddDamage: lambda s: _dmg("add", s.amount, None),
+    n.Heal: lambda s: "heal " + "".join(x for x in _parts(s.amount) if x),
+    n.GainCP: lambda s: f"gain {render_amount(s.amount)} CP",
+    n.LoseCP: lambda s: f"lose {render_amount(s.amount)} CP",
+    n.StealCP: lambda s: f"steal {render_amount(s.amount)} CP",
+    n.Gain: lambda s: f"gain {_status(s.status)}",
+    n.Inflict: lambda s: f"inflict {_status(s.status)}" + (f" on {_TARGETS[s.target]}" if s.target else ""),
+    n.Remove: lambda s: f"remove {_status(s.status)}" + (f" from {_TARGETS[s.target]}" if s.target else ""),
+    n.Spend: lambda s: f"spend {_status(s.status)}",
+    n.Draw: lambda s: f"draw {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",
+    n.Discard: lambda s: f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",
+    n.Search: _search,
+    n.Shuffle: lambda s: "shuffle your deck",
+    n.Place: lambda s: f"place {_cards(s.cards)} on {s.zone}",
+    n.UseCards: lambda s: (f"use {render_amount(s.amount)} "
+                           f"{(s.card_type + ' ') if s.card_type else ''}"
+                           f"{_plural(s.amount, 'card', 'cards')} from {s.zone}"),
+    n.Craft: lambda s: f"craft {s.status} from {s.zone}",
+    n.Prevent: lambda s: f"prevent {render_amount(s.amount)} dmg",
+    n.PreventHalf: lambda s: f"prevent half of the incoming dmg (rounded {s.rounding})",
+    n.PreventAll: lambda s: "prevent all incoming dmg",
+    n.Roll: lambda s: (f"roll {render_amount(s.amount)} {(s.die + ' ') if s.die else ''}"
+                       f"{_plural(s.amount, 'die', 'dice')}"),
+    n.Reroll: lambda s: f"re-roll {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')}",
+    n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')} "
+                             f"to {_face(s.face)}"),
+    n.Increase: lambda s: f"increase {s.component} by {render_amount(s.amount)}",
+    n.Decrease: lambda s: f"reduce {s.component} by {render_amount(s.amount)}",
+    n.SetValue: lambda s: f"set {s.component} to {s.value}",
+    n.Flip: _flip,
+    n.Move: _move,
+    n.Skip: lambda s: f"skip your {s.phase}",
+    n.DoubleEffect: lambda s: (f"double the effect of {render_amount(s.amount)} "
+                               f"{'different ' if s.different else ''}{s.status}"),
+    n.AttackBecomes: lambda s: f"the Attack becomes {s.damage_type}",
+    n.PhaseFails: lambda s: f"your {s.phase} fails",
+    n.VerbCall: lambda s: s.text,
+    n.Item: lambda s: f"{s.count} {s.name}",
+    n.Actor: _actor,
+    n.Cost: lambda s: f"spend {render_amount(s.cp)} CP to {render_stmt(s.action)}",
+    n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}",
+    n.On: lambda s: f"on {render_test(s.test)}, {render_body(s.body)}",
+    n.ForEach: lambda s: f"for each {render_countable(s.count)}, {render_body(s.body)}",
+    n.May: lambda s: f"you may {render_body(s.body)}",
+    n.Must: lambda s: f"you must {render_body(s.body)}",
+    n.Choose: _choose,
+    n.Delayed: lambda s: f"{render_trigger(s.trigger)}, {render_body(s.body)}",
+    n.Instead: lambda s: f"{render_body(s.body)} instead",
+}
+
+
+# ----------------------------------------------------- tests and triggers
+
+
+def render_test(t: Any) -> str:
+    """A dice test or requirement: `2 [Paw]`, `4-of-a-kind [Paw]`, `Small Straight`, `1-2`."""
+    if isinstance(t, n.ValueRange):
+        return str(t.low) if t.low == t.high else f"{t.low}-{t.high}"
+    parts = []
+    for item in t.items:
+        if isinstance(item, n.SymbolNeed):
+            parts.append(f"[{item.symbol}]" if item.count == 1 else f"{item.count} [{item.symbol}]")
+        elif isinstance(item, n.OfAKind):
+            parts.append(f"{item.count}-of-a-kind" + (f" [{item.symbol}]" if item.symbol else ""))
+        else:
+            parts.append(f"{item.size.title()} Straight")
+    return " ".join(parts)
+
+
+def render_condition(c: Any) -> str:
+    if isinstance(c, n.InForm):
+        return f"if in {c.form}"
+    if isinstance(c, n.YouDid):
+        return "if you do not" if c.negated else "if you do"
+    compare = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ",
+               "exactly": "exactly "}[c.compare]
+    what = {"opponents": "opponent" if c.count == 1 else "opponents", "cp": "CP",
+            "cards": "cards in hand"}.get(c.kind, c.what)
+    return f"if you have {compare}{c.count} {what}"
+
+
+def render_trigger(t: Any) -> str:
+    """A trigger, lowercase first word."""
+    if isinstance(t, n.During):
+        return f"during your {t.phase}"
+    if isinstance(t, n.TurnEdge):
+        return f"at the {t.edge} of your turn"
+    if isinstance(t, n.PhaseEdge):
+        return f"at the {t.edge} of the {t.phase}"
+    if isinstance(t, n.Conclude):
+        return f"when you conclude your {t.phase}" + (" with an Attack" if t.with_attack else "")
+    if isinstance(t, n.Attacked):
+        text = "when Attacked" + (" by an opponent" if t.by_opponent else "")
+        if t.damage_type == "any":
+            text += " with any type of dmg" + (f" except {t.except_type}" if t.except_type else "")
+        elif t.damage_type:
+            text += f" with {t.damage_type} dmg"
+        return text
+    if isinstance(t, n.DamagedByPhase):
+        return f"when you receive dmg from an opponent's {t.phase}"
+    fixed = {
+        n.Attacking: "when Attacking",
+        n.Spent: "when spent",
+        n.GainedAtLimit: "if you gain this token while at Stack Limit",
+        n.AnyTime: "at any time",
+    }
+    if type(t) in fixed:
+        return fixed[type(t)]
+    if isinstance(t, n.Reads):
+        return f"whenever {t.component} reads {t.value}"
+    if isinstance(t, n.WouldExceed):
+        return f"if {t.component} would be increased above {t.limit}"
+    raise TypeError(type(t).__name__)

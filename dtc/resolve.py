@@ -1,0 +1,563 @@
+"""Resolve: a parsed `Effect` and a `Scope` in, a resolved `Effect` and problems out.
+
+Resolution gives every name its canonical spelling (or reports it unknown,
+with a suggestion), expands the hero's verbs, joins elliptical items
+(`Gain 1 CP and 2 Shape Shift`), and checks that each dice test can ever pass
+on the dice rolled at that point.  It walks the statements in order, because
+what `On [Claw]` or `the value rolled` refers to is the latest roll.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Any
+
+from dtc import dice
+from dtc import nodes as n
+from dtc.parser import Problem, parse_effect
+from dtc.render import render_test
+from dtc.verbs import ArgumentError, match, substitute, suggest
+
+GENERIC_STATUSES = {
+    "status effect", "status effects", "positive status effect", "positive status effects",
+    "negative status effect", "negative status effects",
+}
+MAX_VERB_DEPTH = 8
+_PARAM = re.compile(r"\{[a-z_][a-z0-9_]*\}")
+
+
+def fold(name: str) -> str:
+    """The comparison form of a name: case-folded, single-spaced, without a leading `the`."""
+    words = name.casefold().replace("’", "'").split()
+    if words and words[0] == "the" and len(words) > 1:
+        words = words[1:]
+    return " ".join(words)
+
+
+def singular(name: str) -> str:
+    folded = fold(name)
+    return folded[:-1] if folded.endswith("s") and len(folded) > 3 else folded
+
+
+@dataclass
+class Scope:
+    """The names an effect may use, folded name to canonical thing."""
+
+    symbols: dict[str, str] = field(default_factory=dict)
+    faces: dict[int, str] = field(default_factory=dict)
+    dice_count: int | None = None
+    statuses: dict[str, Any] = field(default_factory=dict)
+    status_names: dict[str, str] = field(default_factory=dict)  # incl. slot tiers
+    components: dict[str, Any] = field(default_factory=dict)
+    forms: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    verbs: list = field(default_factory=list)  # (Verb, [Pattern])
+    verb_bodies: dict[int, tuple] = field(default_factory=dict)
+    card_types: dict[str, str] = field(default_factory=dict)
+    dice_types: dict[str, Any] = field(default_factory=dict)
+    damage_types: dict[str, str] = field(default_factory=dict)
+    phases: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    """Where an effect runs: what `this token` and the current dice are."""
+
+    kind: str  # offensive | defensive | passive | status | component | card | setup | verb
+    status: Any = None
+    dice: int | None = None
+    requirements: list = field(default_factory=list)  # activation requirements the dice meet
+
+
+class Resolver:
+    """Walks one effect; collects problems with offsets into its text."""
+
+    def __init__(self, scope: Scope, ctx: Context, defining: bool = False):
+        self.scope = scope
+        self.ctx = ctx
+        self.defining = defining  # resolving a verb's own `means`: `{x}` stand-ins are fine
+        self.problems: list[Problem] = []
+        self.roll_dice: int | None = ctx.dice
+        self.roll_faces: dict[int, str] = scope.faces
+        self.final_dice = ctx.kind == "offensive"  # the current roll is the activating roll
+        self.verb_stack: list[str] = []
+        self.verb_span: n.Offsets | None = None
+
+    # -- reporting
+    def report(self, code, message, span, hint=None, severity="error"):
+        where = self.verb_span or span or n.Offsets(0, 1)
+        notes = (f"in the expansion of verb `{self.verb_stack[-1]}`",) if self.verb_stack else ()
+        self.problems.append(Problem(code, message, where.start, where.end, hint, severity, notes))
+
+    def warn(self, code, message, span, hint=None):
+        self.report(code, message, span, hint, "warning")
+
+    # -- entry
+    def effect(self, effect: n.Effect) -> n.Effect:
+        trigger = self.trigger(effect.trigger) if effect.trigger is not None else None
+        return replace(effect, trigger=trigger, body=self.body(effect.body))
+
+    def body(self, body: tuple) -> tuple:
+        out: list = []
+        for stmt in body:
+            resolved = self.stmt(stmt, out[-1] if out else None)
+            out.append(resolved)
+        return tuple(out)
+
+    def stmt(self, s: Any, previous: Any) -> Any:
+        method = getattr(self, "s_" + type(s).__name__, None)
+        if method is not None:
+            return method(s, previous)
+        return self.generic(s)
+
+    def generic(self, s: Any) -> Any:
+        """Resolve the fields of a statement that needs no special handling."""
+        changes = {}
+        for f in fields(s):
+            if f.name == "span":
+                continue
+            value = getattr(s, f.name)
+            if f.name == "body":
+                changes[f.name] = self.body(value)
+            elif is_dataclass(value) and not isinstance(value, n.Offsets):
+                changes[f.name] = self.expr(value, s.span)
+        return replace(s, **changes)
+
+    # -- expressions
+    def expr(self, e: Any, span) -> Any:
+        if isinstance(e, n.Times):
+            return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
+        if isinstance(e, n.SymbolsRolled):
+            self.need_roll(e.span, "counting symbols rolled")
+            return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
+        if isinstance(e, (n.Per, n.Capped, n.Half)):
+            return self.generic(e)
+        if isinstance(e, (n.TotalRoll, n.ValueRolled)):
+            self.need_roll(e.span, "the value rolled")
+            return e
+        if isinstance(e, n.ComponentValue):
+            return replace(e, component=self.component(e.component, e.span, ("dial", "track")))
+        if isinstance(e, n.NamedStatus):
+            count = self.expr(e.count, e.span) if e.count is not None else None
+            return replace(e, name=self.status(e.name, e.span), count=count)
+        if isinstance(e, n.ThisToken):
+            if self.ctx.status is None:
+                self.report("C016", "`this token` only means something in a status effect's text",
+                            e.span, "name the status instead")
+            return e
+        if isinstance(e, n.Param):
+            if not self.verb_stack and not self.defining:
+                self.report("C016", f"`{{{e.name}}}` is a verb parameter; it belongs in a verb's "
+                            "`means`", e.span)
+            return e
+        if isinstance(e, (n.FoundCards, n.HandCards)):
+            return replace(e, card_type=self.card_type(e.card_type, e.span))
+        return e
+
+    # -- statements with their own rules
+    def s_Deal(self, s, _):
+        return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))
+
+    def s_Receive(self, s, _):
+        return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))
+
+    def s_AttackBecomes(self, s, _):
+        return replace(s, damage_type=self.damage_type(s.damage_type, s.span))
+
+    def s_Roll(self, s, _):
+        s = self.generic(s)
+        faces = self.scope.faces
+        die = s.die
+        if die is not None:
+            found = self.scope.dice_types.get(singular(die)) or self.scope.dice_types.get(fold(die))
+            if found is None:
+                self.report("C017", f"unknown die `{die}`", s.span,
+                            self.did_you_mean(die, [d.name for d in self.scope.dice_types.values()]))
+            else:
+                die, faces = found.name, found.faces
+        self.roll_dice = _most(s.amount)
+        self.roll_faces = faces or self.roll_faces
+        self.final_dice = False
+        return replace(s, die=die)
+
+    def s_Reroll(self, s, _):
+        self.need_roll(s.span, "re-rolling")
+        return self.generic(s)
+
+    def s_ChangeDice(self, s, _):
+        s = self.generic(s)
+        if isinstance(s.face, str):
+            return replace(s, face=self.symbol(s.face, s.span))
+        return s
+
+    def s_Instead(self, s, previous):
+        return replace(s, body=self.body(s.body))
+
+    def s_On(self, s, _):
+        test = self.dice_test(s.test)
+        return replace(s, test=test, body=self.body(s.body))
+
+    def s_ForEach(self, s, _):
+        return replace(s, count=self.expr(s.count, s.span), body=self.body(s.body))
+
+    def s_If(self, s, _):
+        return replace(s, condition=self.condition(s.condition), body=self.body(s.body))
+
+    def s_Choose(self, s, _):
+        return replace(s, options=tuple(self.body(o) for o in s.options))
+
+    def s_Delayed(self, s, _):
+        return replace(s, trigger=self.trigger(s.trigger), body=self.body(s.body))
+
+    def s_Actor(self, s, previous):
+        return replace(s, action=self.stmt(s.action, None))
+
+    def s_Cost(self, s, _):
+        return replace(s, cp=self.expr(s.cp, s.span), action=self.stmt(s.action, None))
+
+    def s_Increase(self, s, _):
+        return replace(self.generic(s), component=self.component(s.component, s.span, ("dial", "track")))
+
+    s_Decrease = s_Increase
+
+    def s_Move(self, s, _):
+        return replace(self.generic(s), component=self.component(s.component, s.span, ("track",)))
+
+    def s_SetValue(self, s, _):
+        comp_name = self.component(s.component, s.span, ("forms", "dial", "track"))
+        comp = self.scope.components.get(fold(comp_name))
+        value = s.value
+        if comp is not None and not self.is_param(value):
+            value = self.component_value(comp, value, s.span)
+        return replace(s, component=comp_name, value=value)
+
+    def s_Flip(self, s, _):
+        if s.what == "component":
+            name = self.component(s.name, s.span, ("dial",))
+            comp = self.scope.components.get(fold(name))
+            side = s.side
+            if comp is not None and side is not None:
+                side = self.one_of(side, comp.sides, s.span, f"side of {comp.name}")
+            return replace(s, name=name, side=side)
+        status = self.ctx.status
+        if s.what == "status_token":
+            name = self.status(s.name, s.span)
+            status = self.scope.statuses.get(fold(name))
+            s = replace(s, name=name)
+        elif s.what == "this_token" and status is None:
+            self.report("C016", "`flip it` needs a token: use it in a status effect's text", s.span)
+        if status is not None and s.side is not None:
+            sides = list(getattr(status, "sides", []))
+            if not sides:
+                self.report("C017", f"{status.name} tokens have no sides to flip to", s.span,
+                            "give the status `sides:`")
+            else:
+                s = replace(s, side=self.one_of(s.side, sides, s.span, f"side of {status.name}"))
+        return s
+
+    def s_Place(self, s, _):
+        return replace(s, cards=self.expr(s.cards, s.span), zone=self.zone(s.zone, s.span))
+
+    def s_UseCards(self, s, _):
+        s = self.generic(s)
+        return replace(s, card_type=self.card_type(s.card_type, s.span), zone=self.zone(s.zone, s.span))
+
+    def s_Search(self, s, _):
+        return replace(s, card_type=self.card_type(s.card_type, s.span))
+
+    def s_Craft(self, s, _):
+        name = self.status(s.status, s.span)
+        status = self.scope.statuses.get(fold(name))
+        if status is not None and not status.slots:
+            self.report("C016", f"{status.name} has no slots with blueprints to craft", s.span)
+        return replace(s, status=name, zone=self.zone(s.zone, s.span))
+
+    def s_DoubleEffect(self, s, _):
+        return replace(self.generic(s), status=self.status(s.status, s.span))
+
+    def s_Skip(self, s, _):
+        return replace(s, phase=self.phase(s.phase, s.span))
+
+    def s_PhaseFails(self, s, _):
+        return replace(s, phase=self.phase(s.phase, s.span))
+
+    def s_Item(self, s, previous):
+        joined = self.join(previous, s.name, n.Number(s.count, span=s.span), s.span) if s.joined else None
+        if joined is None:
+            self.report("C016", f"`{s.count} {s.name}` needs a verb", s.span,
+                        f"write `gain {s.count} {s.name}` (or inflict, remove, ...)")
+            return s
+        return joined
+
+    def s_VerbCall(self, s, previous):
+        if s.joined and previous is not None:
+            joined = self.join(previous, s.text, None, s.span, quiet=True)
+            if joined is not None:
+                return joined
+        return self.expand(s)
+
+    # -- ellipsis: "Gain 1 CP and 2 Shape Shift", "Gain Regenerate & Shape Shift"
+    def join(self, previous, name, count, span, quiet=False):
+        base = previous.action if isinstance(previous, n.Actor) else previous
+        if isinstance(base, (n.Gain, n.GainCP)):
+            make = lambda st: n.Gain(st, span=span)  # noqa: E731
+        elif isinstance(base, n.Inflict):
+            make = lambda st: n.Inflict(st, base.target, span=span)  # noqa: E731
+        elif isinstance(base, n.Remove):
+            make = lambda st: n.Remove(st, base.target, span=span)  # noqa: E731
+        else:
+            return None
+        if quiet and self.lookup_status(name) is None:
+            return None
+        stmt = make(n.NamedStatus(self.status(name, span), count, span=span))
+        return replace(previous, action=stmt) if isinstance(previous, n.Actor) else stmt
+
+    # -- verbs
+    def expand(self, call: n.VerbCall) -> n.VerbCall:
+        matches = match(call.text, self.scope.verbs)
+        if not matches:
+            guess = suggest(call.text, self.scope.verbs)
+            hint = f"did you mean `{guess}`?" if guess else (
+                "declare it under `verbs:` in the hero file, or use a core verb "
+                "(see docs/effect-language.md)")
+            self.report("C005", f"unknown verb: `{call.text}`", call.span, hint)
+            return call
+        best = matches[0]
+        same = [m for m in matches if m.pattern.literal_length == best.pattern.literal_length
+                and m.verb is not best.verb]
+        if same:
+            self.report("C005", f"`{call.text}` matches two verbs: `{best.pattern.text}` and "
+                        f"`{same[0].pattern.text}`", call.span, "make one pattern more specific")
+        if best.pattern.text in self.verb_stack or len(self.verb_stack) >= MAX_VERB_DEPTH:
+            chain = " → ".join(self.verb_stack + [best.pattern.text])
+            self.report("C014", f"verbs expand into each other without end: {chain}", call.span)
+            return call
+        body = self.scope.verb_bodies.get(id(best.verb))
+        if body is None:  # the verb's own `means` is broken; reported at its definition
+            return replace(call, verb=best.pattern.text)
+        try:
+            expanded = substitute(body, best.args)
+        except ArgumentError as exc:
+            self.report("C015", str(exc), call.span, f"the verb is `{best.pattern.text}`")
+            return call
+        outer_span = self.verb_span
+        self.verb_span = outer_span or call.span
+        self.verb_stack.append(best.pattern.text)
+        try:
+            resolved = self.body(n.respan(expanded, self.verb_span))
+        finally:
+            self.verb_stack.pop()
+            self.verb_span = outer_span
+        return replace(call, verb=best.pattern.text, body=resolved)
+
+    # -- dice tests
+    def need_roll(self, span, what: str) -> None:
+        if self.roll_dice is None:
+            self.report("C016", f"{what} needs dice, but nothing is rolled here", span,
+                        "roll first: `Roll 1 die: On [Symbol], ...`")
+
+    def dice_test(self, test):
+        self.need_roll(test.span, f"`On {_show_test(test)}`")
+        faces = self.roll_faces
+        if isinstance(test, n.Requirement):
+            test = self.requirement(test)
+        if self.roll_dice is None or not faces:
+            return test
+        if isinstance(test, n.ValueRange):
+            if not any(test.low <= v <= test.high for v in faces):
+                self.warn("C007", f"`On {_show_test(test)}` can never hold: the die shows "
+                          f"{min(faces)}-{max(faces)}", test.span)
+            return test
+        why = dice.feasible(test, self.roll_dice, faces)
+        if why:
+            self.warn("C007", f"`On {_show_test(test)}` can never hold: {why}", test.span)
+        elif self.final_dice and self.ctx.requirements:
+            if all(dice.satisfiable_together([r, test], self.roll_dice, faces) is False
+                   for r in self.ctx.requirements):
+                reqs = " / ".join(f"`{_show_test(r)}`" for r in self.ctx.requirements)
+                self.warn("C007", f"`On {_show_test(test)}` can never hold together with the "
+                          f"ability's requirement {reqs} on {self.roll_dice} dice", test.span,
+                          "check the printed text; `allow` this warning if it is printed so")
+        return test
+
+    def requirement(self, req: n.Requirement) -> n.Requirement:
+        items = []
+        for item in req.items:
+            if isinstance(item, (n.SymbolNeed, n.OfAKind)) and item.symbol is not None:
+                item = replace(item, symbol=self.symbol(item.symbol, item.span))
+            items.append(item)
+        return replace(req, items=tuple(items))
+
+    # -- conditions and triggers
+    def condition(self, c):
+        if isinstance(c, n.InForm) and self.is_param(c.form):
+            return c
+        if isinstance(c, n.InForm):
+            found = self.scope.forms.get(fold(c.form))
+            if found is None:
+                self.report("C017", f"unknown form `{c.form}`", c.span,
+                            self.did_you_mean(c.form, [f for _, f in self.scope.forms.values()]))
+                return c
+            return replace(c, form=found[1])
+        if isinstance(c, n.YouHave) and c.kind == "status":
+            return replace(c, what=self.status(c.what, c.span))
+        return c
+
+    def trigger(self, t):
+        if isinstance(t, (n.During, n.Conclude, n.DamagedByPhase)):
+            return replace(t, phase=self.phase(t.phase, t.span))
+        if isinstance(t, n.PhaseEdge):
+            return replace(t, phase=self.phase(t.phase, t.span))
+        if isinstance(t, (n.Reads, n.WouldExceed)):
+            return replace(t, component=self.component(t.component, t.span, ("dial", "track")))
+        if isinstance(t, n.Attacked):
+            dt = t.damage_type if t.damage_type in (None, "any") else self.damage_type(t.damage_type, t.span)
+            et = self.damage_type(t.except_type, t.span) if t.except_type else None
+            return replace(t, damage_type=dt, except_type=et)
+        if isinstance(t, (n.Spent, n.GainedAtLimit)) and self.ctx.status is None:
+            self.report("C016", "this trigger only means something in a status effect's text", t.span)
+        return t
+
+    # -- names
+    def is_param(self, name) -> bool:
+        return self.defining and isinstance(name, str) and _PARAM.fullmatch(name) is not None
+
+    def did_you_mean(self, name: str, options) -> str | None:
+        folded = {fold(o): o for o in options}
+        close = difflib.get_close_matches(fold(name), list(folded), n=1, cutoff=0.6)
+        return f"did you mean `{folded[close[0]]}`?" if close else None
+
+    def symbol(self, name: str, span) -> str:
+        if self.is_param(name):
+            return name
+        found = self.scope.symbols.get(fold(name))
+        if found is None:
+            options = list(self.scope.symbols.values())
+            where = f"the dice key has {', '.join(f'[{o}]' for o in options)}" if options else \
+                "no dice key is in scope here"
+            folded = {fold(o): o for o in options}
+            close = difflib.get_close_matches(fold(name), list(folded), n=1, cutoff=0.6)
+            hint = f"did you mean `[{folded[close[0]]}]`?" if close else None
+            self.report("C001", f"unknown symbol `[{name}]`; {where}", span, hint)
+            return name
+        return found
+
+    def lookup_status(self, name: str) -> str | None:
+        f = fold(name)
+        if f in GENERIC_STATUSES:
+            return f
+        return self.scope.status_names.get(f) or self.scope.status_names.get(singular(name))
+
+    def status(self, name: str, span) -> str:
+        if self.is_param(name):
+            return name
+        found = self.lookup_status(name)
+        if found is None:
+            self.report("C002", f"unknown status effect `{name}`", span,
+                        self.did_you_mean(name, self.scope.status_names.values()))
+            return name
+        return found
+
+    def component(self, name: str, span, kinds) -> str:
+        if self.is_param(name):
+            return name
+        comp = self.scope.components.get(fold(name))
+        if comp is None:
+            self.report("C003", f"unknown component `{name}`", span,
+                        self.did_you_mean(name, [c.name for c in self.scope.components.values()]))
+            return name
+        if comp.kind not in kinds:
+            self.report("C016", f"{comp.name} is a {comp.kind}; this needs a "
+                        f"{' or '.join(kinds)}", span)
+        return comp.name
+
+    def component_value(self, comp, value, span):
+        values = comp.values
+        if comp.kind == "dial":
+            if not isinstance(value, int) or value not in values:
+                self.report("C017", f"{comp.name} runs {values[0]}-{values[-1]}; `{value}` is not on it",
+                            span)
+            return value
+        return self.one_of(str(value), values, span, f"value of {comp.name}")
+
+    def one_of(self, value: str, options: list, span, what: str) -> str:
+        for o in options:
+            if fold(str(o)) == fold(value):
+                return o
+        self.report("C017", f"unknown {what}: `{value}`", span,
+                    self.did_you_mean(value, [str(o) for o in options]) or
+                    "it is one of " + ", ".join(f"`{o}`" for o in options))
+        return value
+
+    def zone(self, name: str, span) -> str:
+        return self.component(name, span, ("zone",))
+
+    def card_type(self, name: str | None, span) -> str | None:
+        if self.is_param(name):
+            return name
+        if name is None:
+            return None
+        found = self.scope.card_types.get(fold(name)) or self.scope.card_types.get(singular(name))
+        if found is None:
+            self.report("C018", f"unknown card type `{name}`", span,
+                        self.did_you_mean(name, self.scope.card_types.values()))
+            return name
+        return found
+
+    def damage_type(self, name: str | None, span) -> str | None:
+        if self.is_param(name):
+            return name
+        if name is None:
+            return None
+        found = self.scope.damage_types.get(fold(name))
+        if found is None:
+            self.report("C011", f"unknown damage type `{name}`", span,
+                        self.did_you_mean(name, self.scope.damage_types.values()) or
+                        "the ruleset's chart has " + ", ".join(self.scope.damage_types.values()))
+            return name
+        return found
+
+    def phase(self, name: str, span) -> str:
+        if self.is_param(name):
+            return name
+        found = self.scope.phases.get(fold(name))
+        if found is None:
+            self.report("C012", f"unknown phase `{name}`", span,
+                        self.did_you_mean(name, self.scope.phases.values()))
+            return name
+        return found
+
+
+def _most(amount: Any) -> int | None:
+    if isinstance(amount, n.Number):
+        return amount.value
+    if isinstance(amount, n.UpTo):
+        return amount.value
+    if isinstance(amount, n.Either):
+        return max(amount.options)
+    return None
+
+
+def _show_test(test) -> str:
+    return render_test(test)
+
+
+def resolve_effect(effect: n.Effect, scope: Scope, ctx: Context,
+                   defining: bool = False) -> tuple[n.Effect, list[Problem]]:
+    """Resolve names, expand verbs and check dice tests in one effect."""
+    r = Resolver(scope, ctx, defining)
+    resolved = r.effect(effect)
+    return resolved, r.problems
+
+
+def parse_verb_body(text: str) -> tuple[tuple | None, list[Problem]]:
+    """A verb's `means`, parsed once: its statements, with parameters left in place."""
+    effect, problems = parse_effect(text)
+    if effect is None:
+        return None, problems
+    if effect.trigger is not None:
+        span = effect.trigger.span or n.Offsets(0, 1)
+        problems = problems + [Problem("C020", "a verb's `means` cannot have a trigger; put the "
+                                       "trigger where the verb is used", span.start, span.end)]
+    return effect.body, problems

@@ -1,0 +1,270 @@
+"""Schema check: a loaded `Document` in, its kind and schema diagnostics out.
+
+The JSON Schemas (2020-12) in `schemas/` are the single description of every
+document kind; editors use the same files for completion.  This module picks
+the schema from the document's kind key, validates, and turns each jsonschema
+error into a diagnostic at the YAML line and column of the offending value or
+key, with a suggestion where one can be made.
+
+Validation runs twice only when it fails: jsonschema-rs answers "valid?" in
+microseconds (every parsed effect is checked, so this is the hot path), and
+jsonschema, whose errors carry the detail diagnostics need, explains failures.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from dtc.diagnostics import Diagnostic, error
+from dtc.loader import Document
+from dtc.resources import data_dir
+
+# document kind -> (key that names it, schema file)
+KINDS: dict[str, str] = {
+    "hero": "hero.schema.json",
+    "card_set": "card.schema.json",
+    "status_set": "status.schema.json",
+    "ruleset": "ruleset.schema.json",
+}
+SCHEMA_FILES = [
+    "common.schema.json",
+    "hero.schema.json",
+    "card.schema.json",
+    "status.schema.json",
+    "ruleset.schema.json",
+    "effect.schema.json",
+]
+
+
+@cache
+def _schemas() -> dict[str, dict]:
+    folder = data_dir("schemas")
+    return {name: json.loads((folder / name).read_text(encoding="utf-8")) for name in SCHEMA_FILES}
+
+
+@cache
+def _registry() -> Registry:
+    resources = [
+        (name, Resource.from_contents(body, default_specification=DRAFT202012))
+        for name, body in _schemas().items()
+    ]
+    return Registry().with_resources(resources)
+
+
+@cache
+def validator(schema_file: str) -> Draft202012Validator:
+    """A validator for one schema file, with the others resolvable by file name."""
+    return Draft202012Validator(_schemas()[schema_file], registry=_registry())
+
+
+_BASE_URI = "file:///dtc/schemas/"
+
+
+@cache
+def fast_validator(schema_file: str):
+    """A compiled jsonschema-rs validator for the same schema, or None without it."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - the dependency is declared; fall back politely
+        return None
+    registry = jsonschema_rs.Registry(
+        resources=[(_BASE_URI + name, body) for name, body in _schemas().items()]
+    )
+    return jsonschema_rs.validator_for(
+        _schemas()[schema_file], registry=registry, base_uri=_BASE_URI + schema_file
+    )
+
+
+def _is_valid(schema_file: str, data: Any) -> bool | None:
+    fast = fast_validator(schema_file)
+    return fast.is_valid(data) if fast is not None else None
+
+
+def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
+    """Which kind of document this is, from its naming key."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, [
+            error("S002", "a content file must be a mapping", doc.span(()),
+                  "start the file with its kind, e.g. `hero: My Hero`")
+        ]
+    present = [k for k in KINDS if k in data]
+    if len(present) == 1:
+        return present[0], []
+    if len(present) > 1:
+        return None, [
+            error("S002", f"a content file is one kind of document, but this one has "
+                  f"{', '.join(f'`{k}`' for k in present)}", doc.key_span((present[1],)),
+                  "put each kind in its own file")
+        ]
+    guess = None
+    for key in data:
+        close = difflib.get_close_matches(str(key), KINDS, n=1, cutoff=0.6)
+        if close:
+            guess = (key, close[0])
+            break
+    if guess:
+        return None, [
+            error("S002", f"unknown document kind `{guess[0]}`; did you mean `{guess[1]}`?",
+                  doc.key_span((guess[0],)), f"write `{guess[1]}: ...`")
+        ]
+    return None, [
+        error("S002", "cannot tell what kind of content this is", doc.span(()),
+              "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`")
+    ]
+
+
+def check_document(doc: Document) -> tuple[str | None, list[Diagnostic]]:
+    """Validate a document against the schema of its kind."""
+    kind, diags = document_kind(doc)
+    if kind is None:
+        return None, diags
+    if _is_valid(KINDS[kind], doc.data):
+        return kind, []
+    v = validator(KINDS[kind])
+    found = []
+    for err in v.iter_errors(doc.data):
+        found.extend(_diagnose(_most_specific(err), doc))
+    unique = {(d.code, d.span, d.message): d for d in found}
+    return kind, list(unique.values())
+
+
+def validate_effect_ast(data: Any) -> list[str]:
+    """Schema messages for a parsed effect in JSON form (empty when it conforms)."""
+    if _is_valid("effect.schema.json", data):
+        return []
+    v = validator("effect.schema.json")
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(data)]
+
+
+# ----------------------------------------------------------- error → diagnostic
+
+
+def _most_specific(err: ValidationError) -> ValidationError:
+    """Descend into anyOf/oneOf failures to the branch the author most likely meant."""
+    while err.context:
+        candidates = [e for e in err.context if not _is_wrong_branch(e)] or list(err.context)
+        err = max(candidates, key=lambda e: (len(e.absolute_path), -len(e.schema_path)))
+    return err
+
+
+def _is_wrong_branch(e: ValidationError) -> bool:
+    # A branch whose very type differs from the value (a string where a mapping
+    # was written) is not what the author meant.
+    return e.validator == "type" and len(e.relative_path) == 0
+
+
+def _label(path: tuple) -> str:
+    for i in range(len(path) - 1, -1, -1):
+        if isinstance(path[i], str):
+            rest = path[i + 1:]
+            if rest:
+                return f"item {rest[0] + 1} of `{path[i]}`"
+            return f"`{path[i]}`"
+    return "the document"
+
+
+_TYPE_WORDS = {
+    "object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+    "number": "a number", "boolean": "true or false", "null": "empty",
+}
+
+
+def _type_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if value is None:
+        return "empty"
+    return "text"
+
+
+def _diagnose(err: ValidationError, doc: Document) -> list[Diagnostic]:
+    path = tuple(err.absolute_path)
+    label = _label(path)
+    kind = err.validator
+    if kind == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = list(err.schema.get("properties", {}))
+        if not allowed and err.parent is not None:
+            allowed = list(err.parent.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
+        out = []
+        for key in extra:
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            hint = f"did you mean `{close[0]}`?" if close else (
+                "allowed here: " + ", ".join(f"`{a}`" for a in allowed) if allowed else None)
+            if " " in key.strip():
+                hint = ("inside `{ ... }` a comma ends the value: quote text that contains "
+                        "commas, or write the mapping one key per line")
+            out.append(error("S003", f"unknown key `{key}` in {label}",
+                             doc.key_span(path + (key,)), hint))
+        return out
+    if kind == "required":
+        missing = [k for k in err.validator_value if k not in err.instance]
+        hint = None
+        if "then" in err.schema_path and isinstance(err.instance, dict) and "kind" in err.instance:
+            hint = f"a `{err.instance['kind']}` needs " + ", ".join(f"`{k}`" for k in err.validator_value)
+        span = doc.key_span(path) if path else doc.span(())
+        return [error("S004", f"{label} is missing `{k}`", span, hint) for k in missing]
+    if kind == "type":
+        expected = err.validator_value
+        expected = expected if isinstance(expected, list) else [expected]
+        words = " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
+        return [error("S001", f"{label} must be {words}, not {_type_word(err.instance)}",
+                      doc.span(path))]
+    if kind in ("enum", "const"):
+        options = err.validator_value if kind == "enum" else [err.validator_value]
+        shown = ", ".join(f"`{o}`" for o in options if o is not None)
+        close = difflib.get_close_matches(str(err.instance), [str(o) for o in options], n=1, cutoff=0.5)
+        hint = f"did you mean `{close[0]}`?" if close else None
+        return [error("S001", f"{label} must be one of {shown}; got `{err.instance}`",
+                      doc.span(path), hint)]
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[kind]
+        return [error("C010", f"{label} must be {bound} {err.validator_value}; got {err.instance}",
+                      doc.span(path))]
+    if kind in ("minItems", "maxItems"):
+        bound = "at least" if kind == "minItems" else "at most"
+        return [error("S001", f"{label} must have {bound} {err.validator_value} item(s)",
+                      doc.span(path))]
+    if kind in ("minLength", "maxLength"):
+        if kind == "minLength":
+            return [error("S001", f"{label} must not be empty", doc.span(path))]
+        return [error("S001", f"{label} is longer than {err.validator_value} characters",
+                      doc.span(path))]
+    if "propertyNames" in err.schema_path and isinstance(err.instance, str):
+        key = err.instance
+        return [error("S001", f"key `{key}` is not allowed in {label}",
+                      doc.key_span(path + (key,)), _pattern_hint(path + (key,)))]
+    if kind == "pattern":
+        return [error("S001", f"{label} `{err.instance}` is not allowed here", doc.span(path),
+                      _pattern_hint(path))]
+    if kind in ("minProperties", "maxProperties"):
+        bound = "at least" if kind == "minProperties" else "at most"
+        return [error("S001", f"{label} must have {bound} {err.validator_value} entries",
+                      doc.span(path))]
+    return [error("S001", f"{label}: {err.message}", doc.span(path))]
+
+
+def _pattern_hint(path: tuple) -> str | None:
+    if "faces" in path:
+        return "dice faces are numbered 1, 2, 3, ..."
+    if "allow" in path:
+        return "name a warning by its name (`unreachable-condition`) or code (`C007`)"
+    return "names must not start or end with spaces or brackets"

@@ -1,0 +1,269 @@
+"""Show: a checked hero in, a view of it out (plain data, then text).
+
+The view is what `dtc show` prints: the dice key, every ability with its
+requirement and its effect rendered back from the parsed AST (so a designer
+sees what dtc understood), status effects, components, verbs and the deck.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from dtc import nodes as n
+from dtc.model import Ability, Card, Content, Hero, Site, Status
+from dtc.render import render_effect, render_test, render_trigger
+
+
+def slug(name: str) -> str:
+    """`Sun Elf` -> `sun-elf`: how heroes are named on the command line."""
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+
+
+def find_hero(content: Content, wanted: str) -> tuple[Hero | None, str | None]:
+    """The hero called `wanted` (name or slug), or None and a suggestion."""
+    key = slug(wanted)
+    for hero in content.heroes:
+        if slug(hero.name) == key:
+            return hero, None
+    names = {slug(h.name): h.name for h in content.heroes}
+    close = difflib.get_close_matches(key, list(names), n=1, cutoff=0.5)
+    return None, names[close[0]] if close else None
+
+
+def _effect_text(site: Site | None) -> str | None:
+    if site is None:
+        return None
+    if isinstance(site.ast, n.Effect):
+        return render_effect(site.ast)
+    return " ".join(str(site.text).split())
+
+
+def _requirement_text(site: Site) -> str:
+    if isinstance(site.ast, n.Requirement):
+        return render_test(site.ast)
+    if isinstance(site.text, list):
+        return " ".join(f"[{s}]" for s in site.text)
+    return str(site.text)
+
+
+def _ast(site: Site | None) -> Any:
+    if site is None or site.ast is None:
+        return None
+    return n.to_json(site.ast)
+
+
+def ability_view(a: Ability) -> dict:
+    view: dict[str, Any] = {"name": a.name, "kind": a.kind}
+    if a.dice is not None:
+        view["dice"] = a.dice
+    if a.options:
+        view["shape"] = a.shape
+        view["options"] = [
+            {"requires": _requirement_text(o.requires), "effect": _effect_text(o.effect),
+             "ast": _ast(o.effect)}
+            for o in a.options
+        ]
+    if a.shared is not None:
+        view["effect"] = _effect_text(a.shared)
+        view["effect_ast"] = _ast(a.shared)
+    if a.additionally is not None:
+        view["additionally"] = _effect_text(a.additionally)
+        view["additionally_ast"] = _ast(a.additionally)
+    if a.effects:
+        view["effects"] = [_effect_text(s) for s in a.effects]
+        view["effects_ast"] = [_ast(s) for s in a.effects]
+    for key in ("gap", "note"):
+        if getattr(a, key):
+            view[key] = " ".join(getattr(a, key).split())
+    if a.attack_modifier:
+        view["attack_modifier"] = True
+    return view
+
+
+def status_view(s: Status) -> dict:
+    view: dict[str, Any] = {
+        "name": s.name, "polarity": s.polarity, "stack_limit": s.stack_limit,
+    }
+    for flag in ("persistent", "removable", "transferable", "attack_modifier"):
+        if flag in s.data:
+            view[flag] = s.data[flag]
+    if s.spendable is not None:
+        view["spendable"] = render_trigger(s.spendable.ast) if s.spendable.ast else s.spendable.text
+    if s.sides:
+        view["sides"] = s.sides
+    view["effects"] = [
+        {"side": e.side, "effect": _effect_text(e)} if e.side else {"effect": _effect_text(e)}
+        for e in s.effects
+    ]
+    if s.slots:
+        view["slots"] = [
+            {"name": slot.name, "limit": slot.limit, "tiers": [
+                {"name": t.name,
+                 "blueprint": _requirement_text(t.blueprint) if t.blueprint else None,
+                 "effect": _effect_text(t.effect)} for t in slot.tiers]}
+            for slot in s.slots
+        ]
+    for key in ("summary", "note", "gap"):
+        if key in s.data:
+            view[key] = " ".join(s.data[key].split())
+    return view
+
+
+def card_view(c: Card) -> dict:
+    view: dict[str, Any] = {"name": c.name, "kind": c.kind, "cost": c.cost, "copies": c.copies}
+    for key in ("timing", "upgrades", "level", "type", "symbol"):
+        if key in c.data:
+            view[key] = c.data[key]
+    if c.effect is not None:
+        view["effect"] = _effect_text(c.effect)
+    if c.ability is not None:
+        view["ability"] = ability_view(c.ability)
+    view["authored"] = "authored" in c.data
+    return view
+
+
+def hero_view(hero: Hero, content: Content) -> dict:
+    """Plain data describing a checked hero."""
+    shared = [c for cs in content.card_sets if cs.every_hero for c in cs.cards]
+    by_kind = {k: [a for a in hero.abilities if a.kind == k]
+               for k in ("offensive", "ultimate", "defensive", "passive")}
+    return {
+        "hero": hero.name,
+        "file": hero.doc.path,
+        "complexity": hero.doc.data.get("complexity"),
+        "tagline": hero.doc.data.get("tagline"),
+        "dice": {"count": hero.dice_count, "faces": {str(k): v for k, v in sorted(hero.faces.items())}},
+        "setup": _effect_text(hero.setup),
+        "offensive": [ability_view(a) for a in by_kind["offensive"]],
+        "ultimate": [ability_view(a) for a in by_kind["ultimate"]],
+        "defensive": [ability_view(a) for a in by_kind["defensive"]],
+        "passive": [ability_view(a) for a in by_kind["passive"]],
+        "status_effects": [status_view(s) for s in hero.statuses],
+        "components": [
+            {"name": c.name, "kind": c.kind, **{k: v for k, v in c.data.items()
+                                                  if k not in ("name", "kind", "effects")},
+             "effects": [_effect_text(e) for e in c.effects]}
+            for c in hero.components
+        ],
+        "verbs": [{"say": v.patterns, "means": _effect_text(v.means)} for v in hero.verbs],
+        "deck": [card_view(c) for c in hero.cards],
+        "shared_cards": [card_view(c) for c in shared],
+        "deck_size": sum(c.copies for c in hero.cards) + sum(c.copies for c in shared),
+    }
+
+
+# ------------------------------------------------------------------- text
+
+
+def format_hero(view: dict) -> str:
+    """The view as text for a terminal."""
+    out: list[str] = []
+    title = view["hero"] + (f"  (complexity {view['complexity']})" if view["complexity"] else "")
+    out += [title, "=" * len(title), f"file: {view['file']}"]
+    if view["tagline"]:
+        out.append(f'"{view["tagline"]}"')
+    faces = " · ".join(f"{k} {v}" for k, v in view["dice"]["faces"].items())
+    out += ["", f"Dice ({view['dice']['count']}): {faces}"]
+    if view["setup"]:
+        out.append(f"Hero Setup: {view['setup']}")
+    for key, title in (("offensive", "Offensive abilities"), ("ultimate", "Ultimate"),
+                       ("defensive", "Defensive abilities"), ("passive", "Passive abilities")):
+        if view[key]:
+            out += ["", title]
+            for a in view[key]:
+                out += _format_ability(a, "  ")
+    if view["status_effects"]:
+        out += ["", "Status effects"]
+        for s in view["status_effects"]:
+            out += _format_status(s)
+    if view["components"]:
+        out += ["", "Components"]
+        for c in view["components"]:
+            out += _format_component(c)
+    if view["verbs"]:
+        out += ["", "Verbs"]
+        for v in view["verbs"]:
+            out.append(f"  {' / '.join(v['say'])}  means  {v['means']}")
+    out += ["", f"Deck ({view['deck_size']} cards)"]
+    for c in view["deck"] + view["shared_cards"]:
+        out.append("  " + _format_card(c))
+    return "\n".join(out)
+
+
+def _format_ability(a: dict, indent: str) -> list[str]:
+    head = a["name"]
+    if a.get("dice"):
+        head += f" (Defense Roll {a['dice']})"
+    if a.get("attack_modifier"):
+        head += " [Attack Modifier]"
+    lines = [indent + head]
+    inner = indent + "    "
+    if a.get("effect"):
+        lines.append(f"{inner}{a['effect']}")
+    width = max((len(o["requires"]) for o in a.get("options", [])), default=0)
+    for o in a.get("options", []):
+        lines.append(f"{inner}{o['requires'].ljust(width)}  {o['effect']}")
+    if a.get("additionally"):
+        lines.append(f"{inner}Additionally: {a['additionally']}")
+    for e in a.get("effects", []):
+        lines.append(f"{inner}{e}")
+    if a.get("note"):
+        lines.append(f"{inner}note: {a['note']}")
+    if a.get("gap"):
+        lines.append(f"{inner}GAP (not in dtc): {a['gap']}")
+    return lines
+
+
+def _format_status(s: dict) -> list[str]:
+    facts = [s["polarity"], f"stack limit {s['stack_limit']}"]
+    if s.get("persistent"):
+        facts.append("persistent")
+    if s.get("spendable"):
+        facts.append(f"spendable {s['spendable']}")
+    if "sides" in s:
+        facts.append("sides " + "/".join(s["sides"]))
+    lines = [f"  {s['name']} — {', '.join(facts)}"]
+    for e in s["effects"]:
+        side = f"[{e['side']}] " if e.get("side") else ""
+        lines.append(f"      {side}{e['effect']}")
+    for slot in s.get("slots", []):
+        for t in slot["tiers"]:
+            bp = f" (blueprint {t['blueprint']})" if t["blueprint"] else ""
+            lines.append(f"      {t['name']} {slot['name']}{bp}: {t['effect']}")
+    for key in ("note", "gap"):
+        if s.get(key):
+            lines.append(f"      {'GAP (not in dtc)' if key == 'gap' else key}: {s[key]}")
+    return lines
+
+
+def _format_component(c: dict) -> list[str]:
+    if c["kind"] == "dial":
+        desc = f"dial {c['range'][0]}-{c['range'][1]}, starts at {c['start']}"
+        if c.get("sides"):
+            desc += f", sides {'/'.join(c['sides'])} (starts {c.get('start_side', c['sides'][0])})"
+    elif c["kind"] == "track":
+        desc = "track " + " > ".join(c["positions"]) + f", starts at {c['start']}"
+    elif c["kind"] == "forms":
+        desc = "forms " + ", ".join(c["forms"]) + f", starts as {c['start']}"
+    else:
+        desc = f"card zone holding {c['holds']}"
+    return [f"  {c['name']} — {desc}"] + [f"      {e}" for e in c["effects"]]
+
+
+def _format_card(c: dict) -> str:
+    copies = f"{c['copies']}× " if c["copies"] > 1 else ""
+    if c["kind"] == "upgrade":
+        what = f"upgrade {c['upgrades']} to {'II' if c['level'] == 2 else 'III'}"
+    elif c["kind"] == "action":
+        what = f"{c['timing']} action: {c['effect']}"
+    else:
+        what = f"{c['type']} [{c.get('symbol', '')}]: {c['effect']}"
+    mark = " (authored)" if c["authored"] else ""
+    return f"{copies}{c['name']} — {c['cost']} CP — {what}{mark}"
+
+
+def hero_names(content: Content) -> list[str]:
+    return sorted(h.name for h in content.heroes)
+

@@ -1,0 +1,124 @@
+"""Source files and spans: text in, 1-based line/column positions out.
+
+Every later stage points back into a YAML file through a `Span`, so that a
+diagnostic can show the offending source line with a caret under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, end exclusive."""
+
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    @staticmethod
+    def point(path: str, line: int, col: int, width: int = 1) -> Span:
+        """A span of `width` characters on one line."""
+        return Span(path, line, col, line, col + max(width, 1))
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "end_line": self.end_line,
+            "end_col": self.end_col,
+        }
+
+
+@dataclass
+class SourceFile:
+    """The text of one file, kept so diagnostics can quote its lines."""
+
+    path: str
+    text: str
+
+    def __post_init__(self) -> None:
+        self._lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+    def line_text(self, line: int) -> str:
+        """The text of 1-based `line`, or "" when out of range."""
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1]
+        return ""
+
+
+def display_path(path: Path) -> str:
+    """A path as users typed it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+class TextMap:
+    """Maps offsets in a YAML scalar's value back to positions in the file.
+
+    A scalar's value is not a slice of the file: quotes, escapes, folding and
+    block indentation change it.  The map walks value and source side by side,
+    treating any run of whitespace as equal to any other, which is exact for
+    plain, quoted and folded scalars in practice and degrades to the start of
+    the scalar when the two cannot be aligned.
+    """
+
+    def __init__(self, value: str, source: str, start: int, line: int, col: int):
+        self._positions = _align(value, source, start, line, col)
+        self._fallback = (line, col)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based (line, col) of character `offset` of the value."""
+        if not self._positions:
+            return self._fallback
+        offset = max(0, min(offset, len(self._positions) - 1))
+        return self._positions[offset]
+
+
+def _align(value: str, source: str, start: int, line: int, col: int) -> list[tuple[int, int]]:
+    """Positions (1-based) of each value character, plus one past the end."""
+    positions: list[tuple[int, int]] = []
+    i, n = start, len(source)
+    cur_line, cur_col = line, col
+
+    def advance(k: int) -> None:
+        nonlocal i, cur_line, cur_col
+        for _ in range(k):
+            if i >= n:
+                return
+            if source[i] == "\n":
+                cur_line += 1
+                cur_col = 1
+            else:
+                cur_col += 1
+            i += 1
+
+    for ch in value:
+        if ch.isspace():
+            positions.append((cur_line, cur_col))
+            # a value whitespace run maps onto one source whitespace run
+            while i < n and source[i].isspace():
+                advance(1)
+            continue
+        limit = min(n, i + 200)
+        j = source.find(ch, i, limit)
+        if j < 0:
+            return []
+        advance(j - i)
+        positions.append((cur_line, cur_col))
+        advance(1)
+    positions.append((cur_line, cur_col))
+    return positions

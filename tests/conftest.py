@@ -1,0 +1,72 @@
+"""Shared test helpers: lint a snippet, load the built-in content once, golden files."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dtc import project
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "cases"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite expected-output files instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+@pytest.fixture(scope="session")
+def builtin() -> project.Result:
+    """The built-in content, loaded and checked once per test session."""
+    return project.builtin()
+
+
+@pytest.fixture
+def lint_text(tmp_path, monkeypatch):
+    """Lint YAML text written to a file; returns the project result."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(text: str, name: str = "hero.yaml") -> project.Result:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return project.run([Path(name)])
+
+    return run
+
+
+def codes(result: project.Result, include_allowed: bool = False) -> list[tuple[str, int, int]]:
+    """(code, line, col) of each diagnostic, in order."""
+    return [
+        (d.code, d.span.line if d.span else 0, d.span.col if d.span else 0)
+        for d in result.diagnostics
+        if include_allowed or d.suppressed is None
+    ]
+
+
+MINIMAL_HERO = """
+hero: Tester
+dice:
+  faces: {1: Claw, 2: Claw, 3: Claw, 4: Paw, 5: Paw, 6: Leaf}
+status_effects:
+  - name: Wound
+    polarity: negative
+    stack_limit: 2
+    effects:
+      - During your Upkeep Phase, receive 1 dmg.
+offensive:
+  - name: Swipe
+    requires: 3 [Claw]
+    effect: Deal 4 dmg.
+defensive:
+  - name: Guard
+    dice: 2
+    effect: Deal 1 dmg per [Claw] rolled.
+"""

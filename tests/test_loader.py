@@ -1,0 +1,161 @@
+"""Loading YAML: positions kept, nothing executable, bombs and deep nesting refused."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dtc.loader import MAX_DEPTH, MAX_FILE_BYTES, load_bytes, load_file, load_text
+
+
+def only(diags):
+    assert len(diags) == 1, diags
+    return diags[0]
+
+
+def test_plain_data_and_positions():
+    doc, diags = load_text("hero: Druid\ndice:\n  faces: {1: Claw, 2: Paw}\nlist:\n  - a\n  - b: 3\n",
+                           "h.yaml")
+    assert diags == []
+    assert doc.data == {"hero": "Druid", "dice": {"faces": {"1": "Claw", "2": "Paw"}},
+                        "list": ["a", {"b": 3}]}
+    # every key and item keeps its line and column (1-based)
+    assert (doc.span(("hero",)).line, doc.span(("hero",)).col) == (1, 7)
+    assert (doc.key_span(("dice", "faces", "2")).line, doc.key_span(("dice", "faces", "2")).col) == (3, 20)
+    assert (doc.span(("list", 1, "b")).line, doc.span(("list", 1, "b")).col) == (6, 8)
+    # an unknown path falls back to the nearest located ancestor
+    assert doc.span(("list", 1, "b", "zzz")).line == 6
+
+
+def test_yaml_12_scalars():
+    doc, _ = load_text("a: yes\nb: true\nc: ~\nd: 0x10\ne: 1.5\nf: '3'\ng: 007\n", "s.yaml")
+    assert doc.data == {"a": "yes", "b": True, "c": None, "d": 16, "e": 1.5, "f": "3", "g": 7}
+
+
+def test_text_span_inside_folded_scalar():
+    doc, _ = load_text("effect: >\n  Gain Shape Shift.\n  Then deal 7 dmg.\n", "f.yaml")
+    value = doc.data["effect"]
+    start = value.index("deal")
+    span = doc.text_span(("effect",), start, start + 4)
+    assert (span.line, span.col, span.end_col) == (3, 8, 12)
+
+
+def test_text_span_inside_quoted_scalar():
+    doc, _ = load_text('effect: "Deal 5 dmg: add 2 dmg."\n', "q.yaml")
+    start = doc.data["effect"].index("add")
+    span = doc.text_span(("effect",), start, start + 3)
+    assert (span.line, span.col) == (1, 22)
+
+
+@pytest.mark.parametrize("text", [
+    "a: !!python/object/apply:os.system ['echo pwned']\n",
+    "a: !!python/name:os.system\n",
+    "a: !custom 3\n",
+    "a: !!str 3\n",
+    "!!map {a: 1}\n",
+])
+def test_tags_are_refused(text):
+    doc, diags = load_text(text, "t.yaml")
+    assert doc is None
+    d = only(diags)
+    assert d.code == "Y004"
+    assert "not allowed" in d.message
+
+
+def test_billion_laughs_is_refused_quickly():
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    prev = "a"
+    for name in "bcdefghi":
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+        prev = name
+    start = time.process_time()
+    doc, diags = load_text("\n".join(lines) + "\n", "bomb.yaml")
+    elapsed = time.process_time() - start
+    assert doc is None
+    assert only(diags).code == "Y005"
+    # generous bound: refusing must not mean expanding (expanding takes hours)
+    assert elapsed < 5
+
+
+def test_small_aliases_are_fine():
+    doc, diags = load_text("base: &b {cost: 2}\ncard: *b\nmerged:\n  <<: *b\n  name: X\n", "a.yaml")
+    assert diags == []
+    assert doc.data["card"] == {"cost": 2}
+    assert doc.data["merged"] == {"cost": 2, "name": "X"}
+
+
+def test_recursive_alias_is_refused():
+    doc, diags = load_text("a: &a [1, *a]\n", "r.yaml")
+    assert doc is None and only(diags).code == "Y011"
+
+
+def test_absurd_nesting_is_refused_quickly():
+    start = time.process_time()
+    doc, diags = load_text("[" * 100_000 + "]" * 100_000, "deep.yaml")
+    assert doc is None
+    d = only(diags)
+    assert d.code == "Y006" and str(MAX_DEPTH) in d.message
+    assert time.process_time() - start < 5
+
+
+def test_nesting_at_the_limit_loads():
+    depth = MAX_DEPTH - 1
+    doc, diags = load_text("[" * depth + "1" + "]" * depth, "ok.yaml")
+    assert diags == [] and doc is not None
+
+
+def test_every_duplicate_key_is_reported_at_its_line():
+    doc, diags = load_text("a: 1\nb: 2\na: 3\nc:\n  x: 1\n  x: 2\n", "d.yaml")
+    assert doc is None
+    assert [(d.code, d.span.line, d.span.col) for d in diags] == [("Y007", 3, 1), ("Y007", 6, 3)]
+    assert "first on line 1" in diags[0].message
+
+
+def test_oversized_file_is_refused_without_reading(tmp_path):
+    path = tmp_path / "big.yaml"
+    with open(path, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    doc, diags = load_file(path)
+    assert doc is None and only(diags).code == "Y001"
+
+
+def test_not_utf8():
+    doc, diags = load_bytes(b"hero: Dru\xffid\n", "b.yaml")
+    d = only(diags)
+    assert d.code == "Y002" and (d.span.line, d.span.col) == (1, 10)
+
+
+def test_syntax_error_points_at_the_problem():
+    doc, diags = load_text("a: [1, 2\nb: 3\n", "s.yaml")
+    d = only(diags)
+    assert d.code == "Y003" and d.span.line == 2
+
+
+def test_colon_in_plain_text_gets_a_hint():
+    doc, diags = load_text("effect: Roll 1 die: On [Claw], add 2 dmg.\n", "c.yaml")
+    d = only(diags)
+    assert d.code == "Y003" and "quoted" in d.hint
+
+
+def test_bracket_requirement_gets_a_hint():
+    doc, diags = load_text("requires: [Claw] [Paw]\n", "b.yaml")
+    d = only(diags)
+    assert d.code == "Y003" and "[Claw, Paw]" in d.hint
+
+
+@pytest.mark.parametrize("text,code", [
+    ("", "Y008"),
+    ("# only a comment\n", "Y008"),
+    ("a: 1\n---\nb: 2\n", "Y008"),
+    ("? [1, 2]\n: x\n", "Y010"),
+    ("null: x\n", "Y010"),
+])
+def test_document_shape_problems(text, code):
+    doc, diags = load_text(text, "x.yaml")
+    assert doc is None and only(diags).code == code
+
+
+def test_missing_file(tmp_path):
+    doc, diags = load_file(tmp_path / "nope.yaml")
+    assert doc is None and only(diags).code == "Y009"
