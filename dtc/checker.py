@@ -78,7 +78,7 @@ class Checker:
             if key in seen:
                 first_doc, first_path = seen[key]
                 where = first_doc.span(first_path)
-                self.add(error("C008", f"two {what}s are named `{name}` (the first at "
+                self.add(error("C008", f"two {_plural(what)} are named `{name}` (the first at "
                                f"{where.path}:{where.line})", doc.span(path),
                                "rename one of them"))
             else:
@@ -129,8 +129,9 @@ class Checker:
                     return r
             close = difflib.get_close_matches(name, [r.name for r in rulesets], n=1)
             self.add(error("C021", f"unknown ruleset `{name}`", doc.span(path),
-                           f"did you mean `{close[0]}`?" if close else None))
-            return None
+                           f"did you mean `{close[0]}`?" if close else
+                           "rulesets here: " + ", ".join(f"`{r.name}`" for r in rulesets)))
+        # an unknown name falls back to the default, so one typo gives one error
         defaults = [r for r in rulesets if r.default] or rulesets[:1]
         return defaults[0] if defaults else None
 
@@ -174,7 +175,7 @@ class Checker:
         return scope
 
     def check_hero(self, hero: Hero, rulesets, shared_statuses) -> None:
-        ruleset = self.ruleset_for(hero.ruleset, rulesets, hero.doc)
+        ruleset = self.ruleset_for(hero.ruleset, rulesets, hero.doc, ("rules",))
         if ruleset is None and not rulesets:
             self.add(error("C021", "no ruleset to check this hero against", hero.doc.span(("hero",)),
                            "lint the hero together with a ruleset file, or keep the built-in one"))
@@ -357,6 +358,12 @@ class Checker:
             items = {}
             for i, name in enumerate(site.text):
                 folded = fold(name)
+                if folded not in scope.symbols:
+                    close = difflib.get_close_matches(name, list(scope.symbols.values()), n=1)
+                    self.add(error("C001", f"unknown symbol `{name}`; the dice key has "
+                                   + ", ".join(scope.symbols.values()), site.doc.span(site.path + (i,)),
+                                   f"did you mean `{close[0]}`?" if close else None))
+                    return None
                 prev = items.get(folded)
                 items[folded] = n.SymbolNeed(name, (prev.count if prev else 0) + 1)
             req = n.Requirement(tuple(items.values()))
@@ -505,6 +512,12 @@ def _allow_dicts(data, path):
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from _allow_dicts(value, path + (i,))
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y"):
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 def _req_text(site: Site) -> str:

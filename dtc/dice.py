@@ -87,7 +87,7 @@ def feasible(req: n.Requirement, dice: int, faces: dict[int, str]) -> str | None
     """None when some roll of `dice` dice meets `req`; otherwise why not."""
     needed = dice_needed(req)
     if needed > dice:
-        return f"it needs {needed} dice and only {dice} are rolled"
+        return f"it needs {needed} dice and only {dice} {'is' if dice == 1 else 'are'} rolled"
     values = set(faces)
     for item in req.items:
         if isinstance(item, n.Straight):

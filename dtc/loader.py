@@ -123,8 +123,12 @@ def _make_yaml() -> YAML:
 _YAML = _make_yaml()
 
 
-def load_file(path: Path) -> tuple[Document | None, list[Diagnostic]]:
-    """Load one content file; never raises for bad input, returns diagnostics."""
+def load_file(path: Path, sources: dict | None = None) -> tuple[Document | None, list[Diagnostic]]:
+    """Load one content file; never raises for bad input, returns diagnostics.
+
+    When `sources` is given, the file's text is recorded there (by display path)
+    as soon as it is decoded, so that diagnostics can quote it even when loading fails.
+    """
     shown = display_path(path)
     try:
         size = os.stat(path).st_size
@@ -143,10 +147,11 @@ def load_file(path: Path) -> tuple[Document | None, list[Diagnostic]]:
         raw = path.read_bytes()
     except OSError as exc:
         return None, [error("Y009", f"cannot read `{shown}`: {exc.strerror or exc}", None)]
-    return load_bytes(raw, shown)
+    return load_bytes(raw, shown, sources)
 
 
-def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]]:
+def load_bytes(raw: bytes, path: str, sources: dict | None = None
+               ) -> tuple[Document | None, list[Diagnostic]]:
     """Load content from bytes already in memory (`path` is for messages only)."""
     if len(raw) > MAX_FILE_BYTES:
         return None, [
@@ -171,7 +176,10 @@ def load_bytes(raw: bytes, path: str) -> tuple[Document | None, list[Diagnostic]
                 "save the file as UTF-8",
             )
         ]
-    return load_text(text.removeprefix("\ufeff"), path)
+    text = text.removeprefix("\ufeff")
+    if sources is not None:
+        sources[path] = SourceFile(path, text)
+    return load_text(text, path)
 
 
 def load_text(text: str, path: str) -> tuple[Document | None, list[Diagnostic]]:

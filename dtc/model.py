@@ -269,7 +269,7 @@ def _hero(doc: Document) -> Hero:
     name = data["hero"]
     dice = data["dice"]
     faces = {int(k): v for k, v in dice["faces"].items()}
-    hero = Hero(name, doc, dice.get("count", 5), faces, data.get("ruleset"))
+    hero = Hero(name, doc, dice.get("count", 5), faces, data.get("rules"))
     for i, c in enumerate(data.get("components", [])):
         hero.components.append(_component(doc, ("components", i), c, name))
     for i, v in enumerate(data.get("verbs", [])):

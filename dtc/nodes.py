@@ -13,7 +13,7 @@ checker resolves them against the content.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class ExtraRollAttempts:
     span: Offsets | None = _span()
 
 
-Countable = Union[SymbolsRolled, Excess, ExtraRollAttempts]
+Countable = SymbolsRolled | Excess | ExtraRollAttempts
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +147,10 @@ class Half:
     span: Offsets | None = _span()
 
 
-Amount = Union[
-    Number, UpTo, Either, Times, Param, Per, Capped, TotalRoll, ValueRolled, ComponentValue, Half
-]
+Amount = (
+    Number | UpTo | Either | Times | Param | Per | Capped | TotalRoll | ValueRolled |
+    ComponentValue | Half
+)
 
 # ----------------------------------------------------------- dice tests
 
@@ -189,7 +190,7 @@ class ValueRange:
     span: Offsets | None = _span()
 
 
-ReqItem = Union[SymbolNeed, OfAKind, Straight]
+ReqItem = SymbolNeed | OfAKind | Straight
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +201,7 @@ class Requirement:
     span: Offsets | None = _span()
 
 
-DiceTest = Union[Requirement, ValueRange]
+DiceTest = Requirement | ValueRange
 
 # ------------------------------------------------------------- triggers
 
@@ -303,10 +304,10 @@ class DamagedByPhase:
     span: Offsets | None = _span()
 
 
-Trigger = Union[
-    During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent, GainedAtLimit, Reads,
-    WouldExceed, AnyTime, DamagedByPhase,
-]
+Trigger = (
+    During | TurnEdge | PhaseEdge | Conclude | Attacked | Attacking | Spent | GainedAtLimit |
+    Reads | WouldExceed | AnyTime | DamagedByPhase
+)
 
 # ----------------------------------------------------------- conditions
 
@@ -338,7 +339,7 @@ class YouDid:
     span: Offsets | None = _span()
 
 
-Condition = Union[InForm, YouHave, YouDid]
+Condition = InForm | YouHave | YouDid
 
 # ----------------------------------------------------------- references
 
@@ -359,7 +360,7 @@ class ThisToken:
     span: Offsets | None = _span()
 
 
-StatusRef = Union[NamedStatus, ThisToken]
+StatusRef = NamedStatus | ThisToken
 
 # Targets are plain strings: self, opponent, chosen_opponent, chosen_player,
 # chosen_teammate, self_or_chosen_teammate, attacker, defender, each_opponent.
@@ -515,7 +516,7 @@ class HandCards:
     span: Offsets | None = _span()
 
 
-CardRef = Union[FoundCards, HandCards]
+CardRef = FoundCards | HandCards
 
 
 @dataclass(frozen=True, slots=True)
@@ -811,13 +812,13 @@ class Effect:
     span: Offsets | None = _span()
 
 
-Stmt = Union[
-    Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain, Inflict, Remove, Spend, Draw,
-    Discard, Search, Shuffle, Place, UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll,
-    Reroll, ChangeDice, Increase, Decrease, SetValue, Flip, Move, Skip, DoubleEffect,
-    AttackBecomes, PhaseFails, VerbCall, Item, Actor, Cost, Then, If, On, ForEach, May, Must,
-    Choose, Delayed, Instead,
-]
+Stmt = (
+    Deal | Receive | AddDamage | Heal | GainCP | LoseCP | StealCP | Gain | Inflict | Remove |
+    Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft | Prevent | PreventHalf |
+    PreventAll | Roll | Reroll | ChangeDice | Increase | Decrease | SetValue | Flip | Move | Skip |
+    DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | Cost | Then | If | On |
+    ForEach | May | Must | Choose | Delayed | Instead
+)
 
 NODE_TYPES: dict[str, type] = {
     cls.__name__: cls

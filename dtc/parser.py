@@ -203,8 +203,11 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     ):
         expected = getattr(exc, "expected", None) or getattr(exc, "accepts", set())
         end = len(text.rstrip())
-        return Problem("P002", f"the {what} ends too early; expected {_expected(set(expected))}",
-                       max(0, end - 1), max(1, end), _eof_hint(text))
+        hint = _eof_hint(text)
+        message = f"the {what} ends too early"
+        if hint is None:
+            message += f"; expected {_expected(set(expected))}"
+        return Problem("P002", message, max(0, end - 1), max(1, end), hint)
     assert isinstance(exc, UnexpectedToken)
     token: Token = exc.token
     expected = set(exc.accepts or exc.expected)
@@ -212,8 +215,10 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     end = token.end_pos if token.end_pos is not None else where + 1
     hint = None
     if token.type in _CLAUSE_STARTS and ("DOT" in expected or "AND" in expected):
-        hint = "end the sentence with `.` or join the two with `and`"
-    elif start == "requirement":
+        return Problem("P001", f"`{token.value}` starts a new clause, but the one before it has "
+                       "not ended", where, max(end, where + 1),
+                       "end the sentence with `.` or join the two with `and`")
+    if start == "requirement":
         hint = "a requirement is dice symbols with counts (`3 [Claw]`, `[Claw] 2 [Paw]`), " \
                "`N-of-a-kind`, `Small Straight` or `Large Straight`"
     elif token.type == "WORD" and "NUMBER" in expected:

@@ -66,13 +66,12 @@ def builtin_content_dir() -> Path:
 def load_documents(files: list[Path], result: Result) -> list[tuple[str, Document]]:
     documents = []
     for path in files:
-        doc, diags = load_file(path)
+        doc, diags = load_file(path, result.sources)
         result.diagnostics.extend(diags)
         if any(d.code == "Y009" for d in diags):
             result.usage_error = True
         if doc is None:
             continue
-        result.sources[doc.path] = doc.source
         kind, diags = check_document(doc)
         result.diagnostics.extend(diags)
         if kind is not None and not diags:

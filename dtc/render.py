@@ -47,6 +47,9 @@ def _sentences(body: tuple) -> list[str]:
             then = True
             continue
         text = render_stmt(stmt)
+        if getattr(stmt, "joined", False) and out and not then:
+            out[-1] += " and " + text  # an elliptical item continues its sentence
+            continue
         out.append(("then " + text) if then else text)
         then = False
     return out
@@ -58,7 +61,7 @@ def _cap(s: str) -> str:
 
 def render_body(body: tuple) -> str:
     """A nested body: clauses joined with `and`."""
-    return " and ".join(render_stmt(s) for s in body if not isinstance(s, n.Then))
+    return " and ".join(_sentences(body))
 
 
 def render_stmt(s: Any) -> str:

@@ -1,0 +1,305 @@
+"""Semantic checks: names, dice, verbs, duplicates and ranges, all in one pass."""
+
+from __future__ import annotations
+
+from conftest import MINIMAL_HERO, codes
+
+
+def with_hero(**replacements) -> str:
+    text = MINIMAL_HERO
+    for old, new in replacements.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def hero_with(extra: str) -> str:
+    return MINIMAL_HERO + extra
+
+
+def diag(result, code):
+    found = [d for d in result.diagnostics if d.code == code]
+    assert found, [(d.code, d.message) for d in result.diagnostics]
+    return found[0]
+
+
+def test_minimal_hero_is_clean(lint_text):
+    result = lint_text(MINIMAL_HERO)
+    assert codes(result) == []
+
+
+def test_misspelled_status_gives_one_error_on_its_line_with_a_suggestion(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Deal 4 dmg. Inflict Wuond."))
+    assert codes(result) == [("C002", 13, 33)]
+    d = result.diagnostics[0]
+    assert d.message == "unknown status effect `Wuond`"
+    assert d.hint == "did you mean `Wound`?"
+
+
+def test_misspelled_symbol_in_requirement(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("requires: 3 [Claw]", "requires: 3 [Clow]"))
+    assert codes(result) == [("C001", 12, 15)]
+    assert result.diagnostics[0].hint == "did you mean `[Claw]`?"
+
+
+def test_misspelled_symbol_in_effect(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("Deal 1 dmg per [Claw] rolled.", "Deal 1 dmg per [Lef] rolled."))
+    assert codes(result) == [("C001", 17, 28)]
+    assert result.diagnostics[0].hint == "did you mean `[Leaf]`?"
+
+
+def test_unknown_component_and_form(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
+                                            "effect: Increase Sun Dail by 1. If in Bear Form, deal 4 dmg."))
+    assert [c for c, _, _ in codes(result)] == ["C003", "C017"]
+
+
+def test_upgrade_for_an_ability_the_hero_lacks(lint_text):
+    result = lint_text(hero_with("""
+cards:
+  - name: Swype II
+    kind: upgrade
+    upgrades: Swype
+    level: 2
+    cost: 2
+    ability:
+      requires: 3 [Claw]
+      effect: Deal 5 dmg.
+"""))
+    d = diag(result, "C009")
+    assert "Swype" in d.message and d.hint == "did you mean `Swipe`?"
+    assert d.span.line == 22
+
+
+def test_unknown_verb_suggests_the_closest(lint_text):
+    result = lint_text(hero_with("""
+verbs:
+  - say: take {n} Steps
+    means: gain 1 CP
+""").replace("effect: Deal 4 dmg.", "effect: Deal 4 dmg. Tkae 1 Step."))
+    d = diag(result, "C005")
+    assert d.message == "unknown verb: `Tkae 1 Step`"
+    assert d.hint == "did you mean `take {n} Steps`?"
+
+
+def test_six_of_a_symbol_on_five_dice_is_impossible(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("requires: 3 [Claw]", "requires: 6 [Claw]"))
+    d = diag(result, "C006")
+    assert "needs 6 dice and only 5 are rolled" in d.message
+    assert d.span.line == 12
+
+
+def test_straight_on_dice_without_sequential_faces_is_impossible(lint_text):
+    result = lint_text(MINIMAL_HERO.replace(
+        "faces: {1: Claw, 2: Claw, 3: Claw, 4: Paw, 5: Paw, 6: Leaf}",
+        "faces: {2: Claw, 4: Claw, 6: Claw, 8: Paw, 10: Paw, 12: Leaf}").replace(
+        "requires: 3 [Claw]", "requires: Small Straight"))
+    d = diag(result, "C006")
+    assert "4 sequential numbers" in d.message
+
+
+def test_more_symbols_than_dice(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("requires: 3 [Claw]",
+                                            "requires: [Claw, Paw, Paw, Leaf, Leaf, Leaf]"))
+    assert [c for c, _, _ in codes(result)] == ["C006"]
+
+
+CONDITION = """
+  - name: Rake
+    requires: 3 [Claw]
+    effect: Deal 4 dmg.
+    additionally: On 4-of-a-kind [Paw], inflict Wound.
+"""
+
+
+def test_condition_that_never_holds_with_the_requirement_warns(lint_text):
+    text = MINIMAL_HERO.replace("defensive:", CONDITION.strip("\n") + "\ndefensive:")
+    result = lint_text(text)
+    assert codes(result) == [("C007", 17, 22)]
+    assert result.diagnostics[0].severity == "warning"
+    assert result.errors == []
+
+
+def test_allow_silences_the_warning_with_a_reason(lint_text):
+    text = MINIMAL_HERO.replace("defensive:", CONDITION.strip("\n") +
+                                "\n    allow:\n      unreachable-condition: printed so\ndefensive:")
+    result = lint_text(text)
+    assert codes(result) == []
+    assert [d.suppressed for d in result.diagnostics] == ["printed so"]
+
+
+def test_allow_rejects_unknown_names_and_errors(lint_text):
+    text = MINIMAL_HERO.replace("defensive:", CONDITION.strip("\n") +
+                                "\n    allow:\n      unreachable-conditon: typo\n"
+                                "      unknown-status: no\ndefensive:")
+    result = lint_text(text)
+    c023 = [d for d in result.diagnostics if d.code == "C023"]
+    assert len(c023) == 2
+    assert c023[0].hint == "did you mean `unreachable-condition`?"
+    assert "cannot be allowed" in c023[1].message
+
+
+def test_on_two_symbols_with_one_die_warns(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("dice: 2\n    effect: Deal 1 dmg per [Claw] rolled.",
+                                            "dice: 1\n    effect: On 2 [Paw], heal 1."))
+    assert [(c, line) for c, line, _ in codes(result)] == [("C007", 17)]
+    assert "it needs 2 dice and only 1 is rolled" in result.diagnostics[0].message
+
+
+def test_value_out_of_the_die_warns(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", '"effect": "Roll 1 die: On 7, heal 1."'))
+    assert [c for c, _, _ in codes(result)] == ["C007"]
+
+
+def test_duplicate_names(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("name: Guard", "name: Swipe"))
+    d = diag(result, "C008")
+    assert d.message == "two abilities are named `Swipe` (the first at hero.yaml:11)"
+    assert d.span.line == 15
+
+
+def test_out_of_range_numbers(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("stack_limit: 2", "stack_limit: 0") + """
+cards:
+  - name: Freebie
+    kind: action
+    timing: main
+    cost: -1
+    effect: Gain 1 CP.
+""")
+    found = [(d.code, d.span.line) for d in result.diagnostics]
+    assert ("C010", 7) in found and ("C010", 23) in found
+    assert any("at least 1; got 0" in d.message for d in result.diagnostics)
+
+
+def test_dial_start_outside_its_range(lint_text):
+    result = lint_text(hero_with("""
+components:
+  - name: Sun Dial
+    kind: dial
+    range: [0, 5]
+    start: 7
+"""))
+    d = diag(result, "C010")
+    assert "outside its range" in d.message and d.span.line == 23
+
+
+def test_all_problems_are_reported_in_one_pass(lint_text):
+    text = (MINIMAL_HERO.replace("requires: 3 [Claw]", "requires: 3 [Clow]")
+            .replace("receive 1 dmg.", "receive 1 dmg. Inflict Bleed.")
+            .replace("Deal 1 dmg per [Claw] rolled.", "Deal 1 dmg per [Claw] rolled. Flip Sun Dial."))
+    result = lint_text(text)
+    assert sorted(c for c, _, _ in codes(result)) == ["C001", "C002", "C003"]
+
+
+def test_this_token_outside_a_status(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Remove this token."))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+
+
+def test_status_effect_without_a_trigger(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("- During your Upkeep Phase, receive 1 dmg.", "- Receive 1 dmg."))
+    d = diag(result, "C022")
+    assert d.span.line == 9
+
+
+def test_unknown_phase_and_damage_type(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("During your Upkeep Phase", "During your Upkep Phase")
+                       .replace("effect: Deal 4 dmg.", "effect: Deal 4 unstoppable dmg."))
+    found = {d.code: d for d in result.diagnostics}
+    assert found["C012"].hint == "did you mean `Upkeep Phase`?"
+    assert "C011" in found
+
+
+def test_verbs_expand_and_check_their_arguments(lint_text):
+    text = hero_with("""
+components:
+  - name: Footwork
+    kind: track
+    positions: [Top, Middle, Bottom]
+    start: Middle
+verbs:
+  - say: take {n} Steps backward
+    means: move Footwork down {n}
+""").replace("effect: Deal 4 dmg.", "effect: Take up to 2 Steps backward. Take many Steps backward.")
+    result = lint_text(text)
+    assert [c for c, _, _ in codes(result)] == ["C015"]
+    assert "stands for a number" in result.diagnostics[0].message
+
+
+def test_verb_pattern_must_not_start_with_a_core_word(lint_text):
+    result = lint_text(hero_with("""
+verbs:
+  - say: deal a crushing blow
+    means: deal 5 dmg
+"""))
+    d = diag(result, "C020")
+    assert "`deal`" in d.message and d.span.line == 20
+
+
+def test_verb_means_with_an_unsaid_parameter(lint_text):
+    result = lint_text(hero_with("""
+verbs:
+  - say: shout
+    means: deal {n} dmg
+"""))
+    assert "does not say it" in diag(result, "C020").message
+
+
+def test_recursive_verbs_are_caught(lint_text):
+    result = lint_text(hero_with("""
+verbs:
+  - say: whirl
+    means: twirl
+  - say: twirl
+    means: whirl
+""").replace("effect: Deal 4 dmg.", "effect: Whirl."))
+    assert "C014" in [d.code for d in result.diagnostics]
+
+
+def test_verb_with_a_typo_in_its_meaning_is_reported_at_the_definition(lint_text):
+    result = lint_text(hero_with("""
+verbs:
+  - say: hex
+    means: inflict Wond
+"""))
+    d = diag(result, "C002")
+    assert d.span.line == 21
+
+
+def test_elliptical_items_join_the_verb_before(builtin):
+    hero = next(h for h in builtin.content.heroes if h.name == "Druid")
+    realign = next(a for a in hero.abilities if a.name == "Wild Realignment")
+    body = realign.options[0].effect.ast.body
+    from dtc import nodes as n
+    assert body[:2] == (n.GainCP(n.Number(1)), n.Gain(n.NamedStatus("Shape Shift", n.Number(2))))
+
+
+def test_verbs_in_content_expand_to_core(builtin):
+    from dtc import nodes as n
+
+    duelist = next(h for h in builtin.content.heroes if h.name == "Duelist")
+    balestra = next(a for a in duelist.abilities if a.name == "Balestra")
+    may = balestra.options[0].effect.ast.body[0]
+    call = may.body[0]
+    assert isinstance(call, n.VerbCall) and call.verb == "take {n} Steps"
+    assert call.body == (n.Move("Footwork", None, n.UpTo(2)),)
+
+
+def test_names_are_canonicalised(builtin):
+    from dtc import nodes as n
+
+    forge = next(h for h in builtin.content.heroes if h.name == "Forgemaster")
+    final = next(a for a in forge.abilities if a.name == "Final Touches!")
+    place = final.options[0].effect.ast.body[1]
+    assert place == n.Place(n.FoundCards(None), "The Forge")
+
+
+def test_hero_file_alone_uses_builtin_rules(lint_text):
+    result = lint_text(MINIMAL_HERO)
+    assert result.content.rulesets and result.errors == []
+
+
+def test_unknown_ruleset(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("hero: Tester", "hero: Tester\nrules: Dice Throne v9"))
+    assert [c for c, _, _ in codes(result)] == ["C021"]

@@ -1,0 +1,157 @@
+"""The command line: exit codes, output formats, `show`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from conftest import MINIMAL_HERO, ROOT
+
+from dtc.cli.main import main
+
+CONTENT = str(ROOT / "content")
+
+
+def run(*args, cwd=None):
+    runner = CliRunner()
+    return runner.invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def broken(tmp_path, monkeypatch):
+    """A hero file with one misspelled status and one unreachable condition."""
+    monkeypatch.chdir(tmp_path)
+    text = MINIMAL_HERO.lstrip("\n").replace("effect: Deal 4 dmg.", "effect: Deal 4 dmg. Inflict Wuond.")
+    (tmp_path / "hero.yaml").write_text(text)
+    return tmp_path / "hero.yaml"
+
+
+def test_lint_builtin_content_is_clean():
+    result = run("lint", CONTENT)
+    assert result.exit_code == 0, result.output
+    assert "0 errors, 0 warnings" in result.stderr
+
+
+def test_lint_error_exit_1_with_source_line_and_caret(broken):
+    result = run("lint", "hero.yaml")
+    assert result.exit_code == 1
+    err = result.stderr
+    assert "hero.yaml:13:33: error[C002]: unknown status effect `Wuond`" in err
+    assert "13 |     effect: Deal 4 dmg. Inflict Wuond." in err
+    assert "   |                                 ^^^^^" in err
+    assert "= help: did you mean `Wound`?" in err
+    assert "1 error, 0 warnings" in err
+
+
+def test_warnings_fail_only_with_strict(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = MINIMAL_HERO.replace("dice: 2\n    effect: Deal 1 dmg per [Claw] rolled.",
+                                "dice: 1\n    effect: On 2 [Paw], heal 1.")
+    (tmp_path / "hero.yaml").write_text(text)
+    assert run("lint", "hero.yaml").exit_code == 0
+    strict = run("lint", "--strict", "hero.yaml")
+    assert strict.exit_code == 1 and "warning[C007]" in strict.stderr
+
+
+def test_usage_errors_exit_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("lint", "missing.yaml").exit_code == 2
+    assert run("lint").exit_code == 2
+    assert run("lint", "--format", "xml", CONTENT).exit_code == 2
+
+
+def test_json_format(broken):
+    result = run("lint", "--format", "json", "hero.yaml")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["errors"] == 1 and data["files"] == 1
+    d = data["diagnostics"][0]
+    assert (d["code"], d["name"], d["line"], d["col"], d["path"]) == (
+        "C002", "unknown-status", 13, 33, "hero.yaml")
+    assert d["hint"] == "did you mean `Wound`?"
+
+
+def test_github_format(broken):
+    result = run("lint", "--format", "github", "hero.yaml")
+    lines = result.stdout.strip().splitlines()
+    assert lines == [
+        "::error file=hero.yaml,line=13,col=33,endLine=13,endColumn=38,title=C002 unknown-status"
+        "::unknown status effect `Wuond` (help: did you mean `Wound`?)"
+    ]
+    assert re.fullmatch(r"::(error|warning|notice) [^:]+::.+", lines[0])
+
+
+def test_sarif_format_is_well_formed(broken):
+    result = run("lint", "--format", "sarif", "hero.yaml")
+    log = json.loads(result.stdout)
+    assert log["version"] == "2.1.0"
+    assert log["$schema"].endswith("sarif-2.1.0.json")
+    (sarif_run,) = log["runs"]
+    driver = sarif_run["tool"]["driver"]
+    assert driver["name"] == "dtc" and driver["version"]
+    rules = driver["rules"]
+    for res in sarif_run["results"]:
+        assert rules[res["ruleIndex"]]["id"] == res["ruleId"]
+        assert res["level"] in ("error", "warning", "note")
+        assert res["message"]["text"]
+        loc = res["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"]["uri"] == "hero.yaml"
+        region = loc["region"]
+        assert region["startLine"] >= 1 and region["startColumn"] >= 1
+        assert (region["endLine"], region["endColumn"]) >= (region["startLine"], region["startColumn"])
+
+
+def test_sarif_carries_allowed_warnings_as_suppressed():
+    result = run("lint", "--format", "sarif", CONTENT)
+    results = json.loads(result.stdout)["runs"][0]["results"]
+    assert results and all(r["suppressions"][0]["kind"] == "inSource" for r in results)
+    assert result.exit_code == 0
+
+
+def test_show_druid_text():
+    result = run("show", "druid")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Dice (5): 1 Claw · 2 Claw · 3 Claw · 4 Paw · 5 Paw · 6 Leaf" in out
+    assert "Large Straight  Gain Shape Shift. Then deal 7 dmg. Roll 1 die. On [Claw], add 2 dmg." in out
+    assert "Thick Hide (Defense Roll 2)" in out and "GAP (not in dtc)" in out
+    assert "Shape Shift — unique, stack limit 2, spendable at any time" in out
+    assert "Form — forms Druid Form, Bear Form, Cat Form, starts as Druid Form" in out
+    assert "Ferocity II — 2 CP — upgrade Ferocity to II (authored)" in out
+
+
+def test_show_json_and_slugs():
+    result = run("show", "Sun-Elf", "--format", "json")
+    view = json.loads(result.stdout)
+    assert view["hero"] == "Sun Elf"
+    assert view["dice"]["faces"]["6"] == "Sun Power"
+    names = [a["name"] for a in view["offensive"]]
+    assert names == ["Light Staff", "Ray Absorption", "Scorching Staff", "Radiant Energy",
+                     "Ray of Light", "Solar Burst", "Sun Beam"]
+    assert view["ultimate"][0]["options"][0]["ast"]["node"] == "Effect"
+
+
+def test_show_unknown_hero_suggests():
+    result = run("show", "drood")
+    assert result.exit_code == 2
+    assert "no hero `drood`; did you mean `Druid`?" in result.stderr
+
+
+def test_show_refuses_a_broken_hero(broken):
+    result = run("show", "tester", "--content", "hero.yaml")
+    assert result.exit_code == 1
+    assert "error[C002]" in result.stderr
+
+
+def test_heroes_lists_the_builtin_heroes():
+    result = run("heroes")
+    assert result.exit_code == 0
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        "Druid", "Duelist", "Forgemaster", "Sun"]
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0 and "dtc" in result.stdout

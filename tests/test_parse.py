@@ -1,0 +1,376 @@
+"""Parsing effect text: every construct, every rulebook sentence, and the errors.
+
+Sentences quoted from the rulebooks cite their file and heading.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dtc import nodes as n
+from dtc.parser import parse_amount, parse_effect, parse_requirement, parse_trigger
+from dtc.render import render_effect
+
+N = n.Number
+
+
+def body(text):
+    effect, problems = parse_effect(text)
+    assert problems == [], problems
+    return effect.body
+
+
+def effect(text):
+    e, problems = parse_effect(text)
+    assert problems == [], problems
+    return e
+
+
+def claw(k=1):
+    return n.Requirement((n.SymbolNeed("Claw", k),))
+
+
+# ----------------------------------------------------------- construct table
+
+CONSTRUCTS = [
+    # damage of each type, isolated damage, add
+    ("Deal 5 dmg.", (n.Deal(N(5), None, None, False),)),
+    ("Deal 6 undefendable dmg.", (n.Deal(N(6), "undefendable", None, False),)),
+    ("Deal 2 pure dmg.", (n.Deal(N(2), "pure", None, False),)),
+    ("Deal 3 collateral dmg to a chosen opponent.", (n.Deal(N(3), "collateral", "chosen_opponent", False),)),
+    ("Deal 9 ultimate dmg.", (n.Deal(N(9), "ultimate", None, False),)),
+    ("Deal 2 dmg as an isolated source of undefendable dmg to a chosen opponent.",
+     (n.Deal(N(2), "undefendable", "chosen_opponent", True),)),
+    ("Deal 1 dmg back to your Attacker.", (n.Deal(N(1), None, "attacker", False),)),
+    ("Add 2 dmg.", (n.AddDamage(N(2)),)),
+    ("Add 1 dmg to the Attack.", (n.AddDamage(N(1)),)),
+    ("Receive 1 dmg.", (n.Receive(N(1), None),)),
+    # heal, CP
+    ("Heal 7.", (n.Heal(N(7)),)),
+    ("Gain 1 CP.", (n.GainCP(N(1)),)),
+    ("Lose 2 CP.", (n.LoseCP(N(2)),)),
+    ("Steal 1 CP.", (n.StealCP(N(1)),)),
+    # statuses with counts
+    ("Gain Regenerate.", (n.Gain(n.NamedStatus("Regenerate", None)),)),
+    ("Gain 2 Guard Break.", (n.Gain(n.NamedStatus("Guard Break", N(2))),)),
+    ("Inflict Disarm.", (n.Inflict(n.NamedStatus("Disarm", None), None),)),
+    ("Inflict Wound on a chosen opponent.", (n.Inflict(n.NamedStatus("Wound", None), "chosen_opponent"),)),
+    ("Remove this token.", (n.Remove(n.ThisToken(), None),)),
+    ("Remove 1 negative status effect.", (n.Remove(n.NamedStatus("negative status effect", N(1)), None),)),
+    ("Spend this token.", (n.Spend(n.ThisToken()),)),
+    ("Spend 2 Guard Break.", (n.Spend(n.NamedStatus("Guard Break", N(2))),)),
+    # cards and the deck
+    ("Draw 1 card.", (n.Draw(N(1)),)),
+    ("Draw 2 cards.", (n.Draw(N(2)),)),
+    ("Discard 1 card.", (n.Discard(N(1)),)),
+    ("Search your deck for any one Ore card.", (n.Search(None, 1, "Ore"),)),
+    ("Search the top 2 cards of your deck for 1 Ore card.", (n.Search(2, 1, "Ore"),)),
+    ("Shuffle your deck.", (n.Shuffle(),)),
+    ("Place it on The Forge.", (n.Place(n.FoundCards(None), "Forge"),)),
+    ("Place the found Ore cards on The Forge.", (n.Place(n.FoundCards("Ore"), "Forge"),)),
+    ("Place any number of Ore cards from your hand on The Forge.",
+     (n.Place(n.HandCards(None, "Ore"), "Forge"),)),
+    ("Use 1 Ore card from The Forge.", (n.UseCards(N(1), "Ore", "Forge"),)),
+    ("Craft Armor from The Forge.", (n.Craft("Armor", "Forge"),)),
+    # rolls and their outcomes
+    ("Roll 1 die.", (n.Roll(N(1), None),)),
+    ("Roll 1 Chaos die.", (n.Roll(N(1), "Chaos"),)),
+    ("Roll 4 dice: On [Pierce], inflict Disarm.",
+     (n.Roll(N(4), None),
+      n.On(n.Requirement((n.SymbolNeed("Pierce", 1),)), (n.Inflict(n.NamedStatus("Disarm", None), None),)))),
+    ("On 1-2, gain 1 CP.", (n.On(n.ValueRange(1, 2), (n.GainCP(N(1)),)),)),
+    ("On 6, gain 1 CP.", (n.On(n.ValueRange(6, 6), (n.GainCP(N(1)),)),)),
+    ("On 2 [Charge], heal 1.", (n.On(n.Requirement((n.SymbolNeed("Charge", 2),)), (n.Heal(N(1)),)),)),
+    ("On 4-of-a-kind [Paw], inflict Wound.",
+     (n.On(n.Requirement((n.OfAKind(4, "Paw"),)), (n.Inflict(n.NamedStatus("Wound", None), None),)),)),
+    ("On 3-of-a-kind, heal 1.", (n.On(n.Requirement((n.OfAKind(3, None),)), (n.Heal(N(1)),)),)),
+    ("On Small Straight, heal 1.", (n.On(n.Requirement((n.Straight("small"),)), (n.Heal(N(1)),)),)),
+    ("Re-roll one of these dice.", (n.Reroll(N(1)),)),
+    ("Re-roll up to 2 dice.", (n.Reroll(n.UpTo(2)),)),
+    ("Change 1 die to any value.", (n.ChangeDice(N(1), None),)),
+    ("Change 1 die to 6.", (n.ChangeDice(N(1), 6),)),
+    ("Change 1 of your dice to [Claw].", (n.ChangeDice(N(1), "Claw"),)),
+    # multiplication, per, equal to
+    ("Deal 2 × [Claw] dmg.", (n.Deal(n.Times(2, ("Claw",)), None, None, False),)),
+    ("Deal 1 dmg per [Claw] rolled.",
+     (n.Deal(n.Per(N(1), n.SymbolsRolled(("Claw",))), None, None, False),)),
+    ("Heal 1 for each [Stave] rolled.", (n.Heal(n.Per(N(1), n.SymbolsRolled(("Stave",)))),)),
+    ("For every [Blade] rolled, deal 1 dmg.",
+     (n.ForEach(n.SymbolsRolled(("Blade",)), (n.Deal(N(1), None, None, False),)),)),
+    ("For each [Boot] or [Pierce] rolled, you must take 1 Step backward.",
+     (n.ForEach(n.SymbolsRolled(("Boot", "Pierce")), (n.Must((n.VerbCall("take 1 Step backward"),)),)),)),
+    ("Deal dmg equal to the total roll value.", (n.Deal(n.TotalRoll(), None, None, False),)),
+    ("Add dmg equal to the value rolled.", (n.AddDamage(n.ValueRolled()),)),
+    ("Add dmg equal to the Sun Dial value.", (n.AddDamage(n.ComponentValue("Sun Dial")),)),
+    ("Deal dmg equal to half the value rolled (rounded up) to the Attacker.",
+     (n.Deal(n.Half(n.ValueRolled(), "up"), None, "attacker", False),)),
+    ("Receive 1 dmg for each Roll Attempt beyond the first up to a maximum of 2 dmg.",
+     (n.Receive(n.Capped(n.Per(N(1), n.ExtraRollAttempts()), 2), None),)),
+    ("Heal 1 for each increase above 5.", (n.Heal(n.Per(N(1), n.Excess(5))),)),
+    # Then, Choose one, you may, up to N, N or M
+    ("Gain Shape Shift. Then deal 6 dmg.",
+     (n.Gain(n.NamedStatus("Shape Shift", None)), n.Then(), n.Deal(N(6), None, None, False))),
+    ("Place it on The Forge, then shuffle your deck.",
+     (n.Place(n.FoundCards(None), "Forge"), n.Then(), n.Shuffle())),
+    ("Choose one: gain Charged Gem, or inflict Sun Marked.",
+     (n.Choose(((n.Gain(n.NamedStatus("Charged Gem", None)),),
+                (n.Inflict(n.NamedStatus("Sun Marked", None), None),))),)),
+    ("You may take up to 2 Steps.", (n.May((n.VerbCall("take up to 2 Steps"),)),)),
+    ("Take 1 or 2 Steps forward.", (n.VerbCall("Take 1 or 2 Steps forward"),)),
+    ("Move Footwork up 2.", (n.Move("Footwork", "up", N(2)),)),
+    ("Move Footwork up to 2.", (n.Move("Footwork", None, n.UpTo(2)),)),
+    ("Move Footwork down 1 or 2.", (n.Move("Footwork", "down", n.Either((1, 2))),)),
+    # conditions
+    ("If in Bear Form, roll 4 dice instead.",
+     (n.If(n.InForm("Bear Form"), (n.Instead((n.Roll(N(4), None),)),)),)),
+    ("If you have 2 Armor, add 2 dmg.",
+     (n.If(n.YouHave("at_least", 2, "Armor", "status"), (n.AddDamage(N(2)),)),)),
+    ("If you have more than 1 opponent, gain 1 CP.",
+     (n.If(n.YouHave("more_than", 1, "opponent", "opponents"), (n.GainCP(N(1)),)),)),
+    ("If you do, gain 1 CP.", (n.If(n.YouDid(False), (n.GainCP(N(1)),)),)),
+    # prevent
+    ("Prevent 2 dmg.", (n.Prevent(N(2)),)),
+    ("Prevent half of the incoming dmg (rounded up).", (n.PreventHalf("up"),)),
+    ("Prevent all incoming dmg.", (n.PreventAll(),)),
+    # components
+    ("Increase Sun Dial by 3.", (n.Increase("Sun Dial", N(3)),)),
+    ("Reduce Sun Dial by 4.", (n.Decrease("Sun Dial", N(4)),)),
+    ("Set Form to Bear Form.", (n.SetValue("Form", "Bear Form"),)),
+    ("Flip Sun Dial to the Dawn side.", (n.Flip("component", "Sun Dial", "Dawn"),)),
+    ('Flip it to the "1" side.', (n.Flip("this_token", None, "1"),)),
+    ('Flip a token to the "2" side.', (n.Flip("a_token", None, "2"),)),
+    ("Double the effect of up to 2 different Armor.", (n.DoubleEffect("Armor", n.UpTo(2), True),)),
+    # phases, attack
+    ("Skip your Income Phase.", (n.Skip("Income Phase"),)),
+    ("Your Offensive Roll Phase fails.", (n.PhaseFails("Offensive Roll Phase"),)),
+    ("The Attack becomes undefendable.", (n.AttackBecomes("undefendable"),)),
+    # subjects and costs
+    ("The Attacker heals 7.", (n.Actor("attacker", n.Heal(N(7))),)),
+    ("You or a chosen teammate gains Regenerate.",
+     (n.Actor("self_or_chosen_teammate", n.Gain(n.NamedStatus("Regenerate", None))),)),
+    ("A chosen opponent discards 1 card.", (n.Actor("chosen_opponent", n.Discard(N(1))),)),
+    ("Spend 3 CP to draw 1 card.", (n.Cost(N(3), n.Draw(N(1))),)),
+    # ellipsis after and / &
+    ("Gain 1 CP and 2 Shape Shift.", (n.GainCP(N(1)), n.Item(2, "Shape Shift", joined=True))),
+    ("Gain Regenerate & Shape Shift.",
+     (n.Gain(n.NamedStatus("Regenerate", None)), n.VerbCall("Shape Shift", joined=True))),
+    # hero verbs are phrases for the checker
+    ("Mine your deck.", (n.VerbCall("Mine your deck"),)),
+]
+
+
+@pytest.mark.parametrize("text,expected", CONSTRUCTS, ids=[c[0] for c in CONSTRUCTS])
+def test_construct(text, expected):
+    assert body(text) == expected
+
+
+TRIGGERS = [
+    ("During your Upkeep Phase, heal 1.", n.During("Upkeep Phase")),
+    ("At the conclusion of your turn, heal 1.", n.TurnEdge("conclusion")),
+    ("At the end of the Roll Phase, heal 1.", n.PhaseEdge("end", "Roll Phase")),
+    ("When you conclude your Offensive Roll Phase with an Attack, heal 1.",
+     n.Conclude("Offensive Roll Phase", True)),
+    ("If you conclude your Offensive Roll Phase with an Attack, heal 1.",
+     n.Conclude("Offensive Roll Phase", True)),
+    ("If your Offensive Roll Phase results in an Attack, heal 1.",
+     n.Conclude("Offensive Roll Phase", True)),
+    ("When you conclude your Offensive Roll Phase, heal 1.", n.Conclude("Offensive Roll Phase", False)),
+    ("When Attacked, heal 1.", n.Attacked(False, None, None)),
+    ("When Attacked by an opponent, heal 1.", n.Attacked(True, None, None)),
+    ("When Attacked with normal dmg, heal 1.", n.Attacked(False, "normal", None)),
+    ("When Attacked with any type of dmg except ultimate, heal 1.", n.Attacked(False, "any", "ultimate")),
+    ("Whenever you are Attacked, heal 1.", n.Attacked(False, None, None)),
+    ("When Attacking, heal 1.", n.Attacking()),
+    ("When spent, heal 1.", n.Spent()),
+    ("If you gain this token while at Stack Limit, heal 1.", n.GainedAtLimit()),
+    ("Whenever Sun Dial reads 5, heal 1.", n.Reads("Sun Dial", 5)),
+    ("If Sun Dial would be increased above 5, heal 1.", n.WouldExceed("Sun Dial", 5)),
+    ("At any time, heal 1.", n.AnyTime()),
+    ("When you receive dmg from an opponent's Offensive Roll Phase, heal 1.",
+     n.DamagedByPhase("Offensive Roll Phase")),
+]
+
+
+@pytest.mark.parametrize("text,trigger", TRIGGERS, ids=[t[0] for t in TRIGGERS])
+def test_trigger(text, trigger):
+    e = effect(text)
+    assert e.trigger == trigger
+    assert e.body == (n.Heal(N(1)),)
+
+
+def test_once_per_turn_and_trigger_lift_to_the_effect():
+    e = effect("Once per turn, at any time, you may spend 3 CP to draw 1 card.")
+    assert e.once_per_turn and e.trigger == n.AnyTime()
+    assert e.body == (n.May((n.Cost(N(3), n.Draw(N(1))),)),)
+
+
+def test_a_leading_form_condition_stays_a_condition_under_the_trigger():
+    e = effect("While in Cat Form, if you conclude your Offensive Roll Phase with an Attack, "
+               "add 2 dmg and inflict Wound.")
+    assert e.trigger == n.Conclude("Offensive Roll Phase", True)
+    assert e.body == (n.If(n.InForm("Cat Form"),
+                           (n.AddDamage(N(2)), n.Inflict(n.NamedStatus("Wound", None), None))),)
+
+
+def test_a_later_trigger_is_a_delayed_effect():
+    e = effect("You may add dmg equal to the Sun Dial value. If you do, at the end of the Roll "
+               "Phase, reduce Sun Dial by 4.")
+    assert e.trigger is None
+    assert e.body[1] == n.If(n.YouDid(False), (
+        n.Delayed(n.PhaseEdge("end", "Roll Phase"), (n.Decrease("Sun Dial", N(4)),)),))
+
+
+def test_spendable_trigger_parses_alone():
+    trigger, problems = parse_trigger("during your Main Phase")
+    assert problems == [] and trigger == n.During("Main Phase")
+
+
+# ------------------------------------------------- rulebook sentences, whole
+
+RULEBOOK = "000_eaa64e0770891241.txt"
+
+
+def test_forests_answer():
+    """000_eaa64e0770891241.txt, "Druid" > "Hero Board" > Forest's Answer."""
+    assert body("Gain Shape Shift. Then deal 7 dmg & roll 1 die: On [Claw], add 2 dmg. "
+                "On [Paw], gain Shape Shift. On [Leaf], gain Regenerate.") == (
+        n.Gain(n.NamedStatus("Shape Shift", None)),
+        n.Then(),
+        n.Deal(N(7), None, None, False),
+        n.Roll(N(1), None),
+        n.On(claw(), (n.AddDamage(N(2)),)),
+        n.On(n.Requirement((n.SymbolNeed("Paw", 1),)), (n.Gain(n.NamedStatus("Shape Shift", None)),)),
+        n.On(n.Requirement((n.SymbolNeed("Leaf", 1),)), (n.Gain(n.NamedStatus("Regenerate", None)),)),
+    )
+
+
+def test_charged_gem():
+    """000_eaa64e0770891241.txt, "Sun Elf" > "Status Effects" > Charged Gem."""
+    e = effect("When spent, roll 1 die: On 1-2, gain 1 CP. On 3-4, deal 2 dmg as an isolated "
+               "source of undefendable dmg to a chosen opponent. On 5-6, gain 1 CP and deal 2 dmg "
+               "as an isolated source of undefendable dmg to a chosen opponent.")
+    iso = n.Deal(N(2), "undefendable", "chosen_opponent", True)
+    assert e.trigger == n.Spent()
+    assert e.body == (
+        n.Roll(N(1), None),
+        n.On(n.ValueRange(1, 2), (n.GainCP(N(1)),)),
+        n.On(n.ValueRange(3, 4), (iso,)),
+        n.On(n.ValueRange(5, 6), (n.GainCP(N(1)), iso)),
+    )
+
+
+def test_solar_burst_choice():
+    """000_eaa64e0770891241.txt, "Sun Elf" > "Hero Board" > Solar Burst."""
+    assert body("Increase Sun Dial by 2. Choose one: gain Charged Gem, or inflict Sun Marked. "
+                "Then deal 8 dmg.") == (
+        n.Increase("Sun Dial", N(2)),
+        n.Choose(((n.Gain(n.NamedStatus("Charged Gem", None)),),
+                  (n.Inflict(n.NamedStatus("Sun Marked", None), None),))),
+        n.Then(),
+        n.Deal(N(8), None, None, False),
+    )
+
+
+def test_wound():
+    """000_eaa64e0770891241.txt, "Druid" > "Status Effects" > Wound."""
+    e = effect("During your Upkeep Phase, receive 1 dmg. Then roll 1 die: On 4-6, remove this token.")
+    assert e.trigger == n.During("Upkeep Phase")
+    assert e.body == (n.Receive(N(1), None), n.Then(), n.Roll(N(1), None),
+                      n.On(n.ValueRange(4, 6), (n.Remove(n.ThisToken(), None),)))
+
+
+def test_guard_break():
+    """000_eaa64e0770891241.txt, "Duelist" > "Status Effects" > Guard Break."""
+    e = effect("When spent, roll 1 die: On 4-5, the Attack becomes undefendable.")
+    assert e.body == (n.Roll(N(1), None), n.On(n.ValueRange(4, 5), (n.AttackBecomes("undefendable"),)))
+
+
+def test_every_effect_in_the_content_parses(builtin):
+    """Every effect sentence of the four Vanguard heroes and the Adventures list parses."""
+    from dtc.model import Site
+
+    sites = []
+    for hero in builtin.content.heroes:
+        for a in hero.abilities:
+            sites.extend(a.sites())
+        for s in hero.statuses:
+            sites.extend(s.effects)
+        for c in hero.components:
+            sites.extend(c.effects)
+    for ss in builtin.content.status_sets:
+        for s in ss.statuses:
+            sites.extend(s.effects)
+    assert len(sites) > 80
+    for site in sites:
+        assert isinstance(site, Site)
+        e, problems = parse_effect(site.text)
+        assert problems == [], (site.owner, site.text, problems)
+
+
+# ----------------------------------------------------- requirements, amounts
+
+@pytest.mark.parametrize("text,items", [
+    ("3 [Claw]", (n.SymbolNeed("Claw", 3),)),
+    ("[Claw] [Paw] [Paw] [Leaf]", (n.SymbolNeed("Claw", 1), n.SymbolNeed("Paw", 2), n.SymbolNeed("Leaf", 1))),
+    ("1 [Claw] 2 [Paw] 1 [Leaf]", (n.SymbolNeed("Claw", 1), n.SymbolNeed("Paw", 2), n.SymbolNeed("Leaf", 1))),
+    ("Small Straight", (n.Straight("small"),)),
+    ("large straight", (n.Straight("large"),)),
+    ("4-of-a-kind", (n.OfAKind(4, None),)),
+    ("3-of-a-kind 2-of-a-kind", (n.OfAKind(3, None), n.OfAKind(2, None))),
+])
+def test_requirement(text, items):
+    req, problems = parse_requirement(text)
+    assert problems == [] and req.items == items
+
+
+@pytest.mark.parametrize("text,amount", [
+    ("2", N(2)), ("up to 2", n.UpTo(2)), ("1 or 2", n.Either((1, 2))), ("{n}", n.Param("n")),
+    ("one", N(1)),
+])
+def test_amount(text, amount):
+    a, problems = parse_amount(text)
+    assert problems == [] and a == amount
+
+
+# ---------------------------------------------------------------- errors
+
+@pytest.mark.parametrize("text,code,start", [
+    ("heal5.", "P003", 0),
+    ("Deal 5dmg.", "P003", 5),
+    ("Gain 2CP.", "P003", 5),
+    ("Deal 4 dmg gain Wound.", "P001", 11),
+    ("Gain.", "P001", 4),
+    ("Deal 4 dmg and", "P002", 13),
+    ("Deal 3 % dmg.", "P004", 7),
+    ("", "P002", 0),
+    ("On 3-1, heal 1.", "C010", 3),
+])
+def test_errors_have_codes_and_positions(text, code, start):
+    e, problems = parse_effect(text)
+    assert [p.code for p in problems] == [code]
+    assert problems[0].start == start
+
+
+def test_keywords_never_run_together():
+    for text in ["heal5.", "deal 5dmg.", "gain1 CP.", "Roll 1die.", "Draw 2cards."]:
+        e, problems = parse_effect(text)
+        assert e is None and problems[0].code == "P003", text
+
+
+def test_missing_stop_between_sentences_gets_a_hint():
+    _, problems = parse_effect("Deal 4 dmg gain Wound.")
+    assert "`.`" in problems[0].hint
+
+
+def test_typed_added_damage_is_refused():
+    _, problems = parse_effect("Add 2 undefendable dmg.")
+    assert [p.code for p in problems] == ["C016"]
+
+
+# ------------------------------------------------------------ round trip
+
+@pytest.mark.parametrize("text", [c[0] for c in CONSTRUCTS] + [t[0] for t in TRIGGERS])
+def test_render_parses_back_to_the_same_tree(text):
+    first = effect(text)
+    again = effect(render_effect(first))
+    assert again == first

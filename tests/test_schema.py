@@ -1,0 +1,122 @@
+"""Schemas: every document kind validates, and errors land on the YAML line and column."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import MINIMAL_HERO, ROOT, codes
+
+from dtc import nodes as n
+from dtc.schema import SCHEMA_FILES, validate_effect_ast, validator
+
+
+def test_schemas_are_2020_12_and_well_formed():
+    for name in SCHEMA_FILES:
+        body = json.loads((ROOT / "schemas" / name).read_text())
+        assert body["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        validator(name).check_schema(body)
+
+
+def test_builtin_documents_of_each_kind_are_valid(builtin):
+    kinds = {"hero": 0, "card_set": 0, "status_set": 0, "ruleset": 0}
+    for _hero in builtin.content.heroes:
+        kinds["hero"] += 1
+    kinds["card_set"] = len(builtin.content.card_sets)
+    kinds["status_set"] = len(builtin.content.status_sets)
+    kinds["ruleset"] = len(builtin.content.rulesets)
+    assert kinds == {"hero": 4, "card_set": 1, "status_set": 1, "ruleset": 2}
+    assert not [d for d in builtin.diagnostics if d.code.startswith("S")]
+
+
+def test_unknown_key_points_at_the_key_with_a_suggestion(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("    effect: Deal 4 dmg.", "    efect: Deal 4 dmg."))
+    found = [(d.code, d.span.line, d.span.col, d.hint) for d in result.diagnostics]
+    assert ("S003", 13, 5, "did you mean `effect`?") in found
+
+
+def test_missing_key(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("    dice: 2\n", ""))
+    d = result.diagnostics[0]
+    assert (d.code, d.span.line) == ("S004", 15)
+    assert d.message == "item 1 of `defensive` is missing `dice`"
+
+
+def test_wrong_type(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("stack_limit: 2", "stack_limit: two"))
+    d = result.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col) == ("S001", 7, 18)
+    assert d.message == "`stack_limit` must be a whole number, not text"
+
+
+def test_enum_suggests(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("polarity: negative", "polarity: negatve"))
+    d = result.diagnostics[0]
+    assert d.code == "S001" and d.hint == "did you mean `negative`?"
+
+
+def test_card_kind_needs_its_keys(lint_text):
+    result = lint_text(MINIMAL_HERO + "cards:\n  - name: X\n    kind: action\n    cost: 1\n")
+    messages = {d.message for d in result.diagnostics}
+    assert "item 1 of `cards` is missing `timing`" in messages
+    assert "item 1 of `cards` is missing `effect`" in messages
+
+
+def test_bad_face_number(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("6: Leaf}", "six: Leaf}"))
+    d = result.diagnostics[0]
+    assert d.code == "S001" and d.span.line == 3 and "numbered" in d.hint
+
+
+def test_unknown_document_kind(lint_text):
+    result = lint_text("heor: X\n")
+    d = result.diagnostics[0]
+    assert d.code == "S002" and "did you mean `hero`" in d.message
+
+
+def test_flow_mapping_comma_gets_a_hint(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("      - During your Upkeep Phase, receive 1 dmg.",
+                                            "      - {effect: During your Upkeep Phase, receive 1 dmg.}"))
+    assert any("comma" in (d.hint or "") for d in result.diagnostics)
+
+
+# --------------------------------------------------------- the effect AST schema
+
+
+def test_effect_schema_describes_every_node_type():
+    body = json.loads((ROOT / "schemas" / "effect.schema.json").read_text())
+    defs = {k for k in body["$defs"] if k[0].isupper()}
+    assert defs == set(n.NODE_TYPES)
+    for name, cls in n.NODE_TYPES.items():
+        fields = {f for f in cls.__dataclass_fields__ if f != "span"}
+        assert set(body["$defs"][name]["required"]) == {"node"} | fields, name
+
+
+def test_parsed_content_validates_and_broken_trees_do_not(builtin):
+    effects = [s.ast for h in builtin.content.heroes for a in h.abilities for s in a.sites()
+               if isinstance(s.ast, n.Effect)]
+    assert len(effects) > 50
+    for e in effects:
+        assert validate_effect_ast(n.to_json(e)) == []
+    broken = n.to_json(n.Effect(None, False, (n.Deal(n.Number(-1), None, "nobody", False),)))
+    problems = validate_effect_ast(broken)
+    assert len(problems) >= 1
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda j: j["body"][0].update(node="Explode"),
+    lambda j: j["body"][0].pop("amount"),
+    lambda j: j["body"][0].update(target="nobody"),
+    lambda j: j.update(once_per_turn="yes"),
+])
+def test_effect_schema_rejects(mutate):
+    data = n.to_json(n.Effect(None, False, (n.Deal(n.Number(2), None, None, False),)))
+    assert validate_effect_ast(data) == []
+    mutate(data)
+    assert validate_effect_ast(data) != []
+
+
+def test_schema_errors_for_every_kind(lint_text):
+    result = lint_text("card_set: X\ncards:\n  - name: Y\n    kind: action\n    timing: whenever\n"
+                       "    cost: 1\n    effect: Draw 1 card.\n", "cards.yaml")
+    assert codes(result) == [("S001", 5, 13)]
