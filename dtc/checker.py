@@ -445,7 +445,7 @@ class Checker:
         effect, problems = parse_effect(site.text)
         for p in problems:
             self.at_site(site, p)
-        if effect is None:
+        if effect is None or any(p.severity == "error" for p in problems):
             return
         for message in validate_effect_ast(n.to_json(effect)):
             self.add(error("C019", f"parsed effect does not match the effect schema: {message}",

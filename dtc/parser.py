@@ -132,23 +132,22 @@ def _parse(text: str, start: str) -> tuple[Any, list[Problem]]:
 
 
 _SHIELDED = re.compile(r"\[[^\]]*\]|\{[^}]*\}|\"[^\"]*\"|“[^”]*”")
-_GLUED = re.compile(r"(?<![\w-])(\d+)([A-Za-z][A-Za-z]*)|([A-Za-z][A-Za-z'’-]*?)(\d+)(?![\w-])")
+_WORD = re.compile(r"[A-Za-z0-9'’]+")
+_SEAM = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
 
 def run_together(text: str) -> list[Problem]:
     """Numbers and words written without a space (`heal5`, `5dmg`) are errors, not parses."""
     shielded = _SHIELDED.sub(lambda m: " " * len(m.group(0)), text)
     problems = []
-    for m in _GLUED.finditer(shielded):
+    for m in _WORD.finditer(shielded):
         word = m.group(0)
-        if m.group(1):
-            fixed = f"{m.group(1)} {m.group(2)}"
-        else:
-            fixed = f"{m.group(3)} {m.group(4)}"
-        problems.append(
-            Problem("P003", f"`{word}` runs a number and a word together", m.start(), m.end(),
-                    f"write `{fixed}`")
-        )
+        if _SEAM.search(word):
+            fixed = _SEAM.sub(" ", word)
+            problems.append(
+                Problem("P003", f"`{word}` runs a number and a word together", m.start(), m.end(),
+                        f"write `{fixed}`")
+            )
     return problems
 
 
@@ -316,7 +315,7 @@ class _Builder(Transformer):
             for g in step.guards:
                 if g.kind == "limit":
                     self._misplaced(g, "`once per turn` goes at the start of an effect")
-            if step.then:
+            if step.then and body:  # a `Then` with nothing before it changes nothing
                 body.append(n.Then(span=step.span))
             body.extend(_wrap([g for g in step.guards if g.kind != "limit"], step.body))
         return n.Effect(trigger, once, tuple(body), span=_off(meta))
@@ -337,9 +336,17 @@ class _Builder(Transformer):
         step.guards[:] = [g for g in step.guards if g.kind != "lifted"]
         return trigger, once
 
+    def _at_least(self, value: int, minimum: int, meta, what: str) -> int:
+        if value < minimum:
+            start = getattr(meta, "start_pos", 0) or 0
+            end = getattr(meta, "end_pos", start + 1) or start + 1
+            self.problems.append(Problem("C010", f"{what} must be at least {minimum}; got {value}",
+                                         start, end))
+        return value
+
     def _misplaced(self, g: _Guard, message: str):
         span = g.span or n.Offsets(0, 1)
-        self.problems.append(Problem("P001", message, span.start, span.end))
+        self.problems.append(Problem("C016", message, span.start, span.end))
 
     def sentence(self, meta, items):
         steps = []
@@ -421,7 +428,11 @@ class _Builder(Transformer):
         return "self"
 
     def subject_you_or(self, meta, items):
-        return "self_or_" + items[0]
+        if items[0] != "chosen_teammate":
+            self.problems.append(Problem("C016", "`you or ...` goes with a chosen teammate",
+                                         meta.start_pos, meta.end_pos,
+                                         "write `you or a chosen teammate gains ...`"))
+        return "self_or_chosen_teammate"
 
     def subject_target(self, meta, items):
         return items[0]
@@ -498,10 +509,10 @@ class _Builder(Transformer):
         return None
 
     def deck_top(self, meta, items):
-        return int(items[0])
+        return self._at_least(int(items[0]), 1, meta, "the number of cards looked at")
 
     def count_number(self, meta, items):
-        return int(items[0])
+        return self._at_least(int(items[0]), 1, meta, "the number of cards searched for")
 
     def count_one(self, meta, _):
         return 1
@@ -669,7 +680,7 @@ class _Builder(Transformer):
         return n.Times(int(items[0]), items[1], span=_off(meta))
 
     def up_to(self, meta, items):
-        return n.UpTo(int(items[0]), span=_off(meta))
+        return n.UpTo(self._at_least(int(items[0]), 1, meta, "`up to`"), span=_off(meta))
 
     def either(self, meta, items):
         return n.Either((int(items[0]), int(items[1])), span=_off(meta))
@@ -777,10 +788,11 @@ class _Builder(Transformer):
 
     def req_symbol(self, meta, items):
         count = int(items[0]) if len(items) == 2 else 1
+        self._at_least(count, 1, meta, "a symbol count")
         return n.SymbolNeed(_symbol(items[-1]), count, span=_off(meta))
 
     def req_of_a_kind(self, meta, items):
-        count = int(items[0].value.split("-")[0])
+        count = self._at_least(int(items[0].value.split("-")[0]), 2, meta, "N-of-a-kind")
         symbol = _symbol(items[1]) if len(items) > 1 else None
         return n.OfAKind(count, symbol, span=_off(meta))
 

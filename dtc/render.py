@@ -207,7 +207,8 @@ def _face(face: Any) -> str:
 def _actor(s: n.Actor) -> str:
     text = render_stmt(s.action)
     verb, _, rest = text.partition(" ")
-    return f"{_SUBJECTS[s.target]} {verb}s {rest}".rstrip()
+    third = verb + ("es" if verb.endswith(("sh", "ch")) else "s")
+    return f"{_SUBJECTS[s.target]} {third} {rest}".rstrip()
 
 
 def _choose(s: n.Choose) -> str:

@@ -1,0 +1,156 @@
+"""Property tests: nothing a user types makes dtc crash.
+
+* random text given to the parser gives a tree or problems, never an exception;
+* sentences generated from the grammar itself always parse, and render back to
+  text that parses to the same tree;
+* random and mutated YAML given to the loader and the whole front end gives
+  diagnostics, never an exception.
+
+`DTC_FUZZ_EXAMPLES` raises the example counts for long runs (CI runs the
+default, smaller slice).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from dtc import nodes as n
+from dtc.loader import load_text
+from dtc.parser import grammar_text, parse_effect, parse_requirement
+from dtc.render import render_effect
+from dtc.schema import validate_effect_ast
+
+EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+EFFECT_WORDS = (
+    "deal heal gain inflict remove roll on then choose one or and & you may must if in have "
+    "the a dmg CP card die dice token [Claw] [Paw] 1 2 3 4-6 4-of-a-kind up to per for each "
+    "rolled Small Straight undefendable . , : ( ) × spent during your Upkeep Phase when "
+    "Attacked flip side \"1\" {n} Shape Shift Sun Dial by increase reduce instead"
+).split()
+
+
+@FUZZ
+@given(st.text(max_size=200))
+def test_random_text_never_crashes_the_parser(text):
+    effect, problems = parse_effect(text)
+    assert (effect is None) == any(p.severity == "error" and p.code.startswith("P") for p in problems) \
+        or effect is not None
+    for p in problems:
+        assert 0 <= p.start <= max(len(text), 1)
+        assert p.code[0] in "PC"
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(EFFECT_WORDS), max_size=25).map(" ".join))
+def test_word_salad_never_crashes_the_parser(text):
+    effect, problems = parse_effect(text)
+    assert effect is not None or problems
+    requirement, problems = parse_requirement(text)
+    assert requirement is not None or problems
+
+
+def _spaced(value: str) -> st.SearchStrategy[str]:
+    return st.just(f" {value} ")
+
+
+def _grammar_strategy():
+    grammar = Lark(grammar_text(), parser="lalr", start="effect")
+    explicit = {
+        "WORD": st.sampled_from(["Shape", "Shift", "Wound", "Sun", "Dial", "Bear", "Form",
+                                 "Footwork", "Ore", "Chaos", "Regenerate", "take", "Steps", "Mine"]
+                                ).map(lambda w: f" {w} "),
+        "NUMBER": st.integers(0, 12).map(lambda v: f" {v} "),
+        "RANGE": st.sampled_from([" 1-2 ", " 4-6 ", " 3-4 "]),
+        "SYMBOL": st.sampled_from([" [Claw] ", " [Paw] ", " [Sun Power] "]),
+        "PARAM": st.sampled_from([" {n} ", " {form} "]),
+        "STRING": st.sampled_from([' "1" ', ' "2" ']),
+        "OF_A_KIND": st.sampled_from([" 4-of-a-kind ", " 3-of-a-kind "]),
+        "COMMA_THEN": st.just(" , then "),
+        "COMMA_OR": st.just(" , or "),
+    }
+    for terminal in grammar.terminals:
+        if terminal.pattern.type == "str" and terminal.name not in explicit:
+            explicit[terminal.name] = _spaced(terminal.pattern.value)
+    return from_lark(grammar, start="effect", explicit=explicit)
+
+
+@FUZZ
+@given(_grammar_strategy())
+def test_sentences_generated_from_the_grammar_parse_and_round_trip(text):
+    effect, problems = parse_effect(text)
+    syntax = [p for p in problems if p.code.startswith("P")]
+    assert syntax == [], (text, syntax)
+    if problems:  # semantic problems found while building (a typed `add`, `up to 0`)
+        assert all(p.code.startswith("C") for p in problems)
+        return
+    assert validate_effect_ast(n.to_json(effect)) == []
+    again, problems = parse_effect(render_effect(effect))
+    assert again is not None, (render_effect(effect), problems)
+    # rendering capitalises sentences; a verb phrase's case does not matter
+    assert _caseless(again) == _caseless(effect), render_effect(effect)
+
+
+def _caseless(effect: n.Effect):
+    def fold(value):
+        if isinstance(value, dict):
+            return {k: (v.casefold() if k == "text" else fold(v)) for k, v in value.items()
+                    if k != "span"}
+        if isinstance(value, list):
+            return [fold(v) for v in value]
+        return value
+
+    return fold(n.to_json(effect))
+
+
+# ------------------------------------------------------------------ YAML
+
+YAML_CHARS = st.sampled_from(list("abc:-[]{},&*!|>'\"#%@`? \n\t\\0123456789<=~"))
+
+
+@FUZZ
+@given(st.text(YAML_CHARS, max_size=300))
+def test_random_yaml_never_crashes_the_loader(text):
+    doc, diags = load_text(text, "fuzz.yaml")
+    assert (doc is None) == bool(diags)
+    for d in diags:
+        assert d.code.startswith("Y") and d.span is not None and d.span.line >= 1
+
+
+HERO = (Path(__file__).resolve().parent.parent / "content" / "heroes" / "duelist.yaml").read_text()
+
+
+@settings(max_examples=max(20, EXAMPLES // 5), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_hero_files_give_diagnostics_never_exceptions(data, tmp_path_factory):
+    from dtc import project
+
+    text = HERO
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, len(text)))
+        action = data.draw(st.sampled_from(["delete", "insert", "replace_word"]))
+        if action == "delete":
+            end = min(len(text), pos + data.draw(st.integers(1, 40)))
+            text = text[:pos] + text[end:]
+        elif action == "insert":
+            text = text[:pos] + data.draw(st.text(YAML_CHARS, min_size=1, max_size=10)) + text[pos:]
+        else:
+            words = re.findall(r"[A-Za-z]+", text)
+            old = data.draw(st.sampled_from(words))
+            text = text.replace(old, data.draw(st.sampled_from(["Pierce", "x", "dmg", "Step", ""])), 1)
+    folder = tmp_path_factory.mktemp("mutant")
+    path = folder / "hero.yaml"
+    path.write_text(text)
+    result = project.run([path])
+    for d in result.diagnostics:
+        assert d.message and d.code
