@@ -29,7 +29,8 @@ class Code:
     summary: str
 
 
-# Stage letters: Y yaml (load), S schema, P parse, C check.  Append-only.
+# Stage letters: Y yaml (load), S schema, P parse, C check.  Codes are never reused:
+# a retired code (C004, C013) stays unassigned.
 CODES: dict[str, Code] = {
     c.code: c
     for c in [
@@ -55,7 +56,6 @@ CODES: dict[str, Code] = {
         Code("C001", "unknown-symbol", "a dice symbol is not on the hero's dice"),
         Code("C002", "unknown-status", "a status effect is not known"),
         Code("C003", "unknown-component", "a component (dial, track, form, zone) is not known"),
-        Code("C004", "unknown-ability", "an ability is not known"),
         Code("C005", "unknown-verb", "a phrase matches no verb of the language or of the hero"),
         Code("C006", "impossible-requirement", "no roll of the hero's dice can meet this requirement"),
         Code("C007", "unreachable-condition", "a condition can never hold here"),
@@ -64,7 +64,6 @@ CODES: dict[str, Code] = {
         Code("C010", "out-of-range", "a number is outside its allowed range"),
         Code("C011", "unknown-damage-type", "a damage type is not in the ruleset's chart"),
         Code("C012", "unknown-phase", "a phase is not in the ruleset"),
-        Code("C013", "unknown-hero", "a hero is not known"),
         Code("C014", "verb-recursion", "verbs expand into each other forever"),
         Code("C015", "bad-verb-argument", "a verb's argument does not fit where it is used"),
         Code("C016", "misplaced", "a construct is used where it has no meaning"),
