@@ -50,7 +50,10 @@ def _sentences(body: tuple) -> list[str]:
         if getattr(stmt, "joined", False) and out and not then:
             out[-1] += " and " + text  # an elliptical item continues its sentence
             continue
-        out.append(("then " + text) if then else text)
+        if then:
+            guarded = text.split(" ", 1)[0] in ("if", "on", "for", "while", "when", "during", "at")
+            text = ("then, " if guarded else "then ") + text
+        out.append(text)
         then = False
     return out
 
