@@ -894,3 +894,45 @@ def to_json(node: Any) -> Any:
             continue
         out[f.name] = to_json(value)
     return out
+
+
+# -------------------------------------------------------------------- dump
+
+_BLOCK_FIELDS = ("body", "options")
+
+
+def dump(node: Any, indent: str = "") -> str:
+    """A readable multi-line listing of a tree: nested bodies indented (like `ast.dump`)."""
+    if isinstance(node, tuple):
+        return "\n".join(dump(x, indent) for x in node)
+    head = indent + _inline(node, skip_blocks=True)
+    lines = [head]
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if f.name not in _BLOCK_FIELDS or not value:
+            continue
+        if f.name == "options":
+            for i, option in enumerate(value, 1):
+                lines.append(f"{indent}  option {i}:")
+                lines.append(dump(option, indent + "    "))
+        else:
+            lines.append(dump(value, indent + "  "))
+    if isinstance(node, (Actor, Cost)):
+        lines.append(dump(node.action, indent + "  "))
+    return "\n".join(lines)
+
+
+def _inline(node: Any, skip_blocks: bool = False) -> str:
+    if isinstance(node, tuple):
+        return "(" + ", ".join(_inline(x) for x in node) + ")"
+    if not is_dataclass(node):
+        return repr(node)
+    parts = []
+    for f in fields(node):
+        if f.name == "span" or (skip_blocks and f.name in _BLOCK_FIELDS + ("action",)):
+            continue
+        value = getattr(node, f.name)
+        if f.name == "joined" and not value:
+            continue
+        parts.append(f"{f.name}={_inline(value)}")
+    return f"{type(node).__name__}(" + ", ".join(parts) + ")"

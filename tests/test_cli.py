@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import MINIMAL_HERO, ROOT
 
-from dtc.cli.main import main
+from dtc.cli.main import cli as main
 
 CONTENT = str(ROOT / "content")
 
@@ -150,6 +150,36 @@ def test_heroes_lists_the_builtin_heroes():
     assert result.exit_code == 0
     assert [line.split()[0] for line in result.stdout.splitlines()] == [
         "Druid", "Duelist", "Forgemaster", "Sun"]
+
+
+def test_empty_folder_is_a_usage_error(tmp_path):
+    result = run("lint", str(tmp_path))
+    assert result.exit_code == 2 and "no content files" in result.stderr
+
+
+def test_console_script_turns_bugs_into_one_line(monkeypatch, capsys):
+    import dtc.cli.main as cli_main
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(cli_main.project, "builtin", boom)
+    monkeypatch.setattr("sys.argv", ["dtc", "heroes"])
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main.main()
+    assert exit_info.value.code == 3
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: kaboom" in err and "Traceback" not in err
+
+
+def test_console_script_usage_error_exit_2(monkeypatch, capsys):
+    import dtc.cli.main as cli_main
+
+    monkeypatch.setattr("sys.argv", ["dtc", "lint", "--format", "xml", "x"])
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main.main()
+    assert exit_info.value.code == 2
+    assert "Invalid value for '--format'" in capsys.readouterr().err
 
 
 def test_version():

@@ -169,7 +169,7 @@ def test_decks(builtin):
         assert len(upgrades) >= 4, h.name
         timings = {c.data["timing"] for c in h.cards if c.kind == "action"}
         assert timings == {"main", "roll", "instant"}, h.name
-        assert sum(c.copies for c in h.cards) + shared >= 20
+        assert sum(c.copies for c in h.cards) + shared >= 30
 
 
 def test_adventures_status_list(builtin):

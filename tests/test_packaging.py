@@ -57,7 +57,8 @@ def test_installed_dtc_works_from_another_folder(wheel, tmp_path):
     assert linted.returncode == 0, linted.stderr
     assert "checked 1 file: 0 errors, 0 warnings" in linted.stderr
 
-    (work / "bad.yaml").write_text(MINIMAL_HERO.lstrip("\n").replace("Deal 4 dmg.", "Deal 4 dmg. Inflict Wond."))
+    broken = MINIMAL_HERO.lstrip("\n").replace("Deal 4 dmg.", "Deal 4 dmg. Inflict Wond.")
+    (work / "bad.yaml").write_text(broken)
     bad = subprocess.run([str(dtc), "lint", "bad.yaml"], cwd=work, capture_output=True, text=True)
     assert bad.returncode == 1 and "error[C002]" in bad.stderr
     assert "Traceback" not in bad.stderr

@@ -8,6 +8,7 @@ formats (json, github, sarif) and requested output go to stdout.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -47,11 +48,38 @@ def _summary(result: project.Result) -> str:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="dtc")
-def main() -> None:
+def cli() -> None:
     """dtc: author, check and play dice-and-card board games from YAML content."""
 
 
-@main.command()
+def main() -> None:
+    """The console script: the commands, with interruptions and dtc bugs reported briefly."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        # the reader went away (`dtc show druid | head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_PROBLEMS)
+    except SystemExit:
+        raise
+    except Exception as exc:  # a dtc bug: say so in one line, full trace only on request
+        if os.environ.get("DTC_DEBUG"):
+            raise
+        click.echo(f"internal error: {type(exc).__name__}: {exc} (this is a dtc bug; run with "
+                   "DTC_DEBUG=1 for the full trace and please report it)", err=True)
+        sys.exit(3)
+
+
+@cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]),
               default="text", show_default=True, help="How to print diagnostics.")
@@ -62,6 +90,10 @@ def main() -> None:
 def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, color: str) -> None:
     """Check content files (folders are searched for *.yaml)."""
     result = project.run(list(paths))
+    if result.files == 0 and not result.usage_error:
+        click.echo(f"error: no content files (*.yaml, *.yml) under {', '.join(map(str, paths))}",
+                   err=True)
+        sys.exit(EXIT_USAGE)
     diags = result.diagnostics
     if fmt == "json":
         click.echo(render_json(diags, result.files))
@@ -83,7 +115,7 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
     sys.exit(_exit_code(result, strict))
 
 
-@main.command()
+@cli.command()
 @click.argument("hero")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
@@ -117,7 +149,7 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
     sys.exit(EXIT_CLEAN)
 
 
-@main.command()
+@cli.command()
 @click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
               help="Content to look in (default: the built-in content).")
 def heroes(content_paths: tuple[Path, ...]) -> None:
