@@ -39,7 +39,7 @@ bench: $(STAMP)
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)
 golden: $(STAMP)
-	$(BIN)/python -m pytest tests/test_golden.py tests/test_golden_ast.py --update-golden
+	$(BIN)/python -m pytest tests/test_golden.py tests/test_golden_ast.py tests/test_compile.py --update-golden
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -71,15 +71,21 @@ class Document:
         """The span of the key that leads to `path` (falls back to the value)."""
         return self.key_spans.get(tuple(path)) or self.span(path)
 
-    def text_span(self, path: PathKey, start: int, end: int) -> Span:
-        """The span of characters [start, end) of the string value at `path`."""
+    def text_map(self, path: PathKey) -> TextMap | None:
+        """Offsets in the string value at `path` to file positions (None if not a located string)."""
         path = tuple(path)
         located = self.scalar_starts.get(path)
         value = self.get(path)
         if located is None or not isinstance(value, str):
-            return self.span(path)
+            return None
         index, line, col = located
-        tmap = TextMap(value, self.source.text, index, line, col)
+        return TextMap(value, self.source.text, index, line, col)
+
+    def text_span(self, path: PathKey, start: int, end: int) -> Span:
+        """The span of characters [start, end) of the string value at `path`."""
+        tmap = self.text_map(path)
+        if tmap is None:
+            return self.span(path)
         line1, col1 = tmap.position(start)
         line2, col2 = tmap.position(max(end, start + 1))
         if (line2, col2) <= (line1, col1):

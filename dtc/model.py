@@ -30,6 +30,7 @@ class Site:
     position: str | None = None
     dice: int | None = None  # dice of the current roll when the effect starts
     requirement: Any = None  # the activation requirement (text site) this effect rides on
+    attack_modifier: bool = False
     ast: Any = None
 
     def span(self):
@@ -364,8 +365,9 @@ def _status(doc, path, data, owner_name) -> Status:
             status.effects.append(_site(doc, path + ("effects", i), owner, "status", allow,
                                         status=status))
         else:
+            label = f"{owner} › side {item['side']}" if "side" in item else owner
             status.effects.append(
-                _site(doc, path + ("effects", i, "effect"), owner, "status",
+                _site(doc, path + ("effects", i, "effect"), label, "status",
                       {**allow, **item.get("allow", {})}, status=status, side=item.get("side"))
             )
     if "spendable" in data:
@@ -391,9 +393,12 @@ def _component(doc, path, data, hero) -> Component:
         if isinstance(item, str):
             comp.effects.append(_site(doc, path + ("effects", i), owner, "component"))
         else:
+            label = owner + (f" › at {item['at']}" if "at" in item else "") + (
+                f" › {item['side']} side" if "side" in item else "")
             comp.effects.append(
-                _site(doc, path + ("effects", i, "effect"), owner, "component",
-                      item.get("allow", {}), side=item.get("side"), position=item.get("at"))
+                _site(doc, path + ("effects", i, "effect"), label, "component",
+                      item.get("allow", {}), side=item.get("side"), position=item.get("at"),
+                      attack_modifier=bool(item.get("attack_modifier")))
             )
     return comp
 

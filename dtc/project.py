@@ -91,10 +91,27 @@ def run(paths: list[Path], builtin_rules: bool = True) -> Result:
         rules = sorted((builtin_content_dir() / "rules").glob("*.yaml"))
         quiet = Result(model.Content())
         documents = load_documents(rules, quiet) + documents
+        result.sources.update(quiet.sources)
     result.content = model.build(documents)
     result.diagnostics.extend(check(result.content))
     result.diagnostics.sort(key=sort_key)
     return result
+
+
+def artifact_names(result: Result, paths: list[Path]) -> dict[str, str]:
+    """Each document's name inside an artifact: relative to the folder holding the input
+    that found it (`content/heroes/druid.yaml` whether compiled from `.` or from `/tmp`)."""
+    bases = [p.resolve().parent for p in paths] + [builtin_content_dir().resolve().parent]
+    names = {}
+    for path in result.sources:
+        real = Path(path).resolve()
+        for base in bases:
+            if real.is_relative_to(base):
+                names[path] = real.relative_to(base).as_posix()
+                break
+        else:
+            names[path] = real.name
+    return names
 
 
 def builtin() -> Result:

@@ -70,3 +70,19 @@ defensive:
     dice: 2
     effect: Deal 1 dmg per [Claw] rolled.
 """
+
+
+@pytest.fixture(scope="session")
+def image(builtin) -> dict:
+    """The compiled image of the built-in content (plain data)."""
+    from dtc.compiler import compile_content
+
+    return compile_content(builtin.content, project.artifact_names(builtin, [ROOT / "content"]))
+
+
+@pytest.fixture(scope="session")
+def compiled(image):
+    """The built-in content as a verified, loaded artifact."""
+    from dtc import artifact
+
+    return artifact.load(artifact.to_bytes(image))

@@ -14,7 +14,10 @@ from pathlib import Path
 
 import click
 
-from dtc import __version__, project
+from dtc import __version__, artifact, project
+from dtc.compiler import compile_content
+from dtc.disasm import format_chunk
+from dtc.explain import explain as explain_text
 from dtc.diagnostics import render_github, render_json, render_sarif, render_text
 from dtc.show import find_hero, format_hero, hero_names, hero_view
 
@@ -146,6 +149,129 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
         click.echo(json.dumps(view, indent=2, ensure_ascii=False))
     else:
         click.echo(format_hero(view))
+    sys.exit(EXIT_CLEAN)
+
+
+def _print_diagnostics(result: project.Result) -> None:
+    for d in result.diagnostics:
+        if d.suppressed is None:
+            click.echo(render_text(d, result.sources), err=True)
+
+
+def _load_artifact(path: Path):
+    try:
+        return artifact.read(path)
+    except artifact.ArtifactError as exc:
+        click.echo(f"error: {path}: {exc}", err=True)
+        sys.exit(EXIT_PROBLEMS)
+
+
+@cli.command(name="compile")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
+              help="The artifact to write (e.g. build/ruleset.dtcb).")
+def compile_command(paths: tuple[Path, ...], output: Path) -> None:
+    """Compile content into one verified ruleset artifact (.dtcb)."""
+    result = project.run(list(paths))
+    if result.usage_error:
+        _print_diagnostics(result)
+        sys.exit(EXIT_USAGE)
+    if result.errors:
+        _print_diagnostics(result)
+        click.echo(f"error: {len(result.errors)} error(s); nothing written", err=True)
+        sys.exit(EXIT_PROBLEMS)
+    data = artifact.to_bytes(compile_content(result.content,
+                                             project.artifact_names(result, list(paths))))
+    loaded = artifact.load(data)  # never write what would not verify
+    try:
+        artifact.write(output, data)
+    except OSError as exc:
+        click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(f"wrote {output}: {len(data)} bytes, {len(loaded.heroes)} heroes, "
+               f"{len(loaded.chunks)} chunks, sha256 {loaded.content_hash[:16]}", err=True)
+    sys.exit(EXIT_CLEAN)
+
+
+@cli.command()
+@click.argument("artifact_path", metavar="FILE.dtcb", type=click.Path(path_type=Path))
+@click.option("--hero", help="Only this hero's chunks.")
+@click.option("--ability", help="Only this ability's (or status's, or card's) chunks.")
+def disasm(artifact_path: Path, hero: str | None, ability: str | None) -> None:
+    """List the bytecode of a compiled artifact, with names and source lines."""
+    loaded = _load_artifact(artifact_path)
+    prefix = ""
+    if hero is not None:
+        found = loaded.hero(hero)
+        if found is None:
+            names = ", ".join(h["name"] for h in loaded.heroes)
+            click.echo(f"error: no hero `{hero}` in {artifact_path}; heroes: {names}", err=True)
+            sys.exit(EXIT_USAGE)
+        prefix = found[1]["name"] + " › "
+    wanted = []
+    for i, chunk in enumerate(loaded.chunks):
+        if hero is not None and not chunk.owner.startswith(prefix):
+            continue
+        if ability is not None and not _owner_names(chunk.owner, ability):
+            continue
+        wanted.append(i)
+    if not wanted:
+        click.echo(f"error: nothing matches{' --hero ' + hero if hero else ''}"
+                   f"{' --ability ' + ability if ability else ''}", err=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(f"; {artifact_path}: dtc {loaded.version}, sha256 {loaded.content_hash}")
+    for i in wanted:
+        click.echo("")
+        click.echo(format_chunk(loaded, i))
+    sys.exit(EXIT_CLEAN)
+
+
+def _owner_names(owner: str, name: str) -> bool:
+    """Whether a chunk owner (`Druid › Ferocity › tier 1`) belongs to `name`."""
+    parts = [p.strip().casefold() for p in owner.split("›")]
+    wanted = " ".join(name.casefold().split())
+    return len(parts) > 1 and parts[1] in (wanted, f"card {wanted}")
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--hero", required=True, help="The hero whose names and verbs the text uses.")
+@click.option("--as", "kind", type=click.Choice(["offensive", "defensive", "card", "status", "passive"]),
+              default="offensive", show_default=True, help="What kind of effect the text is.")
+@click.option("--roll", default="1,2,3,4,6", show_default=True,
+              help="The current roll's face values (comma-separated; empty for none).")
+@click.option("--seed", default=1, show_default=True, help="Seed for any dice the text rolls.")
+@click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
+              help="Content to look in (default: the built-in content).")
+def explain(text: str, hero: str, kind: str, roll: str, seed: int,
+            content_paths: tuple[Path, ...]) -> None:
+    """Show how dtc reads effect text: tokens, tree, bytecode and a sample run."""
+    try:
+        faces = [int(v) for v in roll.replace(" ", "").split(",") if v]
+    except ValueError:
+        click.echo(f"error: --roll takes face values like 1,2,3,4,6, not {roll!r}", err=True)
+        sys.exit(EXIT_USAGE)
+    result = project.run(list(content_paths)) if content_paths else project.builtin()
+    found, guess = find_hero(result.content, hero)
+    if found is None:
+        hint = f"did you mean `{guess}`? " if guess else ""
+        click.echo(f"error: no hero `{hero}`; {hint}heroes: {', '.join(hero_names(result.content))}",
+                   err=True)
+        sys.exit(EXIT_USAGE)
+    view = explain_text(result.content, found, text, kind, faces, seed)
+    click.echo("tokens:")
+    click.echo("  " + "  ".join(view.tokens))
+    if view.tree:
+        click.echo("\ntree:")
+        click.echo("\n".join("  " + line for line in view.tree.splitlines()))
+    for d in view.diagnostics:
+        click.echo(render_text(d, view.sources), err=True)
+    if any(d.severity == "error" for d in view.diagnostics) or not view.listing:
+        sys.exit(EXIT_PROBLEMS)
+    click.echo("\nbytecode:")
+    click.echo(view.listing)
+    click.echo("\nrun:")
+    click.echo("\n".join(view.trace))
     sys.exit(EXIT_CLEAN)
 
 

@@ -1,0 +1,541 @@
+"""Artifact: a compiled image to bytes (write), and bytes to a verified `Artifact` (read).
+
+Layout of a `.dtcb` file:
+
+    offset  size  field
+         0     4  magic "DTCB"
+         4     2  format version (big-endian)
+         6     2  header size (64)
+         8    32  SHA-256 of the payload
+        40     4  payload length (big-endian)
+        44    16  dtc version that wrote it (ASCII, NUL padded)
+        60     4  zero
+        64     …  payload: the image as canonical JSON (UTF-8, sorted keys, no spaces)
+
+Writing is deterministic (same content, same bytes) and atomic.  Reading
+verifies everything before anything runs: the header, the hash, the payload's
+shape, every reference between tables, and every chunk's bytecode (known
+opcodes, operands in range, jumps onto instruction starts, a consistent stack
+depth on every path, END with an empty stack).  Only this module, `chunk`,
+`opcodes`, `disasm` and `vm` are needed to load and run: no YAML, grammar or
+schema files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dtc import __version__
+from dtc.chunk import expand_lines
+from dtc.disasm import DecodeError, Instruction, instructions
+from dtc.opcodes import ANY_CARD, COMPARISONS, TABLE, TARGETS, Op
+
+MAGIC = b"DTCB"
+FORMAT_VERSION = 1
+HEADER_SIZE = 64
+MAX_PAYLOAD = 64 * 1024 * 1024
+MAX_STACK = 64
+
+
+class ArtifactError(Exception):
+    """The artifact cannot be trusted; the message is one line saying why."""
+
+
+@dataclass
+class LoadedChunk:
+    owner: str
+    source: int
+    hero: int | None
+    status: int | None
+    code: bytes
+    consts: list
+    lines: list[int]
+    prompts: dict[int, Any] = field(default_factory=dict)
+    program: list[Instruction] = field(default_factory=list)
+
+
+@dataclass
+class Artifact:
+    """A verified ruleset: tables, content data and chunks."""
+
+    version: str
+    content_hash: str
+    data: dict
+    chunks: list[LoadedChunk]
+
+    @property
+    def sources(self) -> list[str]:
+        return self.data["sources"]
+
+    @property
+    def heroes(self) -> list[dict]:
+        return self.data["heroes"]
+
+    @property
+    def statuses(self) -> list[dict]:
+        return self.data["statuses"]
+
+    @property
+    def symbols(self) -> list[str]:
+        return self.data["symbols"]
+
+    @property
+    def damage_types(self) -> list[str]:
+        return self.data["damage_types"]
+
+    @property
+    def phases(self) -> list[str]:
+        return self.data["phases"]
+
+    @property
+    def card_types(self) -> list[str]:
+        return self.data["card_types"]
+
+    @property
+    def dice(self) -> list[dict]:
+        return self.data["dice"]
+
+    def hero(self, name: str) -> tuple[int, dict] | None:
+        """The hero whose name or slug is `name`."""
+        wanted = _slug(name)
+        for i, hero in enumerate(self.heroes):
+            if _slug(hero["name"]) == wanted:
+                return i, hero
+        return None
+
+
+def _slug(name: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
+
+
+# ------------------------------------------------------------------ write
+
+
+def to_bytes(image: dict) -> bytes:
+    """The artifact bytes of a compiled image (deterministic)."""
+    payload = json.dumps(image, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    version = __version__.encode("ascii")[:16].ljust(16, b"\0")
+    header = (MAGIC + FORMAT_VERSION.to_bytes(2, "big") + HEADER_SIZE.to_bytes(2, "big")
+              + hashlib.sha256(payload).digest() + len(payload).to_bytes(4, "big") + version
+              + b"\0" * 4)
+    assert len(header) == HEADER_SIZE
+    return header + payload
+
+
+def write(path: Path, data: bytes) -> None:
+    """Write atomically: a failure leaves no file (and never a half-written one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ------------------------------------------------------------------- read
+
+
+def read(path: Path) -> Artifact:
+    """Load and verify an artifact file; raises ArtifactError with a one-line reason."""
+    try:
+        size = os.stat(path).st_size
+        if size > HEADER_SIZE + MAX_PAYLOAD:
+            raise ArtifactError(f"{path}: {size} bytes is too large for a ruleset artifact")
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise ArtifactError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return load(raw)
+
+
+def load(raw: bytes) -> Artifact:
+    """Verify artifact bytes and return the loaded artifact."""
+    if len(raw) < HEADER_SIZE:
+        raise ArtifactError(f"truncated: {len(raw)} bytes is shorter than the {HEADER_SIZE}-byte header")
+    if raw[:4] != MAGIC:
+        raise ArtifactError("not a dtc ruleset artifact (bad magic number)")
+    version = int.from_bytes(raw[4:6], "big")
+    if version != FORMAT_VERSION:
+        raise ArtifactError(f"artifact format version {version} is not supported "
+                            f"(this dtc reads version {FORMAT_VERSION}); recompile it")
+    if int.from_bytes(raw[6:8], "big") != HEADER_SIZE or raw[60:64] != b"\0" * 4:
+        raise ArtifactError("damaged header")
+    length = int.from_bytes(raw[40:44], "big")
+    payload = raw[HEADER_SIZE:]
+    if len(payload) < length:
+        raise ArtifactError(f"truncated: the payload should be {length} bytes, found {len(payload)}")
+    if len(payload) > length:
+        raise ArtifactError(f"{len(payload) - length} unexpected bytes after the payload")
+    if hashlib.sha256(payload).digest() != raw[8:40]:
+        raise ArtifactError("content hash mismatch: the artifact was changed or damaged")
+    try:
+        writer = raw[44:60].rstrip(b"\0").decode("ascii")
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ArtifactError(f"payload is not readable: {exc}") from None
+    return verify(data, writer, raw[8:40].hex())
+
+
+# ----------------------------------------------------------------- verify
+
+
+def verify(data: Any, writer: str = "?", content_hash: str = "") -> Artifact:
+    """Check an image's shape, references and bytecode; returns it loaded."""
+    v = _Verifier(data)
+    chunks = v.run()
+    return Artifact(writer, content_hash, data, chunks)
+
+
+class _Verifier:
+    def __init__(self, data: Any):
+        self.data = data
+
+    def fail(self, where: str, message: str):
+        raise ArtifactError(f"{where}: {message}")
+
+    # -- shapes
+    def obj(self, value: Any, where: str) -> dict:
+        if not isinstance(value, dict):
+            self.fail(where, "expected an object")
+        return value
+
+    def arr(self, value: Any, where: str) -> list:
+        if not isinstance(value, list):
+            self.fail(where, "expected a list")
+        return value
+
+    def key(self, obj: dict, name: str, kind: type | tuple, where: str) -> Any:
+        if name not in obj:
+            self.fail(where, f"missing `{name}`")
+        value = obj[name]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, (int,))):
+            self.fail(f"{where}.{name}", "has the wrong type")
+        return value
+
+    def index(self, value: Any, table: list, where: str, what: str, optional: bool = False) -> None:
+        if value is None and optional:
+            return
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(table):
+            self.fail(where, f"dangling reference to {what} {value!r}")
+
+    # -- the whole image
+    def run(self) -> list[LoadedChunk]:
+        d = self.obj(self.data, "payload")
+        if d.get("format") != FORMAT_VERSION:
+            self.fail("payload", f"image format {d.get('format')!r} is not {FORMAT_VERSION}")
+        for name in ("sources", "damage_types", "phases", "symbols", "card_types"):
+            for i, item in enumerate(self.arr(d.get(name), name)):
+                if not isinstance(item, str):
+                    self.fail(f"{name}[{i}]", "expected text")
+        for name in ("rulesets", "dice", "statuses", "status_sets", "heroes", "card_sets", "chunks"):
+            self.arr(d.get(name), name)
+        self.chunks = [self.chunk(c, i) for i, c in enumerate(d["chunks"])]
+        for i, die in enumerate(d["dice"]):
+            die = self.obj(die, f"dice[{i}]")
+            self.key(die, "name", str, f"dice[{i}]")
+            faces = self.key(die, "faces", dict, f"dice[{i}]")
+            for value, symbol in faces.items():
+                if not value.isdigit():
+                    self.fail(f"dice[{i}].faces", f"face {value!r} is not a number")
+                self.index(symbol, d["symbols"], f"dice[{i}].faces", "symbol")
+        for i, status in enumerate(d["statuses"]):
+            self.status(self.obj(status, f"statuses[{i}]"), f"statuses[{i}]")
+        for i, hero in enumerate(d["heroes"]):
+            self.hero(self.obj(hero, f"heroes[{i}]"), i)
+        for i, card_set in enumerate(d["card_sets"]):
+            card_set = self.obj(card_set, f"card_sets[{i}]")
+            for j, card in enumerate(self.key(card_set, "cards", list, f"card_sets[{i}]")):
+                self.card(self.obj(card, f"card_sets[{i}].cards[{j}]"), None, f"card_sets[{i}].cards[{j}]")
+        ruleset_names = [self.key(self.obj(r, f"rulesets[{i}]"), "ruleset", str, f"rulesets[{i}]")
+                         for i, r in enumerate(d["rulesets"])]
+        hero_names = [h["name"] for h in d["heroes"]]
+        for i, hero in enumerate(d["heroes"]):
+            if hero.get("rules") is not None and hero["rules"] not in ruleset_names:
+                self.fail(f"heroes[{i}]", f"dangling reference to ruleset {hero['rules']!r}")
+        for i, status in enumerate(d["statuses"]):
+            if status.get("owner") is not None and status["owner"] not in hero_names:
+                self.fail(f"statuses[{i}]", f"dangling reference to hero {status['owner']!r}")
+        for i, status_set in enumerate(d["status_sets"]):
+            for s in self.key(self.obj(status_set, f"status_sets[{i}]"), "statuses", list, "status_sets"):
+                self.index(s, d["statuses"], f"status_sets[{i}]", "status")
+        for i, chunk in enumerate(self.chunks):
+            self.bytecode(chunk, i)
+        return self.chunks
+
+    def chunk(self, c: Any, i: int) -> LoadedChunk:
+        where = f"chunk {i}"
+        c = self.obj(c, where)
+        owner = self.key(c, "owner", str, where)
+        source = self.key(c, "source", int, where)
+        self.index(source, self.data["sources"], where, "source")
+        hero = c.get("hero")
+        self.index(hero, self.data["heroes"], where, "hero", optional=True)
+        status = c.get("status")
+        self.index(status, self.data["statuses"], where, "status", optional=True)
+        try:
+            code = bytes.fromhex(self.key(c, "code", str, where))
+        except ValueError:
+            self.fail(where, "code is not hex")
+        consts = self.key(c, "consts", list, where)
+        runs = self.key(c, "lines", list, where)
+        for run in runs:
+            if (not isinstance(run, list) or len(run) != 2
+                    or not all(isinstance(x, int) and x >= 0 for x in run)):
+                self.fail(where, "damaged line table")
+        if sum(r[1] for r in runs) != len(code):
+            self.fail(where, "the line table does not cover the code")
+        prompts = {}
+        for key, text in self.key(c, "prompts", dict, where).items():
+            ok = isinstance(text, str) or (isinstance(text, list) and all(isinstance(t, str) for t in text))
+            if not key.isdigit() or not ok:
+                self.fail(where, "damaged prompts")
+            prompts[int(key)] = text
+        return LoadedChunk(owner, source, hero, status, code, consts, expand_lines(runs), prompts)
+
+    def trigger(self, t: Any, where: str, hero: dict | None) -> None:
+        if t is None:
+            return
+        t = self.obj(t, where)
+        on = self.key(t, "on", str, where)
+        known = {"during", "turn_edge", "phase_edge", "conclude", "attacked", "attacking", "spent",
+                 "gained_at_limit", "reads", "would_exceed", "any_time", "damaged_by_phase"}
+        if on not in known:
+            self.fail(where, f"unknown trigger {on!r}")
+        if "phase" in t:
+            self.index(t["phase"], self.data["phases"], where, "phase")
+        if "component" in t:
+            self.index(t["component"], (hero or {}).get("components", []), where, "component")
+        for key in ("damage_type", "except"):
+            if t.get(key) not in (None, "any"):
+                self.index(t[key], self.data["damage_types"], where, "damage type")
+
+    def requirement(self, req: Any, where: str) -> None:
+        req = self.obj(req, where)
+        items = self.key(req, "items", list, where)
+        if not items:
+            self.fail(where, "an empty requirement")
+        for item in items:
+            item = self.obj(item, where)
+            if "straight" in item:
+                if item["straight"] not in ("small", "large"):
+                    self.fail(where, "unknown straight")
+            elif "of_a_kind" in item:
+                if not isinstance(item["of_a_kind"], int) or not 2 <= item["of_a_kind"] <= 20:
+                    self.fail(where, "bad N-of-a-kind")
+                self.index(item.get("symbol"), self.data["symbols"], where, "symbol", optional=True)
+            else:
+                self.index(item.get("symbol"), self.data["symbols"], where, "symbol")
+                if not isinstance(item.get("count"), int) or not 1 <= item["count"] <= 20:
+                    self.fail(where, "bad symbol count")
+
+    def chunk_ref(self, value: Any, where: str, optional: bool = False) -> None:
+        self.index(value, self.data["chunks"], where, "chunk", optional)
+
+    def triggered(self, entry: Any, where: str, hero: dict | None) -> None:
+        entry = self.obj(entry, where)
+        self.trigger(entry.get("trigger"), where, hero)
+        self.chunk_ref(entry.get("chunk"), where)
+
+    def status(self, s: dict, where: str) -> None:
+        self.key(s, "name", str, where)
+        if s.get("class") is not None:
+            return
+        limit = self.key(s, "stack_limit", int, where)
+        if limit < 1:
+            self.fail(where, "stack limit below 1")
+        self.trigger(s.get("spendable"), where, None)
+        for j, e in enumerate(self.key(s, "effects", list, where)):
+            self.triggered(e, f"{where}.effects[{j}]", self._owner_hero(s))
+        for j, tier in enumerate(self.key(s, "tiers", list, where)):
+            tier = self.obj(tier, f"{where}.tiers[{j}]")
+            if tier.get("blueprint") is not None:
+                self.requirement(tier["blueprint"], f"{where}.tiers[{j}]")
+            self.triggered(tier.get("effect"), f"{where}.tiers[{j}]", self._owner_hero(s))
+
+    def _owner_hero(self, s: dict) -> dict | None:
+        return next((h for h in self.data["heroes"] if h.get("name") == s.get("owner")), None)
+
+    def hero(self, h: dict, i: int) -> None:
+        where = f"heroes[{i}]"
+        self.key(h, "name", str, where)
+        dice = self.key(h, "dice", dict, where)
+        if not isinstance(dice.get("count"), int) or not 1 <= dice["count"] <= 10:
+            self.fail(where, "bad dice count")
+        for value, symbol in self.key(dice, "faces", dict, where).items():
+            if not value.isdigit():
+                self.fail(where, f"face {value!r} is not a number")
+            self.index(symbol, self.data["symbols"], where, "symbol")
+        for j, comp in enumerate(self.key(h, "components", list, where)):
+            comp = self.obj(comp, f"{where}.components[{j}]")
+            self.key(comp, "values", list, f"{where}.components[{j}]")
+            for k, e in enumerate(self.key(comp, "effects", list, f"{where}.components[{j}]")):
+                self.triggered(e, f"{where}.components[{j}].effects[{k}]", h)
+        for s in self.key(h, "statuses", list, where):
+            self.index(s, self.data["statuses"], where, "status")
+        for j, a in enumerate(self.key(h, "abilities", list, where)):
+            self.ability(self.obj(a, f"{where}.abilities[{j}]"), f"{where}.abilities[{j}]", h)
+        for j, card in enumerate(self.key(h, "cards", list, where)):
+            self.card(self.obj(card, f"{where}.cards[{j}]"), h, f"{where}.cards[{j}]")
+        self.chunk_ref(h.get("setup"), where, optional=True)
+
+    def ability(self, a: dict, where: str, hero: dict) -> None:
+        for j, o in enumerate(a.get("options", [])):
+            o = self.obj(o, f"{where}.options[{j}]")
+            self.requirement(o.get("requirement"), f"{where}.options[{j}]")
+            self.chunk_ref(o.get("chunk"), f"{where}.options[{j}]")
+        for key in ("shared", "additionally", "chunk"):
+            self.chunk_ref(a.get(key), where, optional=True)
+        for j, e in enumerate(a.get("effects", [])):
+            self.triggered(e, f"{where}.effects[{j}]", hero)
+
+    def card(self, c: dict, hero: dict | None, where: str) -> None:
+        self.key(c, "name", str, where)
+        cost = self.key(c, "cost", int, where)
+        if cost < 0:
+            self.fail(where, "negative cost")
+        self.chunk_ref(c.get("chunk"), where, optional=True)
+        if c.get("type") is not None:
+            self.index(c["type"], self.data["card_types"], where, "card type")
+        if c.get("ability") is not None:
+            if hero is None:
+                self.fail(where, "an upgrade outside a hero")
+            self.ability(self.obj(c["ability"], where), where, hero)
+
+    # -- bytecode
+    def bytecode(self, chunk: LoadedChunk, index: int) -> None:
+        where = f"chunk {index} ({chunk.owner})"
+        if not chunk.code:
+            self.fail(where, "empty code")
+        try:
+            program = instructions(chunk.code)
+        except DecodeError as exc:
+            self.fail(where, str(exc))
+        starts = {ins.offset for ins in program}
+        for ins in program:
+            self.operands(chunk, ins, starts, where)
+        self.stack(program, where)
+        chunk.program = program
+
+    def operands(self, chunk: LoadedChunk, ins: Instruction, starts: set[int], where: str) -> None:
+        info = TABLE[ins.op]
+        d = self.data
+        hero = d["heroes"][chunk.hero] if chunk.hero is not None else None
+        comp = status = None
+        at = f"{where}: offset {ins.offset:04} {ins.op.name}"
+        for shape, value in zip(info.operands, ins.operands, strict=True):
+            if shape == "jump" and value not in starts:
+                self.fail(at, f"jump to {value:04} is not the start of an instruction in the chunk")
+            elif shape == "table":
+                if not value:
+                    self.fail(at, "a choice with no options")
+                for target in value:
+                    if target not in starts:
+                        self.fail(at, f"option at {target:04} is not an instruction in the chunk")
+            elif shape == "status":
+                self.index(value, d["statuses"], at, "status")
+                status = d["statuses"][value]
+            elif shape == "symbol":
+                self.index(value, d["symbols"], at, "symbol")
+            elif shape == "comp":
+                if hero is None:
+                    self.fail(at, "names a component outside a hero")
+                self.index(value, hero["components"], at, "component")
+                comp = hero["components"][value]
+            elif shape == "value":
+                self.index(value, comp["values"], at, "component value")
+            elif shape == "side":
+                owner = comp if comp is not None else (
+                    status if status is not None else
+                    (d["statuses"][chunk.status] if chunk.status is not None else None))
+                if owner is None:
+                    self.fail(at, "a side of nothing")
+                self.index(value, owner.get("sides", []), at, "side")
+            elif shape == "phase":
+                self.index(value, d["phases"], at, "phase")
+            elif shape == "dtype":
+                self.index(value, d["damage_types"], at, "damage type")
+            elif shape == "target":
+                self.index(value, TARGETS, at, "target")
+            elif shape == "ctype" and value != ANY_CARD:
+                self.index(value, d["card_types"], at, "card type")
+            elif shape == "die" and value > len(d["dice"]):
+                self.fail(at, f"dangling reference to die {value}")
+            elif shape == "chunk":
+                self.chunk_ref(value, at)
+            elif shape == "tier" and value and (status is None or value > len(status.get("tiers", []))):
+                self.fail(at, f"dangling reference to tier {value}")
+            elif shape == "cmp":
+                self.index(value, COMPARISONS, at, "comparison")
+            elif shape == "mode" and value > (2 if ins.op == Op.CHANGE_DICE else 1):
+                self.fail(at, f"unknown mode {value}")
+            elif shape == "dir" and value > 2:
+                self.fail(at, f"unknown direction {value}")
+            elif shape == "const":
+                self.index(value, chunk.consts, at, "constant")
+                self.constant(ins.op, chunk.consts[value], at, hero)
+        if ins.op in (Op.GAIN_THIS, Op.REMOVE_THIS, Op.SPEND_THIS, Op.FLIP_THIS) and chunk.status is None:
+            self.fail(at, "`this token` outside a status effect")
+
+    def constant(self, op: Op, value: Any, at: str, hero: dict | None) -> None:
+        if op == Op.COUNT_SYMBOLS:
+            for s in self.arr(value, at):
+                self.index(s, self.data["symbols"], at, "symbol")
+        elif op == Op.PICK_FROM:
+            if not value or not all(isinstance(x, int) and 0 <= x < 1000 for x in self.arr(value, at)):
+                self.fail(at, "bad number list")
+        elif op == Op.MEETS:
+            self.requirement(value, at)
+        elif op == Op.SCHEDULE:
+            self.trigger(value, at, hero)
+
+    def stack(self, program: list[Instruction], where: str) -> None:
+        """Every path keeps one stack depth at each instruction and ends empty."""
+        by_offset = {ins.offset: i for i, ins in enumerate(program)}
+        depth: dict[int, int] = {0: 0}
+        work = [0]
+        while work:
+            i = work.pop()
+            ins = program[i]
+            info = TABLE[ins.op]
+            now = depth[i]
+            at = f"{where}: offset {ins.offset:04} {ins.op.name}"
+            if now < info.pops:
+                self.fail(at, "stack underflow")
+            after = now - info.pops + info.pushes
+            if after > MAX_STACK:
+                self.fail(at, "stack too deep")
+            if ins.op == Op.END:
+                if after != 0:
+                    self.fail(at, f"unbalanced stack: the chunk ends with {after} value(s) left")
+                continue
+            if ins.op == Op.CHOOSE:
+                nexts = [by_offset[t] for t in ins.operands[0]]
+            elif ins.op == Op.JUMP:
+                nexts = [by_offset[ins.operands[0]]]
+            else:
+                if i + 1 >= len(program):
+                    self.fail(at, "the code runs off the end of the chunk")
+                nexts = [i + 1]
+                if ins.op == Op.JUMP_IF_FALSE:
+                    nexts.append(by_offset[ins.operands[0]])
+            for j in nexts:
+                if j in depth:
+                    if depth[j] != after:
+                        self.fail(f"{where}: offset {program[j].offset:04}",
+                                  f"unbalanced stack: {depth[j]} value(s) on one path, {after} on another")
+                else:
+                    depth[j] = after
+                    work.append(j)

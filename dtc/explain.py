@@ -1,0 +1,140 @@
+"""Explain: a hero and a line of effect text in; its tokens, tree, bytecode and a run out.
+
+For designers learning the language (`dtc explain --hero druid "..."`): each
+stage's view of the same text, then a trace of the VM running it against a
+sample state with plain answers (first option, yes, the most).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from dtc import artifact as artifact_mod
+from dtc import nodes as n
+from dtc.checker import Checker
+from dtc.compiler import Compiler, _Scope
+from dtc.diagnostics import Diagnostic
+from dtc.disasm import describe, format_chunk
+from dtc.loader import Document
+from dtc.model import Content, Hero, Site
+from dtc.parser import lark_parser, parse_effect
+from dtc.resolve import Context
+from dtc.sample import SampleState, first_answer
+from dtc.source import SourceFile
+from dtc.vm import VM, RunContext
+
+KINDS = ("offensive", "defensive", "card", "status", "passive")
+
+
+@dataclass
+class Explanation:
+    tokens: list[str] = field(default_factory=list)
+    tree: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    listing: str = ""
+    trace: list[str] = field(default_factory=list)
+    sources: dict = field(default_factory=dict)
+
+
+def _site(text: str, kind: str, hero: Hero) -> Site:
+    path = "<explain>"
+    doc = Document(path, SourceFile(path, text), {"effect": text})
+    doc.spans[("effect",)] = doc.span(())
+    doc.scalar_starts[("effect",)] = (0, 1, 1)
+    return Site(text, doc, ("effect",), f"{hero.name} › explain", kind,
+                dice=hero.dice_count if kind in ("offensive", "defensive") else None)
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens the parser sees, as `TYPE 'text'`."""
+    out = []
+    interactive = lark_parser().parse_interactive(text, start="effect")
+    try:
+        for tok in interactive.iter_parse():
+            out.append(f"{tok.type} {tok.value!r}")
+    except Exception:  # the parse error itself is reported with the diagnostics
+        pass
+    return out
+
+
+def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
+            seed: int) -> Explanation:
+    """Every stage's view of `text` as `hero`'s effect of the given kind."""
+    result = Explanation(tokens=tokens(text))
+    site = _site(text, kind, hero)
+    result.sources[site.doc.path] = site.doc.source
+    parsed, _ = parse_effect(text)
+    if parsed is not None:
+        result.tree = n.dump(parsed)
+    checker = Checker(content)
+    rulesets = content.rulesets
+    ruleset = checker.ruleset_for(hero.ruleset, rulesets, hero.doc, ("rules",))
+    statuses = [s for ss in content.status_sets for s in ss.statuses]
+    scope = checker.hero_scope(hero, ruleset, statuses)
+    checker.check_verbs(hero, scope)
+    checker.diags = []
+    ctx = Context(kind, dice=site.dice)
+    if kind == "status" and hero.statuses:
+        ctx.status = hero.statuses[0]
+    checker.check_site(site, scope, ctx)
+    result.diagnostics = checker.diags
+    if site.ast is None or any(d.severity == "error" for d in checker.diags):
+        return result
+    result.tree = n.dump(site.ast)
+    compiler = Compiler(content)
+    image = compiler.compile()
+    hero_index = content.heroes.index(hero)
+    chunk_scope = _Scope(hero, hero_index, hero.statuses[0] if kind == "status" and hero.statuses else None)
+    first_new = len(compiler.chunks)
+    chunk_index = compiler.effect_chunk(site, chunk_scope)
+    image["chunks"] = [c.to_json() for c in compiler.chunks]
+    loaded = artifact_mod.load(artifact_mod.to_bytes(image))
+    result.listing = "\n".join(format_chunk(loaded, i) for i in range(first_new, len(loaded.chunks)))
+    result.trace = _run(loaded, hero_index, chunk_index, roll, seed, kind)
+    return result
+
+
+def _run(loaded, hero_index: int, chunk_index: int, roll: list[int], seed: int, kind: str) -> list[str]:
+    lines: list[str] = []
+    vm = VM(loaded)
+    other = (hero_index + 1) % len(loaded.heroes) if len(loaded.heroes) > 1 else hero_index
+    state = SampleState(loaded, [hero_index, other])
+    chunk = loaded.chunks[chunk_index]
+
+    def trace(index, ins, stack):
+        state_lines = state.log[trace.seen:]
+        trace.seen = len(state.log)
+        lines.extend(f"      -> {line}" for line in state_lines)
+        words = describe(loaded, loaded.chunks[index], ins)
+        raw = " ".join(str(x) for x in ins.operands if not isinstance(x, tuple))
+        shown = f"{raw} ({words})" if words else raw
+        lines.append(f"  {ins.offset:04}  {ins.op.name:<15} {shown:<34} stack {stack}")
+
+    trace.seen = 0
+    vm.trace = trace
+    faces = {int(v): s for v, s in loaded.heroes[hero_index]["dice"]["faces"].items()}
+    status = chunk.status if kind == "status" else None
+    ctx = RunContext(0, hero_index, attacker=0, defender=1, roll=list(roll), faces=faces,
+                     status=status, token=0)
+    if status is not None:
+        state.gain_status(0, status, 1, 0)
+    lines.append(f"sample state: player 1 plays {loaded.heroes[hero_index]['name']}, player 2 "
+                 f"plays {loaded.heroes[other]['name']}; current roll {roll or 'none'}")
+    run = vm.run(chunk_index, ctx, state, random.Random(seed))
+    try:
+        request = next(run)
+        while True:
+            answer = first_answer(request)
+            lines.append(f"      ? {type(request).__name__}: {request} -> answer {answer!r}")
+            request = run.send(answer)
+    except StopIteration as stop:
+        lines.extend(f"      -> {line}" for line in state.log[trace.seen:])
+        outcome = stop.value
+    lines.append(f"done after {outcome.instructions} instructions")
+    incoming = ", ".join(f"player {p + 1}: {v}" for p, v in state.incoming.items() if v)
+    lines.append(f"incoming dmg: {incoming or 'none'}; added to the Attack: {state.added}")
+    for p in state.seats:
+        held = ", ".join(f"{len(t)} {loaded.statuses[s]['name']}" for s, t in p.statuses.items() if t)
+        lines.append(f"player {p.seat + 1}: health {p.health}, CP {p.cp}, statuses: {held or 'none'}")
+    return lines

@@ -1,0 +1,265 @@
+"""Opcodes: the one table of the bytecode instruction set.
+
+Every instruction is one opcode byte followed by fixed operands whose shapes
+the table gives (only CHOOSE has a variable-length jump table).  The table is
+the single source of truth for the compiler, the verifier, the disassembler
+and docs/bytecode.md (a test checks the document against it).  Numbers are
+explicit and append-only: an artifact's meaning never changes under it.
+
+Operand shapes (size in bytes, what the value refers to):
+
+  u8, u16   plain numbers                    jump    u16 code offset in the chunk
+  table     u8 count + count × u16 offsets   const   u8 index into the chunk's constants
+  status    u16 artifact status table        symbol  u16 artifact symbol table
+  comp      u8 component of the chunk's hero value   u8 index into that component's values
+  side      u8 index into a dial's or token's sides
+  phase     u8 artifact phase table          dtype   u8 artifact damage-type table
+  target    u8 TARGETS index                 die     u8 0 = the hero's dice, k = die type k-1
+  ctype     u8 artifact card-type table, 255 = any card
+  chunk     u16 artifact chunk table         tier    u8 0 = none, k = the status's tier k-1
+  cmp       u8 COMPARISONS index             mode    u8 0 up / 1 down (rounding), or
+  dir       u8 0 the player chooses / 1 up / 2 down      a change-dice mode (see CHANGE_DICE)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Op(IntEnum):
+    """Opcodes; the numbers are part of the artifact format."""
+
+    # stack and arithmetic
+    PUSH = 1
+    POP = 2
+    DUP = 3
+    ADD = 4
+    SUB = 5
+    MUL = 6
+    MIN = 7
+    HALF = 8
+    NOT = 9
+    COMPARE = 10
+    # control
+    JUMP = 11
+    JUMP_IF_FALSE = 12
+    CHOOSE = 13
+    MAY = 14
+    DID = 15
+    PICK = 16
+    PICK_FROM = 17
+    THEN = 18
+    END = 19
+    ACTOR = 20
+    PAY_CP = 21
+    SCHEDULE = 22
+    INSTEAD = 23
+    # dice
+    ROLL = 30
+    REROLL = 31
+    CHANGE_DICE = 32
+    HAS_SYMBOL = 33
+    HAS_VALUE = 34
+    MEETS = 35
+    COUNT_SYMBOLS = 36
+    ROLL_TOTAL = 37
+    ROLL_VALUE = 38
+    EXTRA_ATTEMPTS = 39
+    EVENT_VALUE = 40
+    # damage
+    DEAL = 50
+    RECEIVE = 51
+    ADD_DMG = 52
+    PREVENT = 53
+    PREVENT_HALF = 54
+    PREVENT_ALL = 55
+    ATTACK_BECOMES = 56
+    FAIL_PHASE = 57
+    SKIP = 58
+    # health and CP
+    HEAL = 60
+    GAIN_CP = 61
+    LOSE_CP = 62
+    STEAL_CP = 63
+    GET_CP = 64
+    # statuses
+    GAIN = 70
+    INFLICT = 71
+    REMOVE = 72
+    SPEND = 73
+    GAIN_THIS = 74
+    REMOVE_THIS = 75
+    SPEND_THIS = 76
+    FLIP_THIS = 77
+    FLIP_TOKEN = 78
+    COUNT_STATUS = 79
+    DOUBLE = 80
+    CRAFT = 81
+    # cards
+    DRAW = 90
+    DISCARD = 91
+    SEARCH = 92
+    SHUFFLE = 93
+    PLACE_FOUND = 94
+    PLACE_ANY = 95
+    PLACE_N = 96
+    USE_CARDS = 97
+    HAND_SIZE = 98
+    COUNT_OPPONENTS = 99
+    # components
+    RAISE = 100
+    LOWER = 101
+    SET_COMP = 102
+    FLIP_DIAL = 103
+    MOVE = 104
+    GET_COMP = 105
+    IN_FORM = 106
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """One row of the table."""
+
+    op: Op
+    operands: tuple[str, ...]
+    pops: int
+    pushes: int
+    asks: bool  # whether it hands a request to the caller
+    doc: str
+
+
+SHAPE_SIZE = {
+    "u8": 1, "u16": 2, "jump": 2, "const": 1, "status": 2, "symbol": 2, "comp": 1, "value": 1,
+    "side": 1, "phase": 1, "dtype": 1, "target": 1, "die": 1, "ctype": 1, "chunk": 2, "tier": 1,
+    "cmp": 1, "mode": 1, "dir": 1,
+}  # "table" is variable: 1 + 2 × count
+
+TARGETS = (
+    "self", "opponent", "chosen_opponent", "chosen_player", "chosen_teammate",
+    "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
+)
+COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
+ANY_CARD = 255
+
+_ROWS = [
+    # op, operands, pops, pushes, asks, doc
+    (Op.PUSH, ("u16",), 0, 1, False, "push a number"),
+    (Op.POP, (), 1, 0, False, "drop the top value"),
+    (Op.DUP, (), 1, 2, False, "copy the top value"),
+    (Op.ADD, (), 2, 1, False, "a + b"),
+    (Op.SUB, (), 2, 1, False, "a - b, never below 0"),
+    (Op.MUL, (), 2, 1, False, "a × b (`2 × [Claw]`, `1 dmg per [Claw] rolled`)"),
+    (Op.MIN, (), 2, 1, False, "the smaller of a and b (`up to a maximum of N`)"),
+    (Op.HALF, ("mode",), 1, 1, False, "half of the top value, rounded up (0) or down (1)"),
+    (Op.NOT, (), 1, 1, False, "1 if the top value is 0, else 0"),
+    (Op.COMPARE, ("cmp",), 2, 1, False, "1 if a compares to b as the operand says (`at_least`, ...)"),
+    (Op.JUMP, ("jump",), 0, 0, False, "continue at the offset"),
+    (Op.JUMP_IF_FALSE, ("jump",), 1, 0, False, "pop; continue at the offset when it was 0"),
+    (Op.CHOOSE, ("table",), 0, 0, True,
+     "ask which option (`Choose one`); continue at that option's offset"),
+    (Op.MAY, (), 0, 1, True, "ask yes or no (`you may`); push 1 or 0 and remember it"),
+    (Op.DID, (), 0, 1, False, "push the last `you may` answer (`if you do`)"),
+    (Op.PICK, ("u8", "u8"), 0, 1, True, "ask for a number from low to high (`up to N`); push it"),
+    (Op.PICK_FROM, ("const",), 0, 1, True, "ask for one of the listed numbers (`1 or 2`); push it"),
+    (Op.THEN, ("u8",), 0, 0, True,
+     "hand a window to the caller: statuses may be spent and cards played (0 `Then`, "
+     "1 after the Defensive Roll)"),
+    (Op.END, (), 0, 0, False, "finish the chunk"),
+    (Op.ACTOR, ("target",), 0, 0, False, "who does the following actions (`the Attacker heals 7`)"),
+    (Op.PAY_CP, (), 1, 1, False, "pay CP if the actor has it (`spend 3 CP to ...`); push 1 if paid"),
+    (Op.SCHEDULE, ("const", "chunk"), 0, 0, False,
+     "run a chunk later, when the trigger in the constant happens (`at the end of the Roll Phase`)"),
+    (Op.INSTEAD, (), 0, 0, False, "mark that this effect replaces what would otherwise happen"),
+    (Op.ROLL, ("die",), 1, 0, False, "roll N dice with the seeded RNG; they become the current roll"),
+    (Op.REROLL, (), 1, 0, True, "ask which of up to N dice of the current roll to re-roll; re-roll them"),
+    (Op.CHANGE_DICE, ("mode", "u16"), 1, 0, True,
+     "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol"),
+    (Op.HAS_SYMBOL, ("symbol", "u8"), 0, 1, False, "push 1 if the current roll shows the symbol N times"),
+    (Op.HAS_VALUE, ("u8", "u8"), 0, 1, False, "push 1 if a die of the current roll shows low..high"),
+    (Op.MEETS, ("const",), 0, 1, False,
+     "push 1 if the current roll meets the requirement constant (kinds, straights, several symbols)"),
+    (Op.COUNT_SYMBOLS, ("const",), 0, 1, False,
+     "push how many dice of the current roll show a symbol in the constant's list"),
+    (Op.ROLL_TOTAL, (), 0, 1, False, "push the sum of the current roll"),
+    (Op.ROLL_VALUE, (), 0, 1, False, "push the value of the first die of the current roll"),
+    (Op.EXTRA_ATTEMPTS, (), 0, 1, False, "push the Roll Attempts beyond the first this turn"),
+    (Op.EVENT_VALUE, (), 0, 1, False, "push the number the trigger carried (e.g. how far above a dial's max)"),
+    (Op.DEAL, ("dtype", "target", "u8"), 1, 0, False,
+     "deal N dmg of the type to the target; last operand 1 = an isolated instance"),
+    (Op.RECEIVE, ("dtype",), 1, 0, False, "the actor receives N dmg of the type"),
+    (Op.ADD_DMG, (), 1, 0, False, "add N dmg to the current Attack"),
+    (Op.PREVENT, (), 1, 0, False, "prevent N incoming dmg"),
+    (Op.PREVENT_HALF, ("mode",), 0, 0, False, "prevent half the incoming dmg, rounded up (0) or down (1)"),
+    (Op.PREVENT_ALL, (), 0, 0, False, "prevent all incoming dmg"),
+    (Op.ATTACK_BECOMES, ("dtype",), 0, 0, False, "the current Attack's damage becomes the type"),
+    (Op.FAIL_PHASE, ("phase",), 0, 0, False, "the phase fails and has no effect"),
+    (Op.SKIP, ("phase",), 0, 0, False, "the actor skips their next such phase"),
+    (Op.HEAL, (), 1, 0, False, "the actor heals N"),
+    (Op.GAIN_CP, (), 1, 0, False, "the actor gains N CP"),
+    (Op.LOSE_CP, (), 1, 0, False, "the actor loses N CP"),
+    (Op.STEAL_CP, (), 1, 0, False, "the actor takes up to N CP from their opponent"),
+    (Op.GET_CP, (), 0, 1, False, "push the actor's CP"),
+    (Op.GAIN, ("status", "tier"), 1, 0, False, "the actor gains N tokens of the status (or the tier)"),
+    (Op.INFLICT, ("status", "target"), 1, 0, False, "inflict N tokens of the status on the target"),
+    (Op.REMOVE, ("status", "target"), 1, 0, False, "remove N tokens of the status from the target"),
+    (Op.SPEND, ("status",), 1, 0, False, "the actor spends N tokens of the status"),
+    (Op.GAIN_THIS, (), 0, 0, False, "the actor gains the token whose effect this is"),
+    (Op.REMOVE_THIS, (), 0, 0, False, "remove the token whose effect this is"),
+    (Op.SPEND_THIS, (), 0, 0, False, "spend the token whose effect this is"),
+    (Op.FLIP_THIS, ("side",), 0, 0, False, "flip the token whose effect this is to the side"),
+    (Op.FLIP_TOKEN, ("status", "side"), 0, 0, True, "ask which token of the status; flip it to the side"),
+    (Op.COUNT_STATUS, ("status",), 0, 1, False, "push how many tokens of the status the actor has"),
+    (Op.DOUBLE, ("status", "u8"), 1, 0, True,
+     "ask which N tokens (different ones if 1) of the status; double their effect this time"),
+    (Op.CRAFT, ("status", "comp"), 0, 0, True,
+     "ask which tier's blueprint to pay with cards from the zone; gain that tier"),
+    (Op.DRAW, (), 1, 0, False, "the actor draws N cards"),
+    (Op.DISCARD, (), 1, 0, True, "ask which N cards the actor discards"),
+    (Op.SEARCH, ("u8", "u8", "ctype"), 0, 0, True,
+     "search the deck (or its top u8 cards; 0 = all) for u8 cards of the type; they go to the hand"),
+    (Op.SHUFFLE, (), 0, 0, False, "shuffle the actor's deck with the seeded RNG"),
+    (Op.PLACE_FOUND, ("comp",), 0, 0, False, "place the cards the last search found on the zone"),
+    (Op.PLACE_ANY, ("comp", "ctype"), 0, 0, True, "ask which cards of the type from hand go on the zone"),
+    (Op.PLACE_N, ("comp", "ctype"), 1, 0, True, "ask which N cards of the type from hand go on the zone"),
+    (Op.USE_CARDS, ("comp", "ctype"), 1, 0, True,
+     "ask which N cards of the type on the zone to use; run each card's chunk, then discard it"),
+    (Op.HAND_SIZE, (), 0, 1, False, "push how many cards the actor holds"),
+    (Op.COUNT_OPPONENTS, (), 0, 1, False, "push how many opponents the actor has"),
+    (Op.RAISE, ("comp",), 1, 0, False, "increase the dial or move the track up by N"),
+    (Op.LOWER, ("comp",), 1, 0, False, "reduce the dial or move the track down by N"),
+    (Op.SET_COMP, ("comp", "value"), 0, 0, False, "set the component to the value (a form, a position)"),
+    (Op.FLIP_DIAL, ("comp", "side"), 0, 0, False, "turn the dial to the side"),
+    (Op.MOVE, ("comp", "dir"), 1, 0, True, "move the track N (asking up or down when dir is 0)"),
+    (Op.GET_COMP, ("comp",), 0, 1, False, "push the component's value (a dial's number, a track's index)"),
+    (Op.IN_FORM, ("comp", "value"), 0, 1, False, "push 1 if the component is at the value"),
+]
+
+TABLE: dict[Op, OpInfo] = {row[0]: OpInfo(*row) for row in _ROWS}
+
+
+def instruction_size(code: bytes, offset: int) -> int:
+    """Bytes taken by the instruction at `offset` (opcode included); -1 if it runs off the end."""
+    info = TABLE.get(code[offset])  # type: ignore[call-overload]
+    if info is None:
+        return -1
+    size = 1
+    for shape in info.operands:
+        if shape == "table":
+            if offset + size >= len(code):
+                return -1
+            size += 1 + 2 * code[offset + size]
+        else:
+            size += SHAPE_SIZE[shape]
+    return size if offset + size <= len(code) else -1
+
+
+def markdown_table() -> str:
+    """The table as Markdown, for docs/bytecode.md (a test keeps the two equal)."""
+    rows = ["| # | opcode | operands | stack | asks | meaning |", "|---|---|---|---|---|---|"]
+    for info in sorted(TABLE.values(), key=lambda i: i.op.value):
+        operands = " ".join(info.operands) or "—"
+        stack = f"{info.pops} → {info.pushes}" if info.pops or info.pushes else "—"
+        rows.append(f"| {info.op.value} | `{info.op.name}` | {operands} | {stack} | "
+                    f"{'yes' if info.asks else ''} | {info.doc.replace('|', '/')} |")
+    return "\n".join(rows)

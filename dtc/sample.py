@@ -1,0 +1,405 @@
+"""Sample state: a small, honest `GameState` for tests, benchmarks and `dtc explain`.
+
+It keeps each player's Health, CP, status tokens, components, hand, deck and
+zones, collects incoming damage and prevention without resolving the Roll
+Phase (that is the engine's job), and logs every change in words.  Scripted
+answers and scripted dice make runs exact; `ScriptedRNG` replays given values.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from dtc.artifact import Artifact
+from dtc.opcodes import ANY_CARD
+from dtc.vm import VM, ChooseDice, ChooseDirection, ChooseItems, ChooseOption, ChoosePlayer
+from dtc.vm import PickNumber, Request, RunContext, Window, YesNo
+
+
+@dataclass
+class Token:
+    side: int = 0
+    tier: int = 0  # 0 = none, k = the status's tier k-1
+
+
+@dataclass
+class Player:
+    seat: int
+    hero: int | None
+    health: int = 50
+    cp: int = 2
+    statuses: dict[int, list[Token]] = field(default_factory=dict)
+    components: list[int] = field(default_factory=list)
+    sides: list[int] = field(default_factory=list)  # each dial's current side
+    hand: list[str] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    zones: dict[int, list[str]] = field(default_factory=dict)
+    found: list[str] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+
+
+class ScriptedRNG:
+    """Replays die faces in order (as 0-based picks of sorted faces), then falls back to a seed."""
+
+    def __init__(self, faces: list[int], seed: int = 0):
+        self.faces = list(faces)
+        self.fallback = random.Random(seed)
+
+    def randrange(self, n: int) -> int:
+        if self.faces:
+            value = self.faces.pop(0)
+            return min(max(value - 1, 0), n - 1)
+        return self.fallback.randrange(n)
+
+    def shuffle(self, items: list) -> None:
+        self.fallback.shuffle(items)
+
+
+class SampleState:
+    """Players 0..n-1 playing the given heroes; player 0's opponent is player 1."""
+
+    def __init__(self, artifact: Artifact, heroes: list[int | None], max_cp: int = 15,
+                 logging: bool = True):
+        self.a = artifact
+        self.logging = logging
+        self.max_cp = max_cp
+        self.seats = [self._player(i, h) for i, h in enumerate(heroes)]
+        self.incoming: dict[int, int] = {i: 0 for i in range(len(heroes))}
+        self.added = 0
+        self.prevented: dict[int, int] = {i: 0 for i in range(len(heroes))}
+        self.log: list[str] = []
+        self.scheduled: list[tuple[dict, int]] = []
+        self.attack_type: int | None = None
+        self.failed: list[int] = []
+        self.doubled: list[tuple[int, list[int]]] = []
+        self.extra = 0
+
+    def _player(self, seat: int, hero_index: int | None) -> Player:
+        p = Player(seat, hero_index)
+        if hero_index is None:
+            return p
+        hero = self.a.heroes[hero_index]
+        for comp in hero["components"]:
+            p.components.append(comp.get("start", 0) if comp["kind"] != "zone" else 0)
+            p.sides.append(comp.get("start_side", 0))
+        p.deck = [c["name"] for c in hero["cards"] for _ in range(c["copies"])]
+        return p
+
+    # -- naming
+    def status_name(self, status: int) -> str:
+        return self.a.statuses[status]["name"]
+
+    def say(self, text: str) -> None:
+        self.log.append(text)
+
+    # -- players
+    def players(self, ctx: RunContext, who: str) -> list[int]:
+        if who == "self" or who == "self_or_chosen_teammate":
+            return [ctx.owner]
+        if who == "opponent":
+            if ctx.defender is not None and ctx.defender != ctx.owner:
+                return [ctx.defender]
+            return [p.seat for p in self.seats if p.seat != ctx.owner][:1]
+        if who == "attacker" and ctx.attacker is not None:
+            return [ctx.attacker]
+        if who == "defender" and ctx.defender is not None:
+            return [ctx.defender]
+        if who == "chosen_player":
+            return [p.seat for p in self.seats]
+        if who == "chosen_teammate":
+            return []
+        return [p.seat for p in self.seats if p.seat != ctx.owner]
+
+    # -- damage
+    def deal(self, ctx, target, amount, dtype, isolated):
+        self.incoming[target] += amount
+        kind = self.a.damage_types[dtype]
+        extra = " as an isolated instance" if isolated else ""
+        if self.logging:
+            self.say(f"player {ctx.owner + 1} deals {amount} {kind} dmg to player {target + 1}{extra}")
+
+    def receive(self, ctx, player, amount, dtype):
+        self.incoming[player] += amount
+        if self.logging:
+            self.say(f"player {player + 1} receives {amount} {self.a.damage_types[dtype]} dmg")
+
+    def add_damage(self, ctx, amount):
+        self.added += amount
+        if self.logging:
+            self.say(f"add {amount} dmg to the Attack")
+
+    def prevent(self, ctx, amount):
+        self.prevented[ctx.owner] += amount
+        if self.logging:
+            self.say(f"player {ctx.owner + 1} prevents {amount} dmg")
+
+    def prevent_half(self, ctx, round_up):
+        if self.logging:
+            self.say(f"player {ctx.owner + 1} prevents half the incoming dmg (rounded {'up' if round_up else 'down'})")
+
+    def prevent_all(self, ctx):
+        if self.logging:
+            self.say(f"player {ctx.owner + 1} prevents all incoming dmg")
+
+    def attack_becomes(self, ctx, dtype):
+        self.attack_type = dtype
+        if self.logging:
+            self.say(f"the Attack becomes {self.a.damage_types[dtype]}")
+
+    def fail_phase(self, ctx, phase):
+        self.failed.append(phase)
+        if self.logging:
+            self.say(f"{self.a.phases[phase]} fails")
+
+    def skip_phase(self, player, phase):
+        self.seats[player].skipped.append(phase)
+        if self.logging:
+            self.say(f"player {player + 1} skips their {self.a.phases[phase]}")
+
+    def heal(self, player, amount):
+        self.seats[player].health += amount
+        if self.logging:
+            self.say(f"player {player + 1} heals {amount}")
+
+    def change_cp(self, player, delta):
+        p = self.seats[player]
+        new = min(self.max_cp, max(0, p.cp + delta))
+        change = new - p.cp
+        p.cp = new
+        if self.logging:
+            self.say(f"player {player + 1} {'gains' if change >= 0 else 'loses'} {abs(change)} CP")
+        return change
+
+    def cp(self, player):
+        return self.seats[player].cp
+
+    # -- statuses
+    def gain_status(self, player, status, count, tier):
+        entry = self.a.statuses[status]
+        tokens = self.seats[player].statuses.setdefault(status, [])
+        limit = entry.get("stack_limit", 99)
+        added = 0
+        for _ in range(count):
+            if len(tokens) < limit:
+                tokens.append(Token(0, tier))
+                added += 1
+        tier_name = f" ({entry['tiers'][tier - 1]['tier']} {entry['tiers'][tier - 1]['slot']})" if tier else ""
+        if self.logging:
+            self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
+
+    def remove_status(self, player, status, count):
+        tokens = self.seats[player].statuses.get(status, [])
+        removed = min(count, len(tokens))
+        del tokens[:removed]
+        if self.logging:
+            self.say(f"player {player + 1} loses {removed} {self.status_name(status)}")
+
+    def spend_status(self, player, status, count):
+        self.remove_status(player, status, count)
+
+    def status_count(self, player, status):
+        return len(self.seats[player].statuses.get(status, []))
+
+    def tokens(self, player, status):
+        entry = self.a.statuses[status]
+        sides = entry.get("sides") or []
+        return [f"{entry['name']}" + (f" ({sides[t.side]})" if sides else "")
+                for t in self.seats[player].statuses.get(status, [])]
+
+    def this_token(self, ctx, action, side=0):
+        tokens = self.seats[ctx.owner].statuses.setdefault(ctx.status, [])
+        name = self.status_name(ctx.status)
+        index = ctx.token or 0
+        if action == "gain":
+            tokens.append(Token())
+        elif action in ("remove", "spend") and index < len(tokens):
+            tokens.pop(index)
+        elif action == "flip" and index < len(tokens):
+            tokens[index].side = side
+        if self.logging:
+            self.say(f"player {ctx.owner + 1} {action}s this {name} token")
+
+    def flip_token(self, player, status, token, side):
+        self.seats[player].statuses[status][token].side = side
+        if self.logging:
+            self.say(f"player {player + 1} flips a {self.status_name(status)} token")
+
+    def double_effect(self, ctx, status, tokens):
+        self.doubled.append((status, tokens))
+        if self.logging:
+            self.say(f"double the effect of {len(tokens)} {self.status_name(status)}")
+
+    def craft_options(self, player, status, zone):
+        return [f"{t['tier']} {t['slot']}" for t in self.a.statuses[status].get("tiers", [])]
+
+    def craft(self, player, status, zone, option):
+        self.gain_status(player, status, 1, option + 1)
+
+    # -- cards
+    def draw(self, player, count):
+        p = self.seats[player]
+        for _ in range(count):
+            if p.deck:
+                p.hand.append(p.deck.pop(0))
+        if self.logging:
+            self.say(f"player {player + 1} draws {count} card(s)")
+
+    def hand(self, player):
+        return list(self.seats[player].hand)
+
+    def discard(self, player, cards):
+        p = self.seats[player]
+        for i in sorted(cards, reverse=True):
+            p.discard.append(p.hand.pop(i))
+        if self.logging:
+            self.say(f"player {player + 1} discards {len(cards)} card(s)")
+
+    def _type_of(self, player: int, card: str) -> int | None:
+        hero = self.seats[player].hero
+        for c in (self.a.heroes[hero]["cards"] if hero is not None else []):
+            if c["name"] == card:
+                return c.get("type")
+        return None
+
+    def _matches(self, player, card, ctype):
+        return ctype == ANY_CARD or self._type_of(player, card) == ctype
+
+    def search(self, player, top, ctype):
+        deck = self.seats[player].deck
+        looked = deck[:top] if top else deck
+        return [c for c in looked if self._matches(player, c, ctype)]
+
+    def take_found(self, player, picks):
+        p = self.seats[player]
+        wanted = self.search(player, 0, ANY_CARD)
+        p.found = []
+        for i in picks:
+            card = wanted[i] if i < len(wanted) else None
+            if card in p.deck:
+                p.deck.remove(card)
+                p.hand.append(card)
+                p.found.append(card)
+        if self.logging:
+            self.say(f"player {player + 1} finds {', '.join(p.found) or 'nothing'}")
+
+    def shuffle(self, player, rng):
+        rng.shuffle(self.seats[player].deck)
+        if self.logging:
+            self.say(f"player {player + 1} shuffles their deck")
+
+    def hand_cards(self, player, ctype):
+        return [c for c in self.seats[player].hand if self._matches(player, c, ctype)]
+
+    def place_found(self, player, zone):
+        p = self.seats[player]
+        for card in p.found:
+            if card in p.hand:
+                p.hand.remove(card)
+                p.zones.setdefault(zone, []).append(card)
+        if self.logging:
+            self.say(f"player {player + 1} places {len(p.found)} card(s) on a zone")
+
+    def place(self, player, zone, ctype, picks):
+        cards = self.hand_cards(player, ctype)
+        p = self.seats[player]
+        for i in picks:
+            p.hand.remove(cards[i])
+            p.zones.setdefault(zone, []).append(cards[i])
+        if self.logging:
+            self.say(f"player {player + 1} places {len(picks)} card(s)")
+
+    def zone_cards(self, player, zone, ctype):
+        return [c for c in self.seats[player].zones.get(zone, []) if self._matches(player, c, ctype)]
+
+    def use_cards(self, player, zone, ctype, picks):
+        cards = self.zone_cards(player, zone, ctype)
+        p = self.seats[player]
+        chunks = []
+        hero = self.a.heroes[p.hero]
+        for i in picks:
+            card = cards[i]
+            p.zones[zone].remove(card)
+            p.discard.append(card)
+            chunk = next(c["chunk"] for c in hero["cards"] if c["name"] == card)
+            chunks.append(chunk)
+        if self.logging:
+            self.say(f"player {player + 1} uses {len(picks)} card(s)")
+        return chunks
+
+    # -- components
+    def component(self, player, comp):
+        return self.seats[player].components[comp]
+
+    def change_component(self, ctx, player, comp, delta):
+        p = self.seats[player]
+        data = self.a.heroes[p.hero]["components"][comp]
+        if data["kind"] == "track":
+            new = max(0, min(len(data["values"]) - 1, p.components[comp] - delta))
+        else:
+            values = data["values"]
+            new = max(values[0], min(values[-1], p.components[comp] + delta))
+        p.components[comp] = new
+        shown = data["values"][new] if data["kind"] == "track" else new
+        if self.logging:
+            self.say(f"player {player + 1}'s {data['name']} is now {shown}")
+
+    def set_component(self, player, comp, value):
+        p = self.seats[player]
+        p.components[comp] = value
+        data = self.a.heroes[p.hero]["components"][comp]
+        if self.logging:
+            self.say(f"player {player + 1}'s {data['name']} is now {data['values'][value]}")
+
+    def flip_dial(self, player, comp, side):
+        p = self.seats[player]
+        p.sides[comp] = side
+        data = self.a.heroes[p.hero]["components"][comp]
+        if self.logging:
+            self.say(f"player {player + 1}'s {data['name']} flips to {data['sides'][side]}")
+
+    def extra_attempts(self, ctx):
+        return self.extra
+
+    def schedule(self, ctx, trigger, chunk):
+        self.scheduled.append((trigger, chunk))
+        if self.logging:
+            self.say(f"later ({trigger['on'].replace('_', ' ')}): chunk {chunk}")
+
+
+def first_answer(request: Request) -> Any:
+    """A plain, deterministic answer to any request (the first option, yes, the most)."""
+    if isinstance(request, Window):
+        return None
+    if isinstance(request, ChooseOption):
+        return 0
+    if isinstance(request, YesNo):
+        return True
+    if isinstance(request, PickNumber):
+        return request.choices[-1]
+    if isinstance(request, ChooseDice):
+        if request.purpose == "change":
+            return [(0, request.values[-1])] if request.roll and request.most else []
+        return list(range(min(request.most, len(request.roll))))
+    if isinstance(request, ChoosePlayer):
+        return request.players[0]
+    if isinstance(request, ChooseItems):
+        return list(range(min(max(request.least, 1), request.most)))
+    if isinstance(request, ChooseDirection):
+        return "up"
+    raise TypeError(f"no answer for {request!r}")
+
+
+def run_to_end(vm: VM, chunk: int, ctx: RunContext, state: Any, rng: Any, answer=first_answer):
+    """Drive a run with an answering function; returns (outcome, requests seen)."""
+    asked = []
+    run = vm.run(chunk, ctx, state, rng)
+    try:
+        request = next(run)
+        while True:
+            asked.append(request)
+            request = run.send(answer(request))
+    except StopIteration as stop:
+        return stop.value, asked

@@ -1,0 +1,643 @@
+"""VM: a verified chunk, a game state and a seeded RNG in; requests out, an outcome back.
+
+The VM is a generator.  It never asks anyone anything: every decision (an
+option of `Choose one`, `you may`, `up to N`, which die to re-roll, which
+player, which card) and every `Then` window is yielded as a `Request`; the
+caller sends the answer back in.  Bots, a terminal player, tests and replays
+all drive the same code:
+
+    run = vm.run(chunk, ctx, state, rng)
+    request = next(run)               # StopIteration.value is the Outcome
+    while True:
+        request = run.send(answer(request))
+
+Effects and queries go to the `GameState` the caller passes (see its
+docstring); dice come only from the RNG passed in; every run has an
+instruction budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from dtc.artifact import Artifact
+from dtc.dice import meets as dice_meets
+from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
+from dtc.opcodes import TABLE, TARGETS, Op
+
+DEFAULT_BUDGET = 10_000
+# The most frequent opcodes as plain ints: the dispatch loop compares against these.
+_PUSH, _JUMP_IF_FALSE, _END, _DEAL = int(Op.PUSH), int(Op.JUMP_IF_FALSE), int(Op.END), int(Op.DEAL)
+_HAS_SYMBOL, _HAS_VALUE, _GAIN, _THEN = int(Op.HAS_SYMBOL), int(Op.HAS_VALUE), int(Op.GAIN), int(Op.THEN)
+_JUMP, _ROLL, _ADD_DMG, _HEAL = int(Op.JUMP), int(Op.ROLL), int(Op.ADD_DMG), int(Op.HEAL)
+_INFLICT, _RAISE, _LOWER, _MAY = int(Op.INFLICT), int(Op.RAISE), int(Op.LOWER), int(Op.MAY)
+_GAIN_CP, _INSTEAD = int(Op.GAIN_CP), int(Op.INSTEAD)
+_ASKS = frozenset(int(op) for op, info in TABLE.items() if info.asks)
+MAX_CALL_DEPTH = 8
+
+
+class VMError(Exception):
+    """A run could not finish (budget exhausted, a bad answer); the message says why."""
+
+
+# --------------------------------------------------------------- requests
+
+
+@dataclass(frozen=True)
+class Request:
+    """Something the VM needs from the caller. `owner` names the effect asking."""
+
+    owner: str
+
+
+@dataclass(frozen=True)
+class Window(Request):
+    """A break in play (`Then`, or after a Defensive Roll): statuses may be spent and
+    cards played. Answer: anything (ignored)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChooseOption(Request):
+    """`Choose one`. Answer: the index of an option."""
+
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class YesNo(Request):
+    """`You may ...`. Answer: True or False."""
+
+    prompt: str
+
+
+@dataclass(frozen=True)
+class PickNumber(Request):
+    """`up to N` / `1 or 2`. Answer: one of `choices`."""
+
+    choices: tuple[int, ...]
+    prompt: str
+
+
+@dataclass(frozen=True)
+class ChooseDice(Request):
+    """Which dice of `roll` (indices) to re-roll or change; at most `most`. For a change,
+    answer (index, new value) pairs, the value one of `values`."""
+
+    roll: tuple[int, ...]
+    most: int
+    purpose: str  # "re-roll" | "change"
+    values: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChoosePlayer(Request):
+    """A chosen player. Answer: one of `players`."""
+
+    players: tuple[int, ...]
+    purpose: str
+
+
+@dataclass(frozen=True)
+class ChooseItems(Request):
+    """Cards, tokens or tiers to pick: answer a list of indices into `items`,
+    between `least` and `most` long."""
+
+    items: tuple[str, ...]
+    least: int
+    most: int
+    purpose: str
+
+
+@dataclass(frozen=True)
+class ChooseDirection(Request):
+    """Up or down on a track. Answer: "up" or "down"."""
+
+    component: str
+    amount: int
+
+
+# --------------------------------------------------------------- interfaces
+
+
+class GameState(Protocol):
+    """What the VM reads and changes. A game engine implements it; so does
+    `dtc.sample.SampleState` for tests and `dtc explain`.
+
+    Players are ints. `ctx` is the RunContext of the running chunk. Amounts are
+    never negative. Methods return None unless documented otherwise.
+    """
+
+    def deal(self, ctx: RunContext, target: int, amount: int, dtype: int, isolated: bool) -> None: ...
+    def receive(self, ctx: RunContext, player: int, amount: int, dtype: int) -> None: ...
+    def add_damage(self, ctx: RunContext, amount: int) -> None: ...
+    def prevent(self, ctx: RunContext, amount: int) -> None: ...
+    def prevent_half(self, ctx: RunContext, round_up: bool) -> None: ...
+    def prevent_all(self, ctx: RunContext) -> None: ...
+    def attack_becomes(self, ctx: RunContext, dtype: int) -> None: ...
+    def fail_phase(self, ctx: RunContext, phase: int) -> None: ...
+    def skip_phase(self, player: int, phase: int) -> None: ...
+    def heal(self, player: int, amount: int) -> None: ...
+    def change_cp(self, player: int, delta: int) -> int:
+        """Apply the change within 0..max; return the change made."""
+    def cp(self, player: int) -> int: ...
+    def gain_status(self, player: int, status: int, count: int, tier: int) -> None: ...
+    def remove_status(self, player: int, status: int, count: int) -> None: ...
+    def spend_status(self, player: int, status: int, count: int) -> None: ...
+    def status_count(self, player: int, status: int) -> int: ...
+    def tokens(self, player: int, status: int) -> list[str]:
+        """Descriptions of the player's tokens of a status (for choosing one)."""
+    def this_token(self, ctx: RunContext, action: str, side: int = 0) -> None:
+        """Act on the token whose effect is running: gain | remove | spend | flip."""
+    def flip_token(self, player: int, status: int, token: int, side: int) -> None: ...
+    def double_effect(self, ctx: RunContext, status: int, tokens: list[int]) -> None: ...
+    def craft_options(self, player: int, status: int, zone: int) -> list[str]: ...
+    def craft(self, player: int, status: int, zone: int, option: int) -> None: ...
+    def draw(self, player: int, count: int) -> None: ...
+    def hand(self, player: int) -> list[str]: ...
+    def discard(self, player: int, cards: list[int]) -> None: ...
+    def search(self, player: int, top: int, ctype: int) -> list[str]:
+        """Matching cards of the deck (or its top cards; 0 = all) to choose from."""
+    def take_found(self, player: int, picks: list[int]) -> None: ...
+    def shuffle(self, player: int, rng: Any) -> None: ...
+    def hand_cards(self, player: int, ctype: int) -> list[str]: ...
+    def place_found(self, player: int, zone: int) -> None: ...
+    def place(self, player: int, zone: int, ctype: int, picks: list[int]) -> None: ...
+    def zone_cards(self, player: int, zone: int, ctype: int) -> list[str]: ...
+    def use_cards(self, player: int, zone: int, ctype: int, picks: list[int]) -> list[int]:
+        """Take the picked cards off the zone (discarding them); return their chunks."""
+    def component(self, player: int, comp: int) -> int:
+        """A dial's number, a track's position index (0 = top), a form's index."""
+    def change_component(self, ctx: RunContext, player: int, comp: int, delta: int) -> None:
+        """Increase a dial by delta, or move a track delta positions up (negative: down)."""
+    def set_component(self, player: int, comp: int, value: int) -> None: ...
+    def flip_dial(self, player: int, comp: int, side: int) -> None: ...
+    def players(self, ctx: RunContext, who: str) -> list[int]:
+        """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
+    def extra_attempts(self, ctx: RunContext) -> int: ...
+    def schedule(self, ctx: RunContext, trigger: dict, chunk: int) -> None: ...
+
+
+@dataclass
+class RunContext:
+    """What a running chunk is about: whose it is, who is involved, the current dice."""
+
+    owner: int  # the player whose effect this is
+    hero: int | None = None  # the hero (artifact index) whose components chunks name
+    attacker: int | None = None
+    defender: int | None = None
+    roll: list[int] = field(default_factory=list)  # face values of the current roll
+    faces: dict[int, int] = field(default_factory=dict)  # face value -> symbol index
+    status: int | None = None  # the status whose token's effect this is
+    token: int | None = None
+    event_value: int = 0  # the number the trigger carried
+    did: bool = False  # the last `you may` answer
+
+
+@dataclass
+class Outcome:
+    """What a finished run tells its caller."""
+
+    instructions: int
+    replaced: bool  # an `instead` ran
+
+
+# ----------------------------------------------------------------------- VM
+
+
+class VM:
+    """Runs chunks of one verified artifact."""
+
+    def __init__(self, artifact: Artifact, budget: int = DEFAULT_BUDGET):
+        self.artifact = artifact
+        self.budget = budget
+        self.requirements: dict[tuple[int, int], Requirement] = {}
+        self._decoded: dict[int, list[tuple]] = {}
+        self._index_of_chunk = {id(c): i for i, c in enumerate(artifact.chunks)}
+        self.trace: Any = None  # a callable(chunk, instruction, stack) for `dtc explain`
+
+    def die_faces(self, ctx: RunContext, die: int) -> dict[int, int]:
+        if die == 0:
+            hero = self.artifact.heroes[ctx.hero] if ctx.hero is not None else None
+            if hero is None:
+                return {v: 0 for v in range(1, 7)}
+            return {int(v): s for v, s in hero["dice"]["faces"].items()}
+        return {int(v): s for v, s in self.artifact.dice[die - 1]["faces"].items()}
+
+    def requirement(self, chunk_index: int, const: int) -> Requirement:
+        key = (chunk_index, const)
+        if key not in self.requirements:
+            data = self.artifact.chunks[chunk_index].consts[const]
+            names = self.artifact.symbols
+            items = []
+            for item in data["items"]:
+                if "straight" in item:
+                    items.append(Straight(item["straight"]))
+                elif "of_a_kind" in item:
+                    sym = item.get("symbol")
+                    items.append(OfAKind(item["of_a_kind"], names[sym] if sym is not None else None))
+                else:
+                    items.append(SymbolNeed(names[item["symbol"]], item["count"]))
+            self.requirements[key] = Requirement(tuple(items))
+        return self.requirements[key]
+
+    def run(self, chunk_index: int, ctx: RunContext, state: GameState, rng: Any
+            ) -> Generator[Request, Any, Outcome]:
+        """Run a chunk to its END, yielding requests; returns the Outcome."""
+        counter = [0]
+        replaced = yield from self._frame(chunk_index, ctx, state, rng, counter, 0)
+        return Outcome(counter[0], replaced)
+
+    def _steps(self, chunk_index: int) -> list[tuple]:
+        """The chunk pre-decoded for speed: (opcode, a, b, c) with jumps as step indices."""
+        steps = self._decoded.get(chunk_index)
+        if steps is None:
+            program = self.artifact.chunks[chunk_index].program
+            at = {ins.offset: i for i, ins in enumerate(program)}
+            steps = []
+            for ins in program:
+                args = list(ins.operands)
+                if ins.op in (Op.JUMP, Op.JUMP_IF_FALSE):
+                    args[0] = at[args[0]]
+                elif ins.op == Op.CHOOSE:
+                    args[0] = tuple(at[t] for t in args[0])
+                args += [0] * (3 - len(args))
+                steps.append((int(ins.op), args[0], args[1], args[2]))
+            self._decoded[chunk_index] = steps
+        return steps
+
+    def _frame(self, chunk_index, ctx, state, rng, counter, depth) -> Generator[Request, Any, bool]:
+        if depth > MAX_CALL_DEPTH:
+            raise VMError("cards used within cards nest too deeply")
+        chunk = self.artifact.chunks[chunk_index]
+        program = chunk.program
+        steps = self._steps(chunk_index)
+        owner = chunk.owner
+        stack: list[int] = []
+        push, pop = stack.append, stack.pop
+        actor = ctx.owner
+        replaced = False
+        budget = self.budget
+        trace = self.trace
+        count = counter[0]
+        pc = 0
+        while True:
+            op, a, b, c = steps[pc]
+            pc += 1
+            count += 1
+            if count > budget:
+                raise VMError(f"instruction budget of {budget} exhausted in {owner}")
+            if trace is not None:
+                trace(chunk_index, program[pc - 1], list(stack))
+            if op == _PUSH:
+                push(a)
+            elif op == _JUMP_IF_FALSE:
+                if not pop():
+                    pc = a
+            elif op == _END:
+                counter[0] = count
+                return replaced
+            elif op == _DEAL:
+                amount = pop()
+                for target in (actor,) if b == 0 else state.players(ctx, TARGETS[b]):
+                    state.deal(ctx, target, amount, a, bool(c))
+            elif op == _HAS_SYMBOL:
+                faces = ctx.faces
+                push(int(sum(1 for v in ctx.roll if faces.get(v) == a) >= b))
+            elif op == _HAS_VALUE:
+                push(int(any(a <= v <= b for v in ctx.roll)))
+            elif op == _GAIN:
+                state.gain_status(actor, a, pop(), b)
+            elif op == _THEN:
+                counter[0] = count
+                yield Window(owner, "then" if a == 0 else "after defensive roll")
+                count = counter[0]
+            elif op == _JUMP:
+                pc = a
+            elif op == _ROLL:
+                n = pop()
+                faces = self.die_faces(ctx, a)
+                values = sorted(faces)
+                ctx.roll = [values[rng.randrange(len(values))] for _ in range(n)]
+                ctx.faces = faces
+            elif op == _ADD_DMG:
+                state.add_damage(ctx, pop())
+            elif op == _HEAL:
+                state.heal(actor, pop())
+            elif op == _INFLICT:
+                n = pop()
+                for target in (actor,) if b == 0 else state.players(ctx, TARGETS[b]):
+                    state.gain_status(target, a, n, 0)
+            elif op == _RAISE:
+                state.change_component(ctx, actor, a, pop())
+            elif op == _LOWER:
+                state.change_component(ctx, actor, a, -pop())
+            elif op == _MAY:
+                counter[0] = count
+                answer = yield YesNo(owner, self._prompt(chunk, program[pc - 1]))
+                count = counter[0]
+                ctx.did = bool(answer)
+                push(int(ctx.did))
+            elif op == _GAIN_CP:
+                state.change_cp(actor, pop())
+            elif op in _ASKS:
+                counter[0] = count
+                actor, jump = yield from self._ask(
+                    op, a, b, c, chunk_index, chunk, program[pc - 1], ctx, state, rng, counter,
+                    depth, stack, actor)
+                count = counter[0]
+                if jump is not None:
+                    pc = jump
+            elif op == _INSTEAD:
+                replaced = True
+            else:
+                self._plain(op, a, b, c, chunk, ctx, state, rng, stack, actor)
+
+    def _plain(self, op, a, b, c, chunk, ctx, state, rng, stack, actor) -> None:
+        """The less frequent instructions that ask nothing."""
+        push, pop = stack.append, stack.pop
+        if op == Op.DUP:
+            push(stack[-1])
+        elif op == Op.POP:
+            pop()
+        elif op == Op.ADD:
+            y = pop()
+            push(pop() + y)
+        elif op == Op.SUB:
+            y = pop()
+            push(max(0, pop() - y))
+        elif op == Op.MUL:
+            y = pop()
+            push(pop() * y)
+        elif op == Op.MIN:
+            y = pop()
+            push(min(pop(), y))
+        elif op == Op.HALF:
+            v = pop()
+            push((v + 1) // 2 if a == 0 else v // 2)
+        elif op == Op.NOT:
+            push(int(not pop()))
+        elif op == Op.COMPARE:
+            y = pop()
+            x = pop()
+            push(int((x >= y, x > y, x < y, x == y)[a]))
+        elif op == Op.DID:
+            push(int(ctx.did))
+        elif op == Op.PAY_CP:
+            amount = pop()
+            if state.cp(actor) >= amount:
+                state.change_cp(actor, -amount)
+                push(1)
+            else:
+                push(0)
+        elif op == Op.SCHEDULE:
+            state.schedule(ctx, chunk.consts[a], b)
+        elif op == Op.MEETS:
+            push(int(self._meets(ctx, chunk, a)))
+        elif op == Op.COUNT_SYMBOLS:
+            wanted = chunk.consts[a]
+            faces = ctx.faces
+            push(sum(1 for v in ctx.roll if faces.get(v) in wanted))
+        elif op == Op.ROLL_TOTAL:
+            push(sum(ctx.roll))
+        elif op == Op.ROLL_VALUE:
+            push(ctx.roll[0] if ctx.roll else 0)
+        elif op == Op.EXTRA_ATTEMPTS:
+            push(state.extra_attempts(ctx))
+        elif op == Op.EVENT_VALUE:
+            push(ctx.event_value)
+        elif op == Op.RECEIVE:
+            state.receive(ctx, actor, pop(), a)
+        elif op == Op.PREVENT:
+            state.prevent(ctx, pop())
+        elif op == Op.PREVENT_HALF:
+            state.prevent_half(ctx, a == 0)
+        elif op == Op.PREVENT_ALL:
+            state.prevent_all(ctx)
+        elif op == Op.ATTACK_BECOMES:
+            state.attack_becomes(ctx, a)
+        elif op == Op.FAIL_PHASE:
+            state.fail_phase(ctx, a)
+        elif op == Op.SKIP:
+            state.skip_phase(actor, a)
+        elif op == Op.LOSE_CP:
+            state.change_cp(actor, -pop())
+        elif op == Op.STEAL_CP:
+            amount = pop()
+            victims = state.players(ctx, "opponent")
+            if victims:
+                taken = -state.change_cp(victims[0], -amount)
+                state.change_cp(actor, taken)
+        elif op == Op.GET_CP:
+            push(state.cp(actor))
+        elif op == Op.REMOVE:
+            n = pop()
+            for target in self._targets(ctx, state, b, chunk.owner, actor):
+                state.remove_status(target, a, n)
+        elif op == Op.SPEND:
+            state.spend_status(actor, a, pop())
+        elif op == Op.GAIN_THIS:
+            state.this_token(ctx, "gain")
+        elif op == Op.REMOVE_THIS:
+            state.this_token(ctx, "remove")
+        elif op == Op.SPEND_THIS:
+            state.this_token(ctx, "spend")
+        elif op == Op.FLIP_THIS:
+            state.this_token(ctx, "flip", a)
+        elif op == Op.COUNT_STATUS:
+            push(state.status_count(actor, a))
+        elif op == Op.DRAW:
+            state.draw(actor, pop())
+        elif op == Op.SHUFFLE:
+            state.shuffle(actor, rng)
+        elif op == Op.PLACE_FOUND:
+            state.place_found(actor, a)
+        elif op == Op.HAND_SIZE:
+            push(len(state.hand(actor)))
+        elif op == Op.COUNT_OPPONENTS:
+            push(len(state.players(ctx, "each_opponent")))
+        elif op == Op.SET_COMP:
+            state.set_component(actor, a, b)
+        elif op == Op.FLIP_DIAL:
+            state.flip_dial(actor, a, b)
+        elif op == Op.GET_COMP:
+            push(state.component(actor, a))
+        elif op == Op.IN_FORM:
+            push(int(state.component(actor, a) == b))
+        else:  # pragma: no cover - the verifier admits only known opcodes
+            raise VMError(f"{chunk.owner}: no handler for {Op(op).name}")
+
+    def _ask(self, op, a, b, c, chunk_index, chunk, ins, ctx, state, rng, counter, depth, stack,
+             actor) -> Generator[Request, Any, tuple]:
+        """The instructions that ask the caller; returns (actor, jump step or None)."""
+        push, pop = stack.append, stack.pop
+        owner = chunk.owner
+        if op == Op.CHOOSE:
+            answer = yield ChooseOption(owner, self._option_labels(chunk, ins))
+            return actor, a[self._index(answer, len(a), "option")]
+        if op == Op.PICK or op == Op.PICK_FROM:
+            choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])
+            answer = yield PickNumber(owner, choices, self._prompt(chunk, ins))
+            push(self._member(answer, choices))
+        elif op == Op.ACTOR:
+            chosen = self._one_player(ctx, state, a, owner)
+            if isinstance(chosen, Request):
+                answer = yield chosen
+                chosen = self._member(answer, chosen.players)
+            actor = chosen
+        elif op == Op.REROLL:
+            most = pop()
+            answer = yield ChooseDice(owner, tuple(ctx.roll), most, "re-roll")
+            values = sorted(ctx.faces) or list(range(1, 7))
+            for i in self._picks(answer, len(ctx.roll), 0, most):
+                ctx.roll[i] = values[rng.randrange(len(values))]
+        elif op == Op.CHANGE_DICE:
+            most = pop()
+            values = self._change_values(ctx, a, b)
+            answer = yield ChooseDice(owner, tuple(ctx.roll), most, "change", values)
+            for i, value in self._changes(answer, len(ctx.roll), most, values):
+                ctx.roll[i] = value
+        elif op == Op.FLIP_TOKEN:
+            tokens = state.tokens(actor, a)
+            if tokens:
+                answer = yield ChooseItems(owner, tuple(tokens), 1, 1, "flip a token")
+                (pick,) = self._picks(answer, len(tokens), 1, 1)
+                state.flip_token(actor, a, pick, b)
+        elif op == Op.DOUBLE:
+            most = pop()
+            tokens = state.tokens(actor, a)
+            if tokens and most:
+                limit = min(most, len(tokens))
+                answer = yield ChooseItems(owner, tuple(tokens), 0, limit, "double the effect")
+                state.double_effect(ctx, a, self._picks(answer, len(tokens), 0, limit))
+        elif op == Op.CRAFT:
+            options = state.craft_options(actor, a, b)
+            if options:
+                answer = yield ChooseItems(owner, tuple(options), 0, 1, "craft")
+                for pick in self._picks(answer, len(options), 0, 1):
+                    state.craft(actor, a, b, pick)
+        elif op == Op.DISCARD:
+            n = pop()
+            hand = state.hand(actor)
+            if hand and n:
+                need = min(n, len(hand))
+                answer = yield ChooseItems(owner, tuple(hand), need, need, "discard")
+                state.discard(actor, self._picks(answer, len(hand), need, need))
+        elif op == Op.SEARCH:
+            found = state.search(actor, a, c)
+            picks: list[int] = []
+            if found:
+                want = min(b, len(found))
+                answer = yield ChooseItems(owner, tuple(found), want, want, "search")
+                picks = self._picks(answer, len(found), want, want)
+            state.take_found(actor, picks)
+        elif op == Op.PLACE_ANY or op == Op.PLACE_N:
+            most = pop() if op == Op.PLACE_N else None
+            cards = state.hand_cards(actor, b)
+            if cards:
+                limit = len(cards) if most is None else min(most, len(cards))
+                answer = yield ChooseItems(owner, tuple(cards), 0, limit, "place")
+                state.place(actor, a, b, self._picks(answer, len(cards), 0, limit))
+        elif op == Op.USE_CARDS:
+            most = pop()
+            cards = state.zone_cards(actor, a, b)
+            if cards and most:
+                limit = min(most, len(cards))
+                answer = yield ChooseItems(owner, tuple(cards), 0, limit, "use")
+                for card_chunk in state.use_cards(actor, a, b, self._picks(answer, len(cards), 0, limit)):
+                    inner = RunContext(actor, ctx.hero, ctx.attacker, ctx.defender)
+                    yield from self._frame(card_chunk, inner, state, rng, counter, depth + 1)
+        elif op == Op.MOVE:
+            amount = pop()
+            direction = b
+            if direction == 0 and amount:
+                name = self.artifact.heroes[ctx.hero]["components"][a]["name"]
+                answer = yield ChooseDirection(owner, name, amount)
+                if answer not in ("up", "down"):
+                    raise VMError(f"{owner}: answer `up` or `down`, not {answer!r}")
+                direction = 1 if answer == "up" else 2
+            state.change_component(ctx, actor, a, amount if direction == 1 else -amount)
+        return actor, None
+
+    def _meets(self, ctx, chunk_index_or_chunk, const) -> bool:
+        req = self.requirement(self._chunk_index(chunk_index_or_chunk), const)
+        names = self.artifact.symbols
+        faces = {v: names[s] for v, s in ctx.faces.items()}
+        return dice_meets(req, tuple(ctx.roll), faces)
+
+    def _chunk_index(self, chunk) -> int:
+        return self._index_of_chunk[id(chunk)]
+
+    # -- helpers
+    def _targets(self, ctx, state, target, owner, actor) -> list[int]:
+        """The players a target operand means; a chosen one among several is asked for
+        by `_frame` through `state.players` returning just the answer's player."""
+        who = TARGETS[target]
+        if who == "self":
+            return [actor]
+        return state.players(ctx, who)
+
+    def _one_player(self, ctx, state, target, owner):
+        who = TARGETS[target]
+        if who == "self":
+            return ctx.owner
+        players = tuple(state.players(ctx, who))
+        if not players:
+            raise VMError(f"{owner}: no player is `{who}` here")
+        if len(players) == 1 or not who.startswith(("chosen", "self_or")):
+            return players[0]
+        return ChoosePlayer(owner, players, who)
+
+    def _index(self, answer, count: int, what: str) -> int:
+        if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:
+            raise VMError(f"answer an {what} number from 0 to {count - 1}, not {answer!r}")
+        return answer
+
+    def _member(self, answer, choices) -> int:
+        if answer not in choices or isinstance(answer, bool):
+            raise VMError(f"answer one of {list(choices)}, not {answer!r}")
+        return answer
+
+    def _picks(self, answer, count: int, least: int, most: int) -> list[int]:
+        picks = list(answer) if isinstance(answer, (list, tuple)) else None
+        if (picks is None or not least <= len(picks) <= most or len(set(picks)) != len(picks)
+                or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < count
+                           for p in picks)):
+            raise VMError(f"answer {least} to {most} different numbers from 0 to {count - 1}, "
+                          f"not {answer!r}")
+        return picks
+
+    def _change_values(self, ctx, mode: int, value: int) -> tuple[int, ...]:
+        faces = ctx.faces or {v: 0 for v in range(1, 7)}
+        if mode == 0:
+            return tuple(sorted(faces))
+        if mode == 1:
+            return (value,)
+        return tuple(v for v in sorted(faces) if faces[v] == value)
+
+    def _changes(self, answer, count: int, most: int, values) -> list[tuple[int, int]]:
+        pairs = list(answer) if isinstance(answer, (list, tuple)) else None
+        if pairs is None or len(pairs) > most:
+            raise VMError(f"answer at most {most} (die, value) pairs, not {answer!r}")
+        out = []
+        for pair in pairs:
+            if (not isinstance(pair, (list, tuple)) or len(pair) != 2 or pair[1] not in values
+                    or not isinstance(pair[0], int) or not 0 <= pair[0] < count):
+                raise VMError(f"a change is (die index, value from {list(values)}), not {pair!r}")
+            out.append((pair[0], pair[1]))
+        return out
+
+    def _prompt(self, chunk, ins) -> str:
+        text = chunk.prompts.get(ins.offset)
+        return text if isinstance(text, str) else chunk.owner
+
+    def _option_labels(self, chunk, ins) -> tuple[str, ...]:
+        labels = chunk.prompts.get(ins.offset)
+        count = len(ins.operands[0])
+        if isinstance(labels, list) and len(labels) == count:
+            return tuple(labels)
+        return tuple(f"option {i + 1}" for i in range(count))
+

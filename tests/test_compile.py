@@ -1,0 +1,170 @@
+"""Compiling: golden disassembly, determinism, atomic output, running without the front end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import CASES, MINIMAL_HERO, ROOT
+
+from dtc import artifact
+from dtc.cli.main import cli
+from dtc.disasm import format_chunk
+
+GOLDEN = CASES / "disasm"
+
+
+def _listing(compiled, prefix: str) -> str:
+    chunks = [i for i, c in enumerate(compiled.chunks) if c.owner.startswith(prefix + " ›")]
+    return "\n\n".join(format_chunk(compiled, i) for i in chunks) + "\n"
+
+
+@pytest.mark.parametrize("owner,name", [
+    ("Druid", "druid"), ("Duelist", "duelist"), ("Forgemaster", "forgemaster"),
+    ("Sun Elf", "sun-elf"), ("Dice Throne Adventures", "adventures"), ("Common", "common"),
+])
+def test_golden_disassembly(compiled, owner, name, update_golden):
+    """Every Vanguard ability, status effect and unique element, read by a person."""
+    actual = _listing(compiled, owner)
+    golden = GOLDEN / f"{name}.disasm"
+    if update_golden:
+        GOLDEN.mkdir(exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+    assert actual == golden.read_text(encoding="utf-8")
+
+
+def test_every_content_effect_has_a_chunk(builtin, compiled):
+    sites = 0
+    for hero in builtin.content.heroes:
+        for ability in hero.abilities:
+            sites += len(ability.sites())
+    assert sites > 50 and len(compiled.chunks) > sites
+
+
+def test_compiling_twice_gives_identical_bytes(tmp_path, monkeypatch):
+    runner = CliRunner()
+    first = tmp_path / "a" / "ruleset.dtcb"
+    second = tmp_path / "b" / "ruleset.dtcb"
+    monkeypatch.chdir(ROOT)
+    assert runner.invoke(cli, ["compile", "content", "-o", str(first)]).exit_code == 0
+    monkeypatch.chdir(tmp_path)  # another working directory, an absolute path
+    assert runner.invoke(cli, ["compile", str(ROOT / "content"), "-o", str(second)]).exit_code == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes()[:4] == b"DTCB"
+
+
+def test_failed_compile_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hero.yaml").write_text(MINIMAL_HERO.replace("Deal 4 dmg.", "Deal 4 dmg. Inflict Wond."))
+    result = CliRunner().invoke(cli, ["compile", "hero.yaml", "-o", "out/ruleset.dtcb"])
+    assert result.exit_code == 1
+    assert "error[C002]" in result.stderr and "nothing written" in result.stderr
+    assert not (tmp_path / "out" / "ruleset.dtcb").exists()
+
+
+def test_write_is_atomic(tmp_path, monkeypatch):
+    target = tmp_path / "ruleset.dtcb"
+    target.write_bytes(b"old")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        artifact.write(target, b"new contents")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["ruleset.dtcb"]  # no temp file left
+
+
+def test_unwritable_output_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = CliRunner().invoke(cli, ["compile", "content", "-o", str(blocker / "ruleset.dtcb")])
+    assert result.exit_code == 2 and "cannot write" in result.stderr
+
+
+def test_artifact_runs_without_yaml_grammar_or_schemas(tmp_path, image):
+    """Load and run with ruamel, lark and jsonschema made unimportable and no data folders."""
+    path = tmp_path / "ruleset.dtcb"
+    artifact.write(path, artifact.to_bytes(image))
+    script = textwrap.dedent(f"""
+        import sys
+        for blocked in ("ruamel", "ruamel.yaml", "lark", "jsonschema", "jsonschema_rs"):
+            sys.modules[blocked] = None
+        import random
+        from pathlib import Path
+        from dtc import artifact
+        from dtc.sample import SampleState, run_to_end
+        from dtc.vm import VM, RunContext
+        loaded = artifact.read(Path({str(path)!r}))
+        hero_index, druid = loaded.hero("druid")
+        answer = next(a for a in druid["abilities"] if a["name"] == "Forest's Answer")
+        faces = {{int(v): s for v, s in druid["dice"]["faces"].items()}}
+        state = SampleState(loaded, [hero_index, 1])
+        ctx = RunContext(0, hero_index, attacker=0, defender=1, roll=[1, 2, 3, 4, 5], faces=faces)
+        outcome, asked = run_to_end(VM(loaded), answer["options"][0]["chunk"], ctx, state,
+                                    random.Random(3))
+        print(state.incoming[1], outcome.instructions)
+        assert not any(name.startswith(("lark", "ruamel", "jsonschema")) and sys.modules[name]
+                       for name in list(sys.modules))
+    """)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "7"
+
+
+def test_disasm_command_filters_and_reads(tmp_path, image):
+    path = tmp_path / "ruleset.dtcb"
+    artifact.write(path, artifact.to_bytes(image))
+    result = CliRunner().invoke(cli, ["disasm", str(path), "--hero", "druid", "--ability", "Maul"])
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "== chunk" in out and "Druid › Maul" in out and "Ferocity" not in out
+    assert "ROLL_TOTAL" in out and "REROLL" in out and "(to " in out
+    unknown = CliRunner().invoke(cli, ["disasm", str(path), "--hero", "nobody"])
+    assert unknown.exit_code == 2 and "no hero `nobody`" in unknown.stderr
+
+
+def test_explain_command():
+    result = CliRunner().invoke(cli, ["explain", "--hero", "sun-elf",
+                                      "Increase Sun Dial by 2. Then deal 9 dmg."])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for heading in ("tokens:", "tree:", "bytecode:", "run:"):
+        assert heading in out
+    assert "RAISE" in out and "Sun Dial is now 5" in out
+    assert "incoming dmg: player 2: 9" in out
+    bad = CliRunner().invoke(cli, ["explain", "--hero", "sun-elf", "Increase Moon Dial by 2."])
+    assert bad.exit_code == 1 and "unknown component `Moon Dial`" in bad.stderr
+
+
+def test_generated_opcode_table_matches_the_doc(update_golden):
+    from dtc.opcodes import markdown_table
+
+    doc_path = ROOT / "docs" / "bytecode.md"
+    doc = doc_path.read_text(encoding="utf-8")
+    start = doc.index("<!-- opcode table")
+    start = doc.index("\n", start) + 1
+    end = doc.index("<!-- end of opcode table -->")
+    if update_golden:
+        doc = doc[:start] + markdown_table() + "\n" + doc[end:]
+        doc_path.write_text(doc, encoding="utf-8")
+    assert doc[start:end].strip() == markdown_table()
+
+
+def test_opcode_numbers_are_unique_and_stable():
+    from dtc.opcodes import TABLE, Op
+
+    assert set(TABLE) == set(Op)
+    assert len({op.value for op in Op}) == len(Op)
+    assert (Op.PUSH, Op.END, Op.DEAL, Op.IN_FORM) == (1, 19, 50, 106)
+
+
