@@ -14,8 +14,19 @@ from typing import Any
 
 from dtc.artifact import Artifact
 from dtc.opcodes import ANY_CARD
-from dtc.vm import VM, ChooseDice, ChooseDirection, ChooseItems, ChooseOption, ChoosePlayer
-from dtc.vm import PickNumber, Request, RunContext, Window, YesNo
+from dtc.vm import (
+    VM,
+    ChooseDice,
+    ChooseDirection,
+    ChooseItems,
+    ChooseOption,
+    ChoosePlayer,
+    PickNumber,
+    Request,
+    RunContext,
+    Window,
+    YesNo,
+)
 
 
 @dataclass
@@ -138,7 +149,8 @@ class SampleState:
 
     def prevent_half(self, ctx, round_up):
         if self.logging:
-            self.say(f"player {ctx.owner + 1} prevents half the incoming dmg (rounded {'up' if round_up else 'down'})")
+            rounding = "up" if round_up else "down"
+            self.say(f"player {ctx.owner + 1} prevents half the incoming dmg (rounded {rounding})")
 
     def prevent_all(self, ctx):
         if self.logging:
@@ -186,7 +198,9 @@ class SampleState:
             if len(tokens) < limit:
                 tokens.append(Token(0, tier))
                 added += 1
-        tier_name = f" ({entry['tiers'][tier - 1]['tier']} {entry['tiers'][tier - 1]['slot']})" if tier else ""
+        tier_name = ""
+        if tier:
+            tier_name = f" ({entry['tiers'][tier - 1]['tier']} {entry['tiers'][tier - 1]['slot']})"
         if self.logging:
             self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
 

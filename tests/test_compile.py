@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

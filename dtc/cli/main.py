@@ -16,9 +16,9 @@ import click
 
 from dtc import __version__, artifact, project
 from dtc.compiler import compile_content
+from dtc.diagnostics import render_github, render_json, render_sarif, render_text
 from dtc.disasm import format_chunk
 from dtc.explain import explain as explain_text
-from dtc.diagnostics import render_github, render_json, render_sarif, render_text
 from dtc.show import find_hero, format_hero, hero_names, hero_view
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
