@@ -488,6 +488,10 @@ class _Verifier:
                 self.constant(ins.op, chunk.consts[value], at, hero)
         if ins.op in (Op.GAIN_THIS, Op.REMOVE_THIS, Op.SPEND_THIS, Op.FLIP_THIS) and chunk.status is None:
             self.fail(at, "`this token` outside a status effect")
+        if ins.op == Op.PICK and not ins.operands[0] <= ins.operands[1]:
+            self.fail(at, "an empty range to pick from")
+        if ins.op == Op.CHANGE_DICE and ins.operands[0] == 2:
+            self.index(ins.operands[1], d["symbols"], at, "symbol")
 
     def constant(self, op: Op, value: Any, at: str, hero: dict | None) -> None:
         if op == Op.COUNT_SYMBOLS:

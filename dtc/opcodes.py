@@ -166,7 +166,8 @@ _ROWS = [
      "hand a window to the caller: statuses may be spent and cards played (0 `Then`, "
      "1 after the Defensive Roll)"),
     (Op.END, (), 0, 0, False, "finish the chunk"),
-    (Op.ACTOR, ("target",), 0, 0, False, "who does the following actions (`the Attacker heals 7`)"),
+    (Op.ACTOR, ("target",), 0, 0, True,
+     "who does the following actions (`the Attacker heals 7`); asks when a player is chosen"),
     (Op.PAY_CP, (), 1, 1, False, "pay CP if the actor has it (`spend 3 CP to ...`); push 1 if paid"),
     (Op.SCHEDULE, ("const", "chunk"), 0, 0, False,
      "run a chunk later, when the trigger in the constant happens (`at the end of the Roll Phase`)"),

@@ -28,6 +28,7 @@ from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
 from dtc.opcodes import TABLE, TARGETS, Op
 
 DEFAULT_BUDGET = 10_000
+MAX_DICE = 99  # no effect rolls more; a crafted artifact asking for more is refused at run time
 # The most frequent opcodes as plain ints: the dispatch loop compares against these.
 _PUSH, _JUMP_IF_FALSE, _END, _DEAL = int(Op.PUSH), int(Op.JUMP_IF_FALSE), int(Op.END), int(Op.DEAL)
 _HAS_SYMBOL, _HAS_VALUE, _GAIN, _THEN = int(Op.HAS_SYMBOL), int(Op.HAS_VALUE), int(Op.GAIN), int(Op.THEN)
@@ -319,6 +320,8 @@ class VM:
                 pc = a
             elif op == _ROLL:
                 n = pop()
+                if n > MAX_DICE:
+                    raise VMError(f"{owner}: cannot roll {n} dice")
                 faces = self.die_faces(ctx, a)
                 values = sorted(faces)
                 ctx.roll = [values[rng.randrange(len(values))] for _ in range(n)]

@@ -156,6 +156,7 @@ def test_generated_opcode_table_matches_the_doc(update_golden):
     if update_golden:
         doc = doc[:start] + markdown_table() + "\n" + doc[end:]
         doc_path.write_text(doc, encoding="utf-8")
+        end = doc.index("<!-- end of opcode table -->")
     assert doc[start:end].strip() == markdown_table()
 
 

@@ -1,0 +1,489 @@
+"""The VM: each opcode's meaning, each compiled ability against the rulebook, determinism.
+
+Rulebook numbers cite 000_eaa64e0770891241.txt, "<hero>" > "Hero Board" / "Status Effects".
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from dtc import artifact
+from dtc.opcodes import TARGETS, Op
+from dtc.sample import SampleState, ScriptedRNG, first_answer, run_to_end
+from dtc.vm import VM, ChooseDice, ChooseOption, PickNumber, RunContext, VMError, Window, YesNo
+
+
+def faces_of(loaded, hero_index):
+    return {int(v): s for v, s in loaded.heroes[hero_index]["dice"]["faces"].items()}
+
+
+class Scripted:
+    """Answers from a list, in order; a request's type is checked as it comes."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.seen = []
+
+    def __call__(self, request):
+        self.seen.append(request)
+        if isinstance(request, Window):
+            return None
+        return self.answers.pop(0)
+
+
+def run_ability(compiled, hero, ability, roll, dice=(), answers=None, option=0, setup=None):
+    """Run an ability's chunk as `hero` (player 0) against player 1; returns (state, outcome, asked)."""
+    hero_index, data = compiled.hero(hero)
+    entry = next(a for a in data["abilities"] if a["name"] == ability)
+    chunk = entry["chunk"] if entry["kind"] == "defensive" else entry["options"][option]["chunk"]
+    other = (hero_index + 1) % len(compiled.heroes)
+    state = SampleState(compiled, [hero_index, other])
+    if setup:
+        setup(state, hero_index)
+    faces = faces_of(compiled, hero_index)
+    ctx = RunContext(0, hero_index, attacker=0, defender=1, roll=list(roll), faces=faces)
+    outcome, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG(list(dice)),
+                                answers or first_answer)
+    return state, outcome, asked
+
+
+def status_id(compiled, name):
+    return next(i for i, s in enumerate(compiled.statuses) if s["name"] == name)
+
+
+def count(state, compiled, seat, name):
+    return state.status_count(seat, status_id(compiled, name))
+
+
+# ------------------------------------------------------- abilities vs rulebook
+
+
+def test_ferocity_tiers(compiled):
+    """Druid, Ferocity: 3 Claw deal 4, 4 Claw deal 5, 5 Claw deal 6."""
+    for option, dmg in enumerate([4, 5, 6]):
+        state, _, _ = run_ability(compiled, "druid", "Ferocity", [1, 1, 1, 4, 6], option=option)
+        assert state.incoming == {0: 0, 1: dmg}
+
+
+def test_wild_realignment_in_druid_form(compiled):
+    """Druid, Wild Realignment: Gain 1 CP and 2 Shape Shift. Then, if in Druid Form, draw 1 card."""
+    state, _, asked = run_ability(compiled, "druid", "Wild Realignment", [1, 4, 5, 6, 6])
+    assert state.seats[0].cp == 3
+    assert count(state, compiled, 0, "Shape Shift") == 2
+    assert len(state.seats[0].hand) == 1
+    assert any(isinstance(r, Window) for r in asked)
+
+
+def test_wild_realignment_in_bear_form_draws_nothing(compiled):
+    def bear(state, hero_index):
+        state.seats[0].components[0] = 1  # Form: Bear Form
+    state, _, _ = run_ability(compiled, "druid", "Wild Realignment", [1, 4, 5, 6, 6], setup=bear)
+    assert len(state.seats[0].hand) == 0 and state.seats[0].cp == 3
+
+
+def test_forests_answer_on_claw_adds_2(compiled):
+    """Druid, Forest's Answer: Gain Shape Shift. Then deal 7 dmg & roll 1 die: On Claw, add 2 dmg."""
+    state, _, _ = run_ability(compiled, "druid", "Forest's Answer", [1, 2, 3, 4, 5], dice=[2])
+    assert state.incoming[1] == 7 and state.added == 2
+    assert count(state, compiled, 0, "Shape Shift") == 1
+
+
+def test_forests_answer_on_leaf_gains_regenerate(compiled):
+    state, _, _ = run_ability(compiled, "druid", "Forest's Answer", [1, 2, 3, 4, 5], dice=[6])
+    assert state.added == 0 and count(state, compiled, 0, "Regenerate") == 1
+
+
+def test_maul_deals_the_total_of_two_dice(compiled):
+    """Druid, Maul: Roll 2 dice and deal dmg equal to the total roll value."""
+    state, _, asked = run_ability(compiled, "druid", "Maul", [4, 4, 5, 5, 1], dice=[3, 6])
+    assert state.incoming[1] == 9
+    assert not any(isinstance(r, ChooseDice) for r in asked)  # no re-roll outside Bear Form
+
+
+def test_maul_in_bear_form_may_reroll_one_die(compiled):
+    def bear(state, hero_index):
+        state.seats[0].components[0] = 1
+    answers = Scripted(True, [0])  # yes, re-roll die 0
+    state, _, _ = run_ability(compiled, "druid", "Maul", [4, 4, 5, 5, 1], dice=[1, 6, 5], answers=answers,
+                              setup=bear)
+    assert state.incoming[1] == 5 + 6  # the 1 became a 5
+    assert isinstance(answers.seen[0], YesNo) and answers.seen[1].most == 1
+
+
+def test_thick_hide_rolls_2_or_4_dice_and_deals_per_claw(compiled):
+    """Druid, Thick Hide: Defense Roll 2; if in Bear Form, roll 4 dice instead. Deal 1 dmg per Claw."""
+    state, _, _ = run_ability(compiled, "druid", "Thick Hide", [], dice=[1, 2, 3, 3])
+    assert state.incoming[1] == 2  # two dice rolled: 1 and 2, both Claws
+
+    def bear(state, hero_index):
+        state.seats[0].components[0] = 1
+    state, _, _ = run_ability(compiled, "druid", "Thick Hide", [], dice=[1, 2, 3, 4], setup=bear)
+    assert state.incoming[1] == 3  # four dice: three Claws
+
+
+def test_retreat(compiled):
+    """Duelist, Retreat (Defense Roll 4): 1 dmg per Blade; 1 Step backward per Boot or Pierce."""
+    state, _, _ = run_ability(compiled, "duelist", "Retreat", [], dice=[1, 2, 4, 6])
+    assert state.incoming[1] == 2
+    footwork = compiled.hero("duelist")[1]["components"][0]["values"]
+    assert footwork[state.seats[0].components[0]] == "Defense 3"  # Neutral, two steps down
+
+
+def test_balestra_asks_how_many_steps_then_deals_6(compiled):
+    """Duelist, Balestra: You may take up to 2 Steps. Then deal 6 dmg."""
+    answers = Scripted(True, 2, "up")
+    state, _, _ = run_ability(compiled, "duelist", "Balestra", [1, 1, 6, 6, 6], answers=answers)
+    assert [type(r).__name__ for r in answers.seen] == [
+        "YesNo", "PickNumber", "ChooseDirection", "Window"]
+    assert answers.seen[1].choices == (0, 1, 2)
+    assert state.incoming[1] == 6
+    footwork = compiled.hero("duelist")[1]["components"][0]["values"]
+    assert footwork[state.seats[0].components[0]] == "Offense 3"
+
+
+def test_en_garde(compiled):
+    """Duelist, En Garde: Deal 8 dmg and roll 4 dice: On Pierce, inflict Disarm."""
+    state, _, _ = run_ability(compiled, "duelist", "En Garde", [6] * 5, dice=[1, 2, 3, 6])
+    assert state.incoming[1] == 8 and count(state, compiled, 1, "Disarm") == 1
+    state, _, _ = run_ability(compiled, "duelist", "En Garde", [6] * 5, dice=[1, 2, 3, 4])
+    assert count(state, compiled, 1, "Disarm") == 0
+
+
+def test_master_of_the_blade(compiled):
+    """Duelist, Master of the Blade!: Gain 2 Guard Break. Inflict Disarm. ... Then deal 11 dmg."""
+    state, _, _ = run_ability(compiled, "duelist", "Master of the Blade!", [6] * 5, answers=Scripted(False))
+    assert count(state, compiled, 0, "Guard Break") == 2
+    assert count(state, compiled, 1, "Disarm") == 1 and state.incoming[1] == 11
+
+
+def test_furnace_adds_the_value_rolled(compiled):
+    """Forgemaster, Furnace: Deal 5 dmg and roll 1 die: add dmg equal to the value rolled."""
+    state, _, _ = run_ability(compiled, "forgemaster", "Furnace", [4, 4, 5, 5, 1], dice=[6])
+    assert state.incoming[1] == 5 and state.added == 6
+
+
+def test_armored_up_with_two_armor(compiled):
+    """Forgemaster, Armored Up: If you have 2 Armor, add 2 dmg. Large Straight: Deal 10 dmg."""
+    hero_index, data = compiled.hero("forgemaster")
+    ability = next(a for a in data["abilities"] if a["name"] == "Armored Up")
+    armor = status_id(compiled, "Armor")
+    state = SampleState(compiled, [hero_index, 0])
+    state.gain_status(0, armor, 2, 1)
+    ctx = RunContext(0, hero_index, defender=1, roll=[1, 2, 3, 4, 5], faces=faces_of(compiled, hero_index))
+    vm = VM(compiled)
+    run_to_end(vm, ability["shared"], ctx, state, random.Random(0))
+    run_to_end(vm, ability["options"][1]["chunk"], ctx, state, random.Random(0))
+    assert state.added == 2 and state.incoming[1] == 10
+
+
+def test_final_touches_searches_places_shuffles_and_deals_34(compiled):
+    """Forgemaster, Final Touches!: Search your deck for any one Ore Card. Place it on The Forge,
+    then shuffle your deck. Deal 34 dmg."""
+    state, _, asked = run_ability(compiled, "forgemaster", "Final Touches!", [6] * 5)
+    assert state.incoming[1] == 34
+    assert list(state.seats[0].zones.values()) == [["Pick Ore"]]
+    assert "Pick Ore" not in state.seats[0].hand
+    assert [r.purpose for r in asked if hasattr(r, "purpose")] == ["search"]
+
+
+def test_scorching_staff_on_sun_power(compiled):
+    """Sun Elf, Scorching Staff: Deal 5 dmg and roll 1 die ... On Sun Power, gain Charged Gem and
+    increase Sun Dial by 2."""
+    state, _, _ = run_ability(compiled, "sun-elf", "Scorching Staff", [1, 4, 4, 5, 2], dice=[6])
+    assert state.incoming[1] == 5
+    assert count(state, compiled, 0, "Charged Gem") == 1
+    assert state.seats[0].components[0] == 5  # started at 3
+
+
+def test_solar_burst_choice(compiled):
+    """Sun Elf, Solar Burst: Increase Sun Dial by 2. Choose one: gain Charged Gem, or inflict
+    Sun Marked. Then deal 8 dmg."""
+    answers = Scripted(1)
+    state, _, _ = run_ability(compiled, "sun-elf", "Solar Burst", [6, 6, 6, 6, 1], answers=answers)
+    assert answers.seen[0].options == ("Gain Charged Gem", "Inflict Sun Marked")
+    assert count(state, compiled, 1, "Sun Marked") == 1 and count(state, compiled, 0, "Charged Gem") == 0
+    assert state.incoming[1] == 8
+
+
+def test_harness_the_light_heals_per_stave(compiled):
+    """Sun Elf, Harness the Light (Defense Roll 1): Heal 1 for each Stave rolled."""
+    state, _, _ = run_ability(compiled, "sun-elf", "Harness the Light", [], dice=[2])
+    assert state.seats[0].health == 51
+    state, _, _ = run_ability(compiled, "sun-elf", "Harness the Light", [], dice=[6])
+    assert state.seats[0].health == 50 and state.seats[0].components[0] == 4  # Sun Power: dial +1
+
+
+def test_ultimates(compiled):
+    """Each Ultimate's damage: Wrath of Nature! 12, Final Touches! 34, Solar Flare! 10."""
+    for hero, name, dmg in [("druid", "Wrath of Nature!", 12), ("sun-elf", "Solar Flare!", 10)]:
+        state, _, _ = run_ability(compiled, hero, name, [6] * 5)
+        assert state.incoming[1] == dmg
+
+
+# ------------------------------------------------------------ statuses
+
+
+def run_status(compiled, hero, status, effect=0, dice=(), answers=None, side=0, tokens=1):
+    hero_index, _ = compiled.hero(hero)
+    sid = status_id(compiled, status)
+    entry = compiled.statuses[sid]["effects"][effect]
+    state = SampleState(compiled, [hero_index, (hero_index + 1) % 4])
+    state.gain_status(0, sid, tokens, 0)
+    for token in state.seats[0].statuses[sid]:
+        token.side = side
+    ctx = RunContext(0, hero_index, defender=1, faces=faces_of(compiled, hero_index), status=sid, token=0)
+    outcome, asked = run_to_end(VM(compiled), entry["chunk"], ctx, state, ScriptedRNG(list(dice)),
+                                answers or first_answer)
+    return state, sid, entry
+
+
+def test_regenerate_two_then_one(compiled):
+    """Druid, Regenerate: Regenerate 2: Heal 2 and flip it to the "1" side. Regenerate 1: Heal 1
+    and remove this token."""
+    state, sid, entry = run_status(compiled, "druid", "Regenerate", effect=0)
+    assert entry["side"] == 0 and entry["trigger"]["on"] == "during"
+    assert state.seats[0].health == 52 and state.seats[0].statuses[sid][0].side == 1
+    state, sid, _ = run_status(compiled, "druid", "Regenerate", effect=1, side=1)
+    assert state.seats[0].health == 51 and state.seats[0].statuses[sid] == []
+
+
+def test_wound(compiled):
+    """Druid, Wound: dealt 1 dmg during Upkeep. Then roll 1 die: on 4-6, remove this token."""
+    state, sid, _ = run_status(compiled, "druid", "Wound", dice=[5])
+    assert state.incoming[0] == 1 and state.seats[0].statuses[sid] == []
+    state, sid, _ = run_status(compiled, "druid", "Wound", dice=[3])
+    assert len(state.seats[0].statuses[sid]) == 1
+
+
+def test_charged_gem(compiled):
+    """Sun Elf, Charged Gem: On 1-2 gain 1 CP; on 3-4 deal 2 isolated undefendable dmg to a chosen
+    opponent; on 5-6 both."""
+    state, _, _ = run_status(compiled, "sun-elf", "Charged Gem", dice=[1])
+    assert state.seats[0].cp == 3 and state.incoming[1] == 0
+    state, _, _ = run_status(compiled, "sun-elf", "Charged Gem", dice=[4])
+    assert state.seats[0].cp == 2 and state.incoming[1] == 2
+    state, _, _ = run_status(compiled, "sun-elf", "Charged Gem", dice=[6])
+    assert state.seats[0].cp == 3 and state.incoming[1] == 2
+    assert any("isolated" in line for line in state.log)
+
+
+def test_guard_break_makes_the_attack_undefendable_on_4_5(compiled):
+    state, _, _ = run_status(compiled, "duelist", "Guard Break", dice=[4])
+    assert compiled.damage_types[state.attack_type] == "undefendable"
+    state, _, _ = run_status(compiled, "duelist", "Guard Break", dice=[6])
+    assert state.attack_type is None
+
+
+def test_sun_marked_attacker_heals_7(compiled):
+    """Sun Elf, Sun Marked: When Attacked by an opponent, the Attacker Heals 7."""
+    hero_index, _ = compiled.hero("sun-elf")
+    sid = status_id(compiled, "Sun Marked")
+    entry = compiled.statuses[sid]["effects"][0]
+    state = SampleState(compiled, [0, hero_index])
+    ctx = RunContext(0, 0, attacker=1, defender=0, status=sid, token=0)
+    run_to_end(VM(compiled), entry["chunk"], ctx, state, random.Random(0))
+    assert state.seats[1].health == 57 and state.seats[0].health == 50
+
+
+def test_sun_dial_overflow_heals_per_point(compiled):
+    """Sun Elf, Sun Dial: increased above 5, Heal 1 for each increase above 5 instead."""
+    hero_index, data = compiled.hero("sun-elf")
+    effect = data["components"][0]["effects"][0]
+    assert effect["trigger"] == {"on": "would_exceed", "component": 0, "limit": 5}
+    state = SampleState(compiled, [hero_index, 0])
+    ctx = RunContext(0, hero_index, event_value=3)
+    outcome, _ = run_to_end(VM(compiled), effect["chunk"], ctx, state, random.Random(0))
+    assert state.seats[0].health == 53 and outcome.replaced
+
+
+# ------------------------------------------------------------- per opcode
+
+
+def assemble(compiled, ops, consts=(), hero="druid", status=None):
+    """A verified artifact with one extra chunk made of `ops`; returns (artifact, chunk index)."""
+    image = copy.deepcopy(compiled.data)
+    hero_index = compiled.hero(hero)[0] if hero else None
+    code = bytearray()
+    for op, *operands in ops:
+        from dtc.chunk import Chunk
+
+        scratch = Chunk("test", 0, hero_index)
+        scratch.emit(op, *operands, line=1)
+        code += scratch.code
+    image["chunks"].append({"owner": "test", "source": 0, "hero": hero_index, "status": status,
+                            "code": code.hex(), "consts": list(consts), "lines": [[1, len(code)]],
+                            "prompts": {}})
+    loaded = artifact.load(artifact.to_bytes(image))
+    return loaded, len(loaded.chunks) - 1
+
+
+def run_ops(compiled, ops, consts=(), answers=None, roll=(), dice=(), **kw):
+    loaded, index = assemble(compiled, ops, consts, **kw)
+    hero_index = loaded.chunks[index].hero
+    state = SampleState(loaded, [hero_index if hero_index is not None else 0, 1])
+    faces = faces_of(loaded, hero_index) if hero_index is not None else {}
+    ctx = RunContext(0, hero_index, attacker=1, defender=1, roll=list(roll), faces=faces)
+    outcome, asked = run_to_end(VM(loaded), index, ctx, state, ScriptedRNG(list(dice)),
+                                answers or first_answer)
+    return state, outcome, asked
+
+
+def deal_top(*before):
+    """ops that compute something, then deal it, so the result shows as incoming dmg."""
+    return list(before) + [(Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+
+
+@pytest.mark.parametrize("ops,expected", [
+    ([(Op.PUSH, 7)], 7),
+    ([(Op.PUSH, 3), (Op.PUSH, 4), (Op.ADD,)], 7),
+    ([(Op.PUSH, 3), (Op.PUSH, 4), (Op.SUB,)], 0),
+    ([(Op.PUSH, 9), (Op.PUSH, 4), (Op.SUB,)], 5),
+    ([(Op.PUSH, 3), (Op.PUSH, 4), (Op.MUL,)], 12),
+    ([(Op.PUSH, 3), (Op.PUSH, 2), (Op.MIN,)], 2),
+    ([(Op.PUSH, 5), (Op.HALF, 0)], 3),
+    ([(Op.PUSH, 5), (Op.HALF, 1)], 2),
+    ([(Op.PUSH, 0), (Op.NOT,)], 1),
+    ([(Op.PUSH, 5), (Op.DUP,), (Op.ADD,)], 10),
+    ([(Op.PUSH, 5), (Op.PUSH, 9), (Op.POP,)], 5),
+    ([(Op.PUSH, 2), (Op.PUSH, 2), (Op.COMPARE, 0)], 1),
+    ([(Op.PUSH, 2), (Op.PUSH, 2), (Op.COMPARE, 1)], 0),
+    ([(Op.PUSH, 1), (Op.PUSH, 2), (Op.COMPARE, 2)], 1),
+    ([(Op.PUSH, 2), (Op.PUSH, 2), (Op.COMPARE, 3)], 1),
+    ([(Op.ROLL_TOTAL,)], 12),
+    ([(Op.ROLL_VALUE,)], 1),
+    ([(Op.HAS_VALUE, 5, 6)], 0),
+    ([(Op.HAS_VALUE, 4, 4)], 1),
+    ([(Op.HAS_SYMBOL, 0, 3)], 1),  # symbol 0 is Claw: 1, 2, 3... the roll has 1, 3 and 4, 4: two Claws
+    ([(Op.GET_CP,)], 2),
+    ([(Op.HAND_SIZE,)], 0),
+    ([(Op.COUNT_OPPONENTS,)], 1),
+    ([(Op.GET_COMP, 0)], 0),
+    ([(Op.IN_FORM, 0, 0)], 1),
+    ([(Op.EVENT_VALUE,)], 0),
+    ([(Op.EXTRA_ATTEMPTS,)], 0),
+])
+def test_arithmetic_and_queries(compiled, ops, expected):
+    state, _, _ = run_ops(compiled, deal_top(*ops), roll=[1, 3, 4, 4])
+    if ops == [(Op.HAS_SYMBOL, 0, 3)]:
+        expected = 0  # only 1 and 3 are Claws: fewer than 3
+    assert state.incoming[1] == expected
+
+
+def test_count_symbols_and_meets(compiled):
+    claw = compiled.symbols.index("Claw")
+    paw = compiled.symbols.index("Paw")
+    state, _, _ = run_ops(compiled, deal_top((Op.COUNT_SYMBOLS, 0)), consts=[[claw, paw]],
+                          roll=[1, 4, 6, 6])
+    assert state.incoming[1] == 2
+    four_paws = {"items": [{"of_a_kind": 4, "symbol": paw}]}
+    for roll, expected in [([4, 4, 4, 4, 1], 1), ([4, 4, 5, 5, 1], 0)]:
+        state, _, _ = run_ops(compiled, deal_top((Op.MEETS, 0)), consts=[four_paws], roll=roll)
+        assert state.incoming[1] == expected
+
+
+def test_jumps_and_loops(compiled):
+    # three times round a loop: deal 1 each time
+    # offsets: PUSH 0, DUP 3, JUMP_IF_FALSE 4, PUSH 7, DEAL 10, PUSH 14, SUB 17, JUMP 18, POP 21
+    ops = [(Op.PUSH, 3), (Op.DUP,), (Op.JUMP_IF_FALSE, 21), (Op.PUSH, 1),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.PUSH, 1), (Op.SUB,), (Op.JUMP, 3),
+           (Op.POP,), (Op.END,)]
+    state, outcome, _ = run_ops(compiled, ops)
+    assert state.incoming[1] == 3
+
+
+def test_choose_may_pick_and_did(compiled):
+    ops = [(Op.MAY,), (Op.POP,), (Op.DID,), (Op.PICK, 2, 4), (Op.ADD,),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    answers = Scripted(True, 3)
+    state, _, _ = run_ops(compiled, ops, answers=answers)
+    assert state.incoming[1] == 4
+    assert isinstance(answers.seen[1], PickNumber) and answers.seen[1].choices == (2, 3, 4)
+
+
+def test_roll_uses_the_rng_and_reroll_changes_dice(compiled):
+    ops = [(Op.PUSH, 2), (Op.ROLL, 0), (Op.PUSH, 1), (Op.REROLL,), (Op.ROLL_TOTAL,),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    state, _, asked = run_ops(compiled, ops, dice=[1, 2, 6], answers=Scripted([1]))
+    assert state.incoming[1] == 1 + 6
+
+
+def test_change_dice(compiled):
+    ops = [(Op.PUSH, 1), (Op.CHANGE_DICE, 1, 6), (Op.ROLL_TOTAL,),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    answers = Scripted([(0, 6)])
+    state, _, _ = run_ops(compiled, ops, roll=[1, 1], answers=answers)
+    assert state.incoming[1] == 7 and answers.seen[0].values == (6,)
+
+
+def test_statuses_cp_and_health(compiled):
+    wound = status_id(compiled, "Wound")
+    ops = [(Op.PUSH, 2), (Op.GAIN, wound, 0), (Op.PUSH, 1), (Op.REMOVE, wound, 0),
+           (Op.PUSH, 1), (Op.INFLICT, wound, TARGETS.index("opponent")), (Op.PUSH, 3), (Op.GAIN_CP,),
+           (Op.PUSH, 1), (Op.LOSE_CP,), (Op.PUSH, 4), (Op.HEAL,), (Op.PUSH, 2), (Op.STEAL_CP,), (Op.END,)]
+    state, _, _ = run_ops(compiled, ops)
+    assert count(state, compiled, 0, "Wound") == 1 and count(state, compiled, 1, "Wound") == 1
+    assert state.seats[0].cp == 2 + 3 - 1 + 2 and state.seats[1].cp == 0
+    assert state.seats[0].health == 54
+
+
+def test_actor_and_pay_cp(compiled):
+    ops = [(Op.ACTOR, TARGETS.index("attacker")), (Op.PUSH, 7), (Op.HEAL,),
+           (Op.ACTOR, TARGETS.index("self")), (Op.PUSH, 5), (Op.PAY_CP,), (Op.NOT,), (Op.NOT,),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    state, _, _ = run_ops(compiled, ops)
+    assert state.seats[1].health == 57  # the Attacker (player 2) healed
+    assert state.incoming[1] == 0 and state.seats[0].cp == 2  # could not pay 5 CP
+
+
+def test_then_windows_and_schedule(compiled):
+    trigger = {"on": "phase_edge", "edge": "end", "phase": compiled.phases.index("Roll Phase")}
+    ops = [(Op.THEN, 0), (Op.SCHEDULE, 0, 5), (Op.INSTEAD,), (Op.END,)]
+    state, outcome, asked = run_ops(compiled, ops, consts=[trigger])
+    assert [r.reason for r in asked] == ["then"]
+    assert state.scheduled == [(trigger, 5)] and outcome.replaced
+
+
+def test_components(compiled):
+    ops = [(Op.PUSH, 2), (Op.RAISE, 0), (Op.PUSH, 1), (Op.LOWER, 0), (Op.FLIP_DIAL, 0, 1),
+           (Op.GET_COMP, 0), (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    state, _, _ = run_ops(compiled, ops, hero="sun-elf")
+    assert state.incoming[1] == 3 + 2 - 1 and state.seats[0].sides[0] == 1
+
+
+def test_budget_stops_an_endless_loop(compiled):
+    loaded, index = assemble(compiled, [(Op.JUMP, 0), (Op.END,)])
+    vm = VM(loaded, budget=500)
+    with pytest.raises(VMError, match="budget of 500 exhausted"):
+        run_to_end(vm, index, RunContext(0, 0), SampleState(loaded, [0, 1]), random.Random(0))
+
+
+@pytest.mark.parametrize("answer", [5, -1, "0", True, None])
+def test_bad_answers_are_clean_errors(compiled, answer):
+    hero_index, data = compiled.hero("sun-elf")
+    burst = next(a for a in data["abilities"] if a["name"] == "Solar Burst")
+    run = VM(compiled).run(burst["options"][0]["chunk"], RunContext(0, hero_index, defender=1),
+                           SampleState(compiled, [hero_index, 0]), random.Random(0))
+    request = next(run)
+    assert isinstance(request, ChooseOption)
+    with pytest.raises(VMError, match="answer an option number from 0 to 1"):
+        run.send(answer)
+
+
+def test_same_seed_and_answers_same_trace(compiled):
+    def trace_of(seed):
+        lines = []
+        vm = VM(compiled)
+        vm.trace = lambda chunk, ins, stack: lines.append((chunk, ins.offset, tuple(stack)))
+        hero_index, data = compiled.hero("druid")
+        answer = next(a for a in data["abilities"] if a["name"] == "Maul")
+        state = SampleState(compiled, [hero_index, 1])
+        ctx = RunContext(0, hero_index, defender=1, roll=[4, 4, 4, 4, 1],
+                         faces=faces_of(compiled, hero_index))
+        state.seats[0].components[0] = 1
+        run_to_end(vm, answer["options"][0]["chunk"], ctx, state, random.Random(seed))
+        return lines, state.log
+    assert trace_of(11) == trace_of(11)
+    assert len({str(trace_of(seed)) for seed in range(10)}) > 1  # the seed does matter
