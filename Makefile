@@ -33,9 +33,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check dtc tests bench
 	$(BIN)/dtc lint --strict content/
 
-## bench: timings for linting the shipped content and 100 generated heroes
+## bench: lint timings (shipped content, 100 heroes), compile time and VM throughput
 bench: $(STAMP)
 	$(BIN)/python bench/bench_lint.py
+	$(BIN)/python bench/bench_vm.py
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)
 golden: $(STAMP)

@@ -163,7 +163,9 @@ def test_console_script_turns_bugs_into_one_line(monkeypatch, capsys):
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(cli_main.project, "builtin", boom)
+    import dtc.project
+
+    monkeypatch.setattr(dtc.project, "builtin", boom)
     monkeypatch.setattr("sys.argv", ["dtc", "heroes"])
     with pytest.raises(SystemExit) as exit_info:
         cli_main.main()

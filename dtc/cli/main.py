@@ -14,17 +14,15 @@ from pathlib import Path
 
 import click
 
-from dtc import __version__, artifact, project
-from dtc.compiler import compile_content
-from dtc.diagnostics import render_github, render_json, render_sarif, render_text
-from dtc.disasm import format_chunk
-from dtc.explain import explain as explain_text
-from dtc.show import find_hero, format_hero, hero_names, hero_view
+from dtc import __version__
+
+# Stage modules are imported inside the commands that use them: `dtc disasm`
+# never loads the YAML, grammar or schema machinery, and `dtc --version` is quick.
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
-def _exit_code(result: project.Result, strict: bool) -> int:
+def _exit_code(result, strict: bool) -> int:
     if result.usage_error:
         return EXIT_USAGE
     if result.errors or (strict and result.warnings):
@@ -40,7 +38,7 @@ def _color(mode: str) -> bool:
     return sys.stderr.isatty()
 
 
-def _summary(result: project.Result) -> str:
+def _summary(result) -> str:
     allowed = sum(1 for d in result.diagnostics if d.suppressed is not None)
     errors, warnings = len(result.errors), len(result.warnings)
     parts = [f"{errors} error{'s' * (errors != 1)}", f"{warnings} warning{'s' * (warnings != 1)}"]
@@ -92,6 +90,9 @@ def main() -> None:
               show_default=True)
 def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, color: str) -> None:
     """Check content files (folders are searched for *.yaml)."""
+    from dtc import project
+    from dtc.diagnostics import render_github, render_json, render_sarif, render_text
+
     result = project.run(list(paths))
     if result.files == 0 and not result.usage_error:
         click.echo(f"error: no content files (*.yaml, *.yml) under {', '.join(map(str, paths))}",
@@ -126,6 +127,10 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
               help="Content to look in (default: the built-in content).")
 def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
     """Show a hero as dtc understands it: dice, abilities, statuses, components, deck."""
+    from dtc import project
+    from dtc.diagnostics import render_text
+    from dtc.show import find_hero, format_hero, hero_names, hero_view
+
     result = project.run(list(content_paths)) if content_paths else project.builtin()
     if result.usage_error:
         for d in result.diagnostics:
@@ -152,13 +157,17 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
     sys.exit(EXIT_CLEAN)
 
 
-def _print_diagnostics(result: project.Result) -> None:
+def _print_diagnostics(result) -> None:
+    from dtc.diagnostics import render_text
+
     for d in result.diagnostics:
         if d.suppressed is None:
             click.echo(render_text(d, result.sources), err=True)
 
 
 def _load_artifact(path: Path):
+    from dtc import artifact
+
     try:
         return artifact.read(path)
     except artifact.ArtifactError as exc:
@@ -172,6 +181,10 @@ def _load_artifact(path: Path):
               help="The artifact to write (e.g. build/ruleset.dtcb).")
 def compile_command(paths: tuple[Path, ...], output: Path) -> None:
     """Compile content into one verified ruleset artifact (.dtcb)."""
+    from dtc import artifact, project
+    from dtc.compiler import compile_content
+
+
     result = project.run(list(paths))
     if result.usage_error:
         _print_diagnostics(result)
@@ -199,6 +212,8 @@ def compile_command(paths: tuple[Path, ...], output: Path) -> None:
 @click.option("--ability", help="Only this ability's (or status's, or card's) chunks.")
 def disasm(artifact_path: Path, hero: str | None, ability: str | None) -> None:
     """List the bytecode of a compiled artifact, with names and source lines."""
+    from dtc.disasm import format_chunk
+
     loaded = _load_artifact(artifact_path)
     prefix = ""
     if hero is not None:
@@ -246,6 +261,11 @@ def _owner_names(owner: str, name: str) -> bool:
 def explain(text: str, hero: str, kind: str, roll: str, seed: int,
             content_paths: tuple[Path, ...]) -> None:
     """Show how dtc reads effect text: tokens, tree, bytecode and a sample run."""
+    from dtc import project
+    from dtc.diagnostics import render_text
+    from dtc.explain import explain as explain_text
+    from dtc.show import find_hero, hero_names
+
     try:
         faces = [int(v) for v in roll.replace(" ", "").split(",") if v]
     except ValueError:
@@ -280,6 +300,8 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
               help="Content to look in (default: the built-in content).")
 def heroes(content_paths: tuple[Path, ...]) -> None:
     """List the heroes in the content."""
+    from dtc import project
+
     result = project.run(list(content_paths)) if content_paths else project.builtin()
     for h in sorted(result.content.heroes, key=lambda h: h.name):
         abilities = sum(1 for a in h.abilities)
