@@ -79,6 +79,7 @@ class SampleState:
         self.max_cp = max_cp
         self.seats = [self._player(i, h) for i, h in enumerate(heroes)]
         self.incoming: dict[int, int] = {i: 0 for i in range(len(heroes))}
+        self.dealt: list[tuple[int, int, str, bool]] = []  # (target, amount, type, isolated)
         self.added = 0
         self.prevented: dict[int, int] = {i: 0 for i in range(len(heroes))}
         self.log: list[str] = []
@@ -127,6 +128,7 @@ class SampleState:
     # -- damage
     def deal(self, ctx, target, amount, dtype, isolated):
         self.incoming[target] += amount
+        self.dealt.append((target, amount, self.a.damage_types[dtype], isolated))
         kind = self.a.damage_types[dtype]
         extra = " as an isolated instance" if isolated else ""
         if self.logging:

@@ -248,6 +248,8 @@ class VM:
     def run(self, chunk_index: int, ctx: RunContext, state: GameState, rng: Any
             ) -> Generator[Request, Any, Outcome]:
         """Run a chunk to its END, yielding requests; returns the Outcome."""
+        if ctx.status is None:  # a status's own chunk: `this token` is a token of that status
+            ctx.status = self.artifact.chunks[chunk_index].status
         counter = [0]
         replaced = yield from self._frame(chunk_index, ctx, state, rng, counter, 0)
         return Outcome(counter[0], replaced)

@@ -487,3 +487,201 @@ def test_same_seed_and_answers_same_trace(compiled):
         return lines, state.log
     assert trace_of(11) == trace_of(11)
     assert len({str(trace_of(seed)) for seed in range(10)}) > 1  # the seed does matter
+
+
+# ------------------------------------------- every ability, table-driven
+
+NO = Scripted  # a fresh answer list per row: `you may` declined where the row says False
+
+RULEBOOK = [
+    # hero, ability, option, final dice, scripted dice, answers, expected
+    ("druid", "Ferocity", 0, [1, 1, 1, 4, 6], [], None, {"dmg": [(4, "normal")]}),
+    ("druid", "Ferocity", 1, [1, 1, 1, 2, 6], [], None, {"dmg": [(5, "normal")]}),
+    ("druid", "Ferocity", 2, [1, 1, 1, 2, 3], [], None, {"dmg": [(6, "normal")]}),
+    ("druid", "Wild Realignment", 0, [1, 4, 5, 6, 2], [], None,
+     {"cp": 1, "gain": {"Shape Shift": 2}, "hand": 1}),
+    ("druid", "Nature's Cure", 0, [4, 4, 5, 6, 1], [], None,
+     {"gain": {"Regenerate": 1}, "dmg": [(5, "normal")]}),
+    ("druid", "Maul", 0, [4, 4, 5, 5, 1], [3, 6], None, {"dmg": [(9, "normal")]}),
+    ("druid", "Forest's Call", 0, [1, 2, 3, 4, 1], [], None,
+     {"gain": {"Shape Shift": 1}, "dmg": [(6, "normal")]}),
+    ("druid", "Protect the Forest", 0, [6, 6, 6, 6, 1], [], None,
+     {"gain": {"Regenerate": 1, "Shape Shift": 1}, "dmg": [(6, "undefendable")]}),
+    ("druid", "Forest's Answer", 0, [1, 2, 3, 4, 5], [3], None,
+     {"gain": {"Shape Shift": 1}, "dmg": [(7, "normal")], "added": 2}),
+    ("druid", "Forest's Answer", 0, [1, 2, 3, 4, 5], [5], None,
+     {"gain": {"Shape Shift": 2}, "dmg": [(7, "normal")]}),
+    ("druid", "Wrath of Nature!", 0, [6] * 5, [], None,
+     {"gain": {"Regenerate": 1, "Shape Shift": 2}, "dmg": [(12, "normal")]}),
+    ("druid", "Thick Hide", None, [], [1, 4], None, {"dmg": [(1, "normal")]}),
+    ("duelist", "Blade Flurry", 0, [1, 2, 3, 4, 4], [], None, {"dmg": [(4, "normal")]}),
+    ("duelist", "Blade Flurry", 1, [1, 2, 3, 1, 4], [], None, {"dmg": [(5, "normal")]}),
+    ("duelist", "Blade Flurry", 2, [1, 2, 3, 1, 2], [], None, {"dmg": [(6, "normal")]}),
+    ("duelist", "Feint Attack", 0, [1, 2, 6, 6, 4], [], [False],
+     {"gain": {"Guard Break": 1}, "dmg": [(2, "undefendable")]}),
+    ("duelist", "Balestra", 0, [1, 2, 6, 6, 6], [], [False], {"dmg": [(6, "normal")]}),
+    ("duelist", "Strike", 0, [1, 2, 3, 4, 4], [], None, {"dmg": [(7, "normal")]}),
+    ("duelist", "Strike", 1, [1, 2, 3, 4, 5], [], [False], {"dmg": [(10, "normal")]}),
+    ("duelist", "Bladestorm", 0, [6, 6, 6, 6, 1], [], [False],
+     {"gain": {"Guard Break": 1}, "inflict": {"Disarm": 1}, "dmg": [(8, "normal")]}),
+    ("duelist", "En Garde", 0, [6] * 5, [6, 1, 1, 1], None,
+     {"inflict": {"Disarm": 1}, "dmg": [(8, "normal")]}),
+    ("duelist", "Master of the Blade!", 0, [6] * 5, [], [False],
+     {"gain": {"Guard Break": 2}, "inflict": {"Disarm": 1}, "dmg": [(11, "normal")]}),
+    ("duelist", "Retreat", None, [], [1, 1, 1, 2], None, {"dmg": [(1, "normal")] * 4}),
+    ("forgemaster", "Pick Axe", 0, [1, 2, 3, 4, 6], [], None, {"dmg": [(5, "normal")]}),
+    ("forgemaster", "Pick Axe", 1, [1, 2, 3, 1, 6], [], None, {"dmg": [(6, "normal")]}),
+    ("forgemaster", "Pick Axe", 2, [1, 2, 3, 1, 2], [], None, {"dmg": [(7, "normal")]}),
+    ("forgemaster", "Furnace", 0, [4, 4, 5, 5, 1], [4], None, {"dmg": [(5, "normal")], "added": 4}),
+    ("forgemaster", "Armored Up", 0, [1, 2, 3, 4, 6], [], None, {"dmg": [(7, "normal")]}),
+    ("forgemaster", "Armored Up", 1, [1, 2, 3, 4, 5], [], None, {"dmg": [(10, "normal")]}),
+    ("forgemaster", "Smelting Time", 0, [6] * 4 + [1], [], None,
+     {"hand": 1, "dmg": [(9, "undefendable")]}),
+    ("forgemaster", "A Good Haul", 0, [1, 4, 4, 5, 6], [], [[0], False],
+     {"hand": 1, "dmg": [(8, "normal")]}),
+    ("forgemaster", "Final Touches!", 0, [6] * 5, [], None, {"dmg": [(34, "normal")], "zone": 1}),
+    ("forgemaster", "Masterwork", None, [], [2], [[0]], {"hand": 1}),
+    ("sun-elf", "Light Staff", 0, [1, 2, 3, 4, 6], [], None, {"dmg": [(4, "normal")]}),
+    ("sun-elf", "Light Staff", 1, [1, 2, 3, 1, 6], [], None, {"dmg": [(5, "normal")]}),
+    ("sun-elf", "Light Staff", 2, [1, 2, 3, 1, 2], [], None, {"dmg": [(7, "normal")]}),
+    ("sun-elf", "Ray Absorption", 0, [4, 4, 5, 1, 1], [], None,
+     {"dial": 5, "heal": 7, "gain": {"Charged Gem": 1}}),
+    ("sun-elf", "Scorching Staff", 0, [1, 4, 4, 5, 6], [2], None, {"dmg": [(5, "normal")], "added": 2}),
+    ("sun-elf", "Scorching Staff", 0, [1, 4, 4, 5, 6], [4], None, {"dmg": [(5, "normal")], "dial": 5}),
+    ("sun-elf", "Radiant Energy", 0, [1, 2, 3, 6, 6], [], None,
+     {"inflict": {"Sun Marked": 1}, "dmg": [(6, "normal")]}),
+    ("sun-elf", "Ray of Light", 0, [1, 2, 3, 4, 1], [], None, {"dial": 4, "dmg": [(7, "normal")]}),
+    ("sun-elf", "Solar Burst", 0, [6] * 4 + [1], [], [0],
+     {"dial": 5, "gain": {"Charged Gem": 1}, "dmg": [(8, "normal")]}),
+    ("sun-elf", "Sun Beam", 0, [1, 2, 3, 4, 5], [], None, {"dial": 5, "dmg": [(9, "normal")]}),
+    ("sun-elf", "Solar Flare!", 0, [6] * 5, [], None,
+     {"dial": 5, "gain": {"Charged Gem": 1}, "inflict": {"Sun Marked": 1}, "dmg": [(10, "normal")]}),
+    ("sun-elf", "Harness the Light", None, [], [3], None, {"heal": 1}),
+]
+
+
+@pytest.mark.parametrize("hero,ability,option,roll,dice,answers,expected", RULEBOOK,
+                         ids=[f"{r[0]}-{r[1]}-{r[2]}" for r in RULEBOOK])
+def test_every_ability_gives_what_the_rulebook_says(compiled, hero, ability, option, roll, dice,
+                                                    answers, expected):
+    """000_eaa64e0770891241.txt, "<hero>" > "Hero Board": damage, healing, statuses, CP."""
+    state, _, _ = run_ability(compiled, hero, ability, roll, dice=dice, option=option or 0,
+                              answers=Scripted(*answers) if answers is not None else None)
+    me, them = state.seats
+    assert [(amount, kind) for target, amount, kind, _ in state.dealt if target == 1] == \
+        expected.get("dmg", [])
+    assert state.added == expected.get("added", 0)
+    assert me.health - 50 == expected.get("heal", 0)
+    assert me.cp - 2 == expected.get("cp", 0)
+    mine = {compiled.statuses[s]["name"]: len(t) for s, t in me.statuses.items() if t}
+    theirs = {compiled.statuses[s]["name"]: len(t) for s, t in them.statuses.items() if t}
+    assert mine == expected.get("gain", {}) and theirs == expected.get("inflict", {})
+    assert len(me.hand) == expected.get("hand", 0)
+    assert sum(len(z) for z in me.zones.values()) == expected.get("zone", 0)
+    if "dial" in expected:
+        assert me.components[0] == expected["dial"]
+
+
+def test_the_table_covers_every_offensive_option_and_defense(compiled):
+    covered = {(r[0], r[1], r[2] or 0) for r in RULEBOOK}
+    for hero in ("druid", "duelist", "forgemaster", "sun-elf"):
+        _, data = compiled.hero(hero)
+        for ability in data["abilities"]:
+            if ability["kind"] == "defensive":
+                assert (hero, ability["name"], 0) in covered
+            for i, _ in enumerate(ability.get("options", [])):
+                assert (hero, ability["name"], i) in covered, (hero, ability["name"], i)
+
+
+def test_cards_zones_and_nested_card_chunks(compiled):
+    """PLACE_N puts Ore from hand on The Forge; USE_CARDS runs each card's own chunk."""
+    hero_index, data = compiled.hero("forgemaster")
+    ore = compiled.card_types.index("Ore")
+    ops = [(Op.PUSH, 2), (Op.DRAW,), (Op.PUSH, 2), (Op.PLACE_N, 0, ore), (Op.PUSH, 1),
+           (Op.USE_CARDS, 0, ore), (Op.END,)]
+    state, outcome, asked = run_ops(compiled, ops, hero="forgemaster",
+                                    answers=Scripted([0, 1], [0]))
+    me = state.seats[0]
+    assert me.hand == [] and me.zones[0] == ["Pick Ore"] and me.discard == ["Pick Ore"]
+    assert me.cp == 3  # Pick Ore's Scrap Effect: gain 1 CP, run as a nested chunk
+    assert [r.purpose for r in asked] == ["place", "use"]
+
+
+def test_discard_place_any_and_search(compiled):
+    ore = compiled.card_types.index("Ore")
+    ops = [(Op.PUSH, 3), (Op.DRAW,), (Op.PLACE_ANY, 0, ore), (Op.PUSH, 1), (Op.DISCARD,),
+           (Op.SEARCH, 0, 1, ore), (Op.PLACE_FOUND, 0), (Op.SHUFFLE,), (Op.END,)]
+    state, _, asked = run_ops(compiled, ops, hero="forgemaster",
+                              answers=Scripted([0], [0], [0]))
+    me = state.seats[0]
+    assert me.zones[0] == ["Pick Ore", "Pick Ore"] and len(me.discard) == 1 and len(me.hand) == 1
+    assert [r.purpose for r in asked] == ["place", "discard", "search"]
+
+
+def test_tokens_this_token_double_and_craft(compiled):
+    regen = status_id(compiled, "Regenerate")
+    armor = status_id(compiled, "Armor")
+    forge_zone = 0
+    # two tokens; flip the second to side "1"; gain one more (3); spend the running token
+    # (token 0: 2 left); spend 1 more (the flipped one: 1 left); flip the running token to "1"
+    ops = [(Op.PUSH, 2), (Op.GAIN, regen, 0), (Op.FLIP_TOKEN, regen, 1), (Op.GAIN_THIS,),
+           (Op.SPEND_THIS,), (Op.PUSH, 1), (Op.SPEND, regen), (Op.FLIP_THIS, 1),
+           (Op.COUNT_STATUS, regen), (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    state, _, asked = run_ops(compiled, ops, status=regen, answers=Scripted([1]))
+    assert state.incoming[1] == 1
+    assert [t.side for t in state.seats[0].statuses[regen]] == [1]
+    assert asked[0].items == ("Regenerate (2)", "Regenerate (2)")
+    crafts = [(Op.CRAFT, armor, forge_zone), (Op.PUSH, 1), (Op.DOUBLE, armor, 1), (Op.END,)]
+    state, _, asked = run_ops(compiled, crafts, hero="forgemaster", answers=Scripted([2], [0]))
+    assert state.status_count(0, armor) == 1 and state.doubled == [(armor, [0])]
+
+
+def test_damage_outcomes(compiled):
+    undefendable = compiled.damage_types.index("undefendable")
+    offensive = compiled.phases.index("Offensive Roll Phase")
+    income = compiled.phases.index("Income Phase")
+    ops = [(Op.PUSH, 2), (Op.RECEIVE, 0), (Op.PUSH, 3), (Op.PREVENT,), (Op.PREVENT_HALF, 0),
+           (Op.PREVENT_ALL,), (Op.ATTACK_BECOMES, undefendable), (Op.FAIL_PHASE, offensive),
+           (Op.SKIP, income), (Op.END,)]
+    state, _, _ = run_ops(compiled, ops)
+    assert state.incoming[0] == 2 and state.prevented[0] == 3
+    assert state.attack_type == undefendable and state.failed == [offensive]
+    assert state.seats[0].skipped == [income]
+    assert any("half" in line for line in state.log) and any("all incoming" in line for line in state.log)
+
+
+def test_choices_and_tracks(compiled):
+    ops = [(Op.PICK_FROM, 0), (Op.MOVE, 0, 0), (Op.SET_COMP, 0, 4), (Op.PUSH, 1), (Op.MOVE, 0, 1),
+           (Op.GET_COMP, 0), (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    answers = Scripted(2, "down")
+    state, _, asked = run_ops(compiled, ops, consts=[[1, 2]], hero="duelist", answers=answers)
+    assert asked[0].choices == (1, 2) and asked[1].component == "Footwork"
+    assert state.incoming[1] == 3  # set to Defense 3 (index 4), then one Step up: index 3
+
+
+def test_every_opcode_runs(compiled):
+    """Every opcode is executed somewhere: in the content's chunks or the programs above."""
+    seen: set[Op] = set()
+    vm = VM(compiled)
+    vm.trace = lambda chunk, ins, stack: seen.add(ins.op)
+    for index, chunk in enumerate(compiled.chunks):
+        hero = chunk.hero if chunk.hero is not None else 0
+        state = SampleState(compiled, [hero, (hero + 1) % len(compiled.heroes)], logging=False)
+        ctx = RunContext(0, hero, attacker=1, defender=1, roll=[4, 4, 4, 4, 6],
+                         faces=faces_of(compiled, hero), status=chunk.status, token=0)
+        if chunk.status is not None:
+            state.gain_status(0, chunk.status, 1, 0)
+        run_to_end(vm, index, ctx, state, random.Random(index))
+    from dtc.opcodes import TABLE
+
+    missing = set(TABLE) - seen
+    exercised_above = {Op.PLACE_N, Op.USE_CARDS, Op.PLACE_ANY, Op.DISCARD, Op.FLIP_TOKEN,
+                       Op.GAIN_THIS, Op.SPEND_THIS, Op.SPEND, Op.CRAFT, Op.DOUBLE, Op.FAIL_PHASE,
+                       Op.PREVENT_ALL, Op.PREVENT_HALF, Op.SKIP, Op.MOVE, Op.SET_COMP, Op.PICK_FROM,
+                       Op.LOSE_CP, Op.STEAL_CP, Op.COMPARE, Op.NOT, Op.MIN, Op.HALF, Op.ADD,
+                       Op.EXTRA_ATTEMPTS, Op.EVENT_VALUE, Op.GET_CP, Op.HAND_SIZE,
+                       Op.COUNT_OPPONENTS, Op.GET_COMP, Op.CHANGE_DICE, Op.REROLL, Op.PICK,
+                       Op.DID, Op.SCHEDULE, Op.INSTEAD, Op.PAY_CP, Op.ACTOR, Op.ROLL_TOTAL,
+                       Op.ROLL_VALUE, Op.DUP, Op.POP, Op.SUB, Op.MUL, Op.COUNT_SYMBOLS,
+                       Op.MEETS, Op.COUNT_STATUS, Op.RAISE, Op.LOWER, Op.FLIP_DIAL, Op.RECEIVE}
+    assert missing <= exercised_above, missing - exercised_above
