@@ -379,6 +379,10 @@ class SampleState:
     def extra_attempts(self, ctx):
         return self.extra
 
+    def rolled(self, ctx, player):
+        if self.logging:
+            self.say(f"player {player + 1} rolls {' '.join(map(str, ctx.roll))}")
+
     def schedule(self, ctx, trigger, chunk):
         self.scheduled.append((trigger, chunk))
         if self.logging:

@@ -48,9 +48,11 @@ class VMError(Exception):
 
 @dataclass(frozen=True)
 class Request:
-    """Something the VM needs from the caller. `owner` names the effect asking."""
+    """Something the VM needs from the caller. `owner` names the effect asking;
+    `player` is who decides (the player doing the action at that point)."""
 
     owner: str
+    player: int
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,8 @@ class GameState(Protocol):
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
     def extra_attempts(self, ctx: RunContext) -> int: ...
+    def rolled(self, ctx: RunContext, player: int) -> None:
+        """The current roll (`ctx.roll`) was rolled, re-rolled or changed by `player`."""
     def schedule(self, ctx: RunContext, trigger: dict, chunk: int) -> None: ...
 
 
@@ -196,6 +200,7 @@ class RunContext:
     token: int | None = None
     event_value: int = 0  # the number the trigger carried
     did: bool = False  # the last `you may` answer
+    attack_run: bool = False  # this run is the activated Offensive Ability itself
 
 
 @dataclass
@@ -316,7 +321,7 @@ class VM:
                 state.gain_status(actor, a, pop(), b)
             elif op == _THEN:
                 counter[0] = count
-                yield Window(owner, "then" if a == 0 else "after defensive roll")
+                yield Window(owner, actor, "then" if a == 0 else "after defensive roll")
                 count = counter[0]
             elif op == _JUMP:
                 pc = a
@@ -328,6 +333,7 @@ class VM:
                 values = sorted(faces)
                 ctx.roll = [values[rng.randrange(len(values))] for _ in range(n)]
                 ctx.faces = faces
+                state.rolled(ctx, actor)
             elif op == _ADD_DMG:
                 state.add_damage(ctx, pop())
             elif op == _HEAL:
@@ -342,7 +348,7 @@ class VM:
                 state.change_component(ctx, actor, a, -pop())
             elif op == _MAY:
                 counter[0] = count
-                answer = yield YesNo(owner, self._prompt(chunk, program[pc - 1]))
+                answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1]))
                 count = counter[0]
                 ctx.did = bool(answer)
                 push(int(ctx.did))
@@ -481,11 +487,11 @@ class VM:
         push, pop = stack.append, stack.pop
         owner = chunk.owner
         if op == Op.CHOOSE:
-            answer = yield ChooseOption(owner, self._option_labels(chunk, ins))
+            answer = yield ChooseOption(owner, actor, self._option_labels(chunk, ins))
             return actor, a[self._index(answer, len(a), "option")]
         if op == Op.PICK or op == Op.PICK_FROM:
             choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])
-            answer = yield PickNumber(owner, choices, self._prompt(chunk, ins))
+            answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
             push(self._member(answer, choices))
         elif op == Op.ACTOR:
             chosen = self._one_player(ctx, state, a, owner)
@@ -495,20 +501,22 @@ class VM:
             actor = chosen
         elif op == Op.REROLL:
             most = pop()
-            answer = yield ChooseDice(owner, tuple(ctx.roll), most, "re-roll")
+            answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
             values = sorted(ctx.faces) or list(range(1, 7))
             for i in self._picks(answer, len(ctx.roll), 0, most):
                 ctx.roll[i] = values[rng.randrange(len(values))]
+            state.rolled(ctx, actor)
         elif op == Op.CHANGE_DICE:
             most = pop()
             values = self._change_values(ctx, a, b)
-            answer = yield ChooseDice(owner, tuple(ctx.roll), most, "change", values)
+            answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
             for i, value in self._changes(answer, len(ctx.roll), most, values):
                 ctx.roll[i] = value
+            state.rolled(ctx, actor)
         elif op == Op.FLIP_TOKEN:
             tokens = state.tokens(actor, a)
             if tokens:
-                answer = yield ChooseItems(owner, tuple(tokens), 1, 1, "flip a token")
+                answer = yield ChooseItems(owner, actor, tuple(tokens), 1, 1, "flip a token")
                 (pick,) = self._picks(answer, len(tokens), 1, 1)
                 state.flip_token(actor, a, pick, b)
         elif op == Op.DOUBLE:
@@ -516,12 +524,12 @@ class VM:
             tokens = state.tokens(actor, a)
             if tokens and most:
                 limit = min(most, len(tokens))
-                answer = yield ChooseItems(owner, tuple(tokens), 0, limit, "double the effect")
+                answer = yield ChooseItems(owner, actor, tuple(tokens), 0, limit, "double the effect")
                 state.double_effect(ctx, a, self._picks(answer, len(tokens), 0, limit))
         elif op == Op.CRAFT:
             options = state.craft_options(actor, a, b)
             if options:
-                answer = yield ChooseItems(owner, tuple(options), 0, 1, "craft")
+                answer = yield ChooseItems(owner, actor, tuple(options), 0, 1, "craft")
                 for pick in self._picks(answer, len(options), 0, 1):
                     state.craft(actor, a, b, pick)
         elif op == Op.DISCARD:
@@ -529,14 +537,14 @@ class VM:
             hand = state.hand(actor)
             if hand and n:
                 need = min(n, len(hand))
-                answer = yield ChooseItems(owner, tuple(hand), need, need, "discard")
+                answer = yield ChooseItems(owner, actor, tuple(hand), need, need, "discard")
                 state.discard(actor, self._picks(answer, len(hand), need, need))
         elif op == Op.SEARCH:
             found = state.search(actor, a, c)
             picks: list[int] = []
             if found:
                 want = min(b, len(found))
-                answer = yield ChooseItems(owner, tuple(found), want, want, "search")
+                answer = yield ChooseItems(owner, actor, tuple(found), want, want, "search")
                 picks = self._picks(answer, len(found), want, want)
             state.take_found(actor, picks)
         elif op == Op.PLACE_ANY or op == Op.PLACE_N:
@@ -544,14 +552,14 @@ class VM:
             cards = state.hand_cards(actor, b)
             if cards:
                 limit = len(cards) if most is None else min(most, len(cards))
-                answer = yield ChooseItems(owner, tuple(cards), 0, limit, "place")
+                answer = yield ChooseItems(owner, actor, tuple(cards), 0, limit, "place")
                 state.place(actor, a, b, self._picks(answer, len(cards), 0, limit))
         elif op == Op.USE_CARDS:
             most = pop()
             cards = state.zone_cards(actor, a, b)
             if cards and most:
                 limit = min(most, len(cards))
-                answer = yield ChooseItems(owner, tuple(cards), 0, limit, "use")
+                answer = yield ChooseItems(owner, actor, tuple(cards), 0, limit, "use")
                 for card_chunk in state.use_cards(actor, a, b, self._picks(answer, len(cards), 0, limit)):
                     inner = RunContext(actor, ctx.hero, ctx.attacker, ctx.defender)
                     yield from self._frame(card_chunk, inner, state, rng, counter, depth + 1)
@@ -560,7 +568,7 @@ class VM:
             direction = b
             if direction == 0 and amount:
                 name = self.artifact.heroes[ctx.hero]["components"][a]["name"]
-                answer = yield ChooseDirection(owner, name, amount)
+                answer = yield ChooseDirection(owner, actor, name, amount)
                 if answer not in ("up", "down"):
                     raise VMError(f"{owner}: answer `up` or `down`, not {answer!r}")
                 direction = 1 if answer == "up" else 2
@@ -594,7 +602,7 @@ class VM:
             raise VMError(f"{owner}: no player is `{who}` here")
         if len(players) == 1 or not who.startswith(("chosen", "self_or")):
             return players[0]
-        return ChoosePlayer(owner, players, who)
+        return ChoosePlayer(owner, ctx.owner, players, who)
 
     def _index(self, answer, count: int, what: str) -> int:
         if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:

@@ -295,6 +295,210 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
     sys.exit(EXIT_CLEAN)
 
 
+def _ruleset(path: Path | None):
+    from dtc import rulesets
+
+    try:
+        return rulesets.load(path)
+    except rulesets.RulesetError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_PROBLEMS)
+
+
+def _hero_name(loaded, name: str, option: str) -> str:
+    found = loaded.hero(name)
+    if found is None:
+        import difflib
+
+        names = [h["name"] for h in loaded.heroes]
+        close = difflib.get_close_matches(name.replace("_", " ").replace("-", " "), names, n=1, cutoff=0.5)
+        hint = f"did you mean `{close[0]}`? " if close else ""
+        click.echo(f"error: {option}: no hero `{name}`; {hint}heroes: {', '.join(names)}", err=True)
+        sys.exit(EXIT_USAGE)
+    return found[1]["name"]
+
+
+@cli.command()
+@click.option("--hero", help="Your hero (e.g. druid, sun-elf).")
+@click.option("--vs", "opponent", help="The bot's hero.")
+@click.option("--seed", type=int, help="Seed for dice and shuffles (a random one when absent).")
+@click.option("--bot", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
+@click.option("--auto", is_flag=True, help="Bots play both heroes; the game is narrated.")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
+              help="A compiled ruleset (default: the built-in content).")
+@click.option("--save", "save_path", type=click.Path(path_type=Path),
+              help="Save the game to this file after every turn.")
+@click.option("--resume", "resume_path", type=click.Path(path_type=Path),
+              help="Continue a saved game.")
+@click.option("--log", "log_path", type=click.Path(path_type=Path),
+              help="Write the game as JSON lines (for `dtc replay`).")
+def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, log_path) -> None:
+    """Play Dice Throne at the terminal against a bot (or watch two bots with --auto)."""
+    import random as random_mod
+
+    from dtc.agents.bots import BOTS
+    from dtc.agents.human import Human, Quit
+    from dtc.dicethrone.narrate import line
+    from dtc.dicethrone.session import Session, SessionError, Setup, load_save
+
+    loaded = _ruleset(ruleset_path)
+    recorded: list = []
+    if resume_path is not None:
+        try:
+            setup, recorded = load_save(resume_path)
+        except SessionError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        if setup.ruleset != loaded.content_hash:
+            click.echo(f"error: {resume_path} was saved with another ruleset "
+                       f"({setup.ruleset[:16]}…); pass the same --ruleset", err=True)
+            sys.exit(EXIT_USAGE)
+        save_path = save_path or resume_path
+    else:
+        if not hero or not opponent:
+            click.echo("error: say who plays: --hero HERO --vs HERO (or --resume FILE)", err=True)
+            sys.exit(EXIT_USAGE)
+        heroes = [_hero_name(loaded, hero, "--hero"), _hero_name(loaded, opponent, "--vs")]
+        seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
+        agents = [bot if auto else "human", bot]
+        setup = Setup(loaded.content_hash, seed, heroes, agents)
+    seats = [Human() if kind == "human" else BOTS[kind](setup.seed * 2 + i + 1)
+             for i, kind in enumerate(setup.agents)]
+
+    def narrate(game, event):
+        text = line(game, event)
+        if text is not None:
+            click.echo(text)
+
+    click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}"
+               + (f"; resuming after {len(recorded)} answers" if recorded else ""))
+    session = Session(loaded, setup, seats, log_path, save_path, narrate)
+    try:
+        result = session.run(recorded)
+    except Quit:
+        session.save()
+        click.echo("")
+        if save_path:
+            click.echo(f"left the game; saved to {save_path} (continue with `dtc play --resume {save_path}`)")
+        else:
+            click.echo("left the game (use --save FILE to be able to continue)")
+        sys.exit(EXIT_CLEAN)
+    except SessionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    if result.winner is None:
+        winner = "a draw"
+    else:
+        winner = f"{setup.heroes[result.winner]} (P{result.winner + 1}) won"
+    click.echo(f"result: {winner} after {result.turns} turns")
+    sys.exit(EXIT_CLEAN)
+
+
+@cli.command()
+@click.argument("log_file", type=click.Path(path_type=Path))
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
+              help="The ruleset the game was played with (default: the built-in content).")
+def replay(log_file: Path, ruleset_path: Path | None) -> None:
+    """Re-run a game log and check every request and event is the same."""
+    from dtc.dicethrone.session import SessionError
+    from dtc.dicethrone.session import replay as run_replay
+
+    loaded = _ruleset(ruleset_path)
+    try:
+        result, steps = run_replay(loaded, log_file)
+    except SessionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_PROBLEMS)
+    winner = "draw" if result.winner is None else f"P{result.winner + 1} won"
+    click.echo(f"replay matches: {steps} answers, {result.turns} turns, {winner}")
+    sys.exit(EXIT_CLEAN)
+
+
+@cli.command()
+@click.argument("heroes_", metavar="[HERO HERO]", nargs=-1)
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Worker processes (the numbers do not depend on it).")
+@click.option("--bot", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path))
+@click.option("--all", "all_pairs", is_flag=True, help="Every pair of heroes (the matrix).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+def simulate(heroes_, games, seed, jobs, bot, ruleset_path, all_pairs, fmt) -> None:
+    """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage."""
+    from itertools import combinations_with_replacement
+
+    from dtc import artifact as artifact_mod
+    from dtc.dicethrone.simulate import simulate as run_simulation
+    from dtc.dicethrone.simulate import summary
+
+    loaded = _ruleset(ruleset_path)
+    if all_pairs:
+        if heroes_:
+            click.echo("error: give two heroes or --all, not both", err=True)
+            sys.exit(EXIT_USAGE)
+        pairs = list(combinations_with_replacement(range(len(loaded.heroes)), 2))
+    elif len(heroes_) == 2:
+        pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO"))[0] for h in heroes_)]
+    else:
+        click.echo("error: give two heroes (e.g. `dtc simulate druid duelist`) or --all", err=True)
+        sys.exit(EXIT_USAGE)
+    raw = artifact_mod.to_bytes(loaded.data)
+    total = games * len(pairs)
+    tallies = _with_progress(lambda progress: run_simulation(
+        loaded, raw, pairs, games, seed, jobs, bot, progress), total)
+    rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
+            for (a, b), t in zip(pairs, tallies, strict=True)]
+    _print_simulation(rows, fmt, {"games_per_pair": games, "seed": seed, "bot": bot,
+                                  "ruleset": loaded.content_hash})
+    sys.exit(EXIT_CLEAN)
+
+
+def _with_progress(work, total: int):
+    if not sys.stderr.isatty():
+        return work(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        return work(lambda n: bar.advance(task, n))
+
+
+def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
+    if fmt == "json":
+        click.echo(json.dumps({**meta, "pairs": rows}, indent=2))
+        return
+    if fmt == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        columns = ["hero", "opponent", "games", "win_rate", "win_rate_low", "win_rate_high",
+                   "opponent_win_rate", "draw_rate", "average_turns", "start_player_win_rate"]
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        for r in rows:
+            writer.writerow([r["hero"], r["opponent"], r["games"], r["win_rate"], *r["win_rate_ci95"],
+                             r["opponent_win_rate"], r["draw_rate"], r["average_turns"],
+                             r["start_player_win_rate"]])
+        click.echo(out.getvalue(), nl=False)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{meta['games_per_pair']} games per pair, seed {meta['seed']}, {meta['bot']} bots")
+    for column in ("hero", "vs", "wins (95% CI)", "losses", "draws", "avg turns", "start player wins"):
+        t.add_column(column)
+    for r in rows:
+        low, high = r["win_rate_ci95"]
+        t.add_row(r["hero"], r["opponent"], f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
+                  f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}", f"{r['average_turns']:.1f}",
+                  f"{r['start_player_win_rate']:.1%}")
+    Console(width=120).print(t)
+
+
 @cli.command()
 @click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
               help="Content to look in (default: the built-in content).")

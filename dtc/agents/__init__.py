@@ -1,0 +1,1 @@
+"""Agents: bots and the terminal player, all answering the same requests."""

@@ -1,0 +1,35 @@
+"""Agents: who answers a game's requests, and the loop that asks them.
+
+An agent is anything with `answer(game, request)`.  `play()` drives a game to
+its end, asking each request's `player`'s agent; an optional recorder sees
+every request and answer (that is what logs, saves and replays keep).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from dtc.dicethrone.engine import Game, Result
+from dtc.vm import Request
+
+
+class Agent(Protocol):
+    name: str
+
+    def answer(self, game: Game, request: Request) -> Any: ...
+
+
+def play(game: Game, agents: list[Agent],
+         recorder: Callable[[Request, Any], None] | None = None) -> Result:
+    """Play `game` to the end with one agent per seat."""
+    run = game.play()
+    try:
+        request = next(run)
+        while True:
+            answer = agents[request.player].answer(game, request)
+            if recorder is not None:
+                recorder(request, answer)
+            request = run.send(answer)
+    except StopIteration as stop:
+        return stop.value

@@ -1,0 +1,284 @@
+"""Bots: a random agent, and a heuristic one that plays sensibly.
+
+The heuristic bot keeps dice towards the ability with the best expected worth
+(its value times a quick estimate of reaching it in the rolls left), activates
+the best ability it meets, buys upgrades, plays and spends what helps now
+(damage when attacking, prevention when hit), sells what it cannot use, and
+defends.  It reads abilities, cards and values from the compiled content, so
+it plays any hero.  Each bot's own choices use an RNG seeded from the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from math import comb
+from typing import Any
+
+from dtc.dice import STRAIGHT_LENGTH
+from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
+from dtc.vm import (
+    ChooseDice,
+    ChooseDirection,
+    ChooseItems,
+    ChooseOption,
+    ChoosePlayer,
+    PickNumber,
+    Request,
+    YesNo,
+)
+
+
+class RandomBot:
+    """Answers every request with a uniformly random legal answer."""
+
+    name = "random"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def answer(self, game, request: Request) -> Any:
+        r = self.rng
+        if isinstance(request, RollDice):
+            return [i for i in range(len(request.dice)) if r.random() < 0.5]
+        if isinstance(request, Activate):
+            return r.randrange(len(request.choices))
+        if isinstance(request, Act):
+            return r.randrange(len(request.actions)) if r.random() < 0.3 else None
+        if isinstance(request, SellDown):
+            return r.sample(range(len(request.hand)), request.count)
+        if isinstance(request, ChooseDefense):
+            return r.randrange(len(request.options))
+        return random_vm_answer(r, request)
+
+
+def random_vm_answer(r: random.Random, request: Request) -> Any:
+    if isinstance(request, ChooseOption):
+        return r.randrange(len(request.options))
+    if isinstance(request, YesNo):
+        return r.random() < 0.5
+    if isinstance(request, PickNumber):
+        return r.choice(request.choices)
+    if isinstance(request, ChooseDice):
+        count = r.randint(0, min(request.most, len(request.roll)))
+        picks = r.sample(range(len(request.roll)), count)
+        if request.purpose == "change":
+            return [(i, r.choice(request.values)) for i in picks]
+        return picks
+    if isinstance(request, ChoosePlayer):
+        return r.choice(request.players)
+    if isinstance(request, ChooseItems):
+        count = r.randint(request.least, request.most)
+        return r.sample(range(len(request.items)), count)
+    if isinstance(request, ChooseDirection):
+        return r.choice(["up", "down"])
+    raise TypeError(f"no answer for {type(request).__name__}")
+
+
+# --------------------------------------------------------------- heuristic
+
+
+def _tail(n: int, p: float, k: int) -> float:
+    """P(Binomial(n, p) >= k)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+_PLANS: dict[tuple, tuple[float, tuple[int, ...]]] = {}
+
+
+def plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_left: int
+         ) -> tuple[float, set[int]]:
+    """(chance of meeting the requirement in the rolls left, indices of dice to keep).
+
+    Memoized on the dice as a multiset: the same roll recurs across games."""
+    ordered = sorted(range(len(values)), key=values.__getitem__)
+    key = (id(requirement), tuple(values[i] for i in ordered), rolls_left)
+    found = _PLANS.get(key)
+    if found is None:
+        sorted_values = [values[i] for i in ordered]
+        chance, keep = _plan(sorted_values, faces, requirement, rolls_left)
+        found = (chance, tuple(sorted(keep)))
+        if len(_PLANS) > 200_000:
+            _PLANS.clear()
+        _PLANS[key] = found
+    chance, keep_sorted = found
+    return chance, {ordered[i] for i in keep_sorted}
+
+
+def _plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_left: int
+          ) -> tuple[float, set[int]]:
+    n = len(values)
+    items = requirement["items"]
+    if all("count" in i for i in items):
+        keep: set[int] = set()
+        missing = 0
+        share = 0.0
+        for item in items:
+            have = [i for i, v in enumerate(values) if faces.get(v) == item["symbol"] and i not in keep]
+            keep.update(have[:item["count"]])
+            short = max(0, item["count"] - len(have))
+            missing += short
+            if short:
+                share += short * sum(1 for s in faces.values() if s == item["symbol"]) / len(faces)
+        if not missing:
+            return 1.0, keep
+        q = share / missing
+        return _tail(n - len(keep), 1 - (1 - q) ** rolls_left, missing), keep
+    if len(items) == 1 and "of_a_kind" in items[0]:
+        want = items[0]["of_a_kind"]
+        allowed = [v for v in values if items[0].get("symbol") in (None, faces.get(v))]
+        if not allowed:
+            return 0.0, set()
+        best, have = Counter(allowed).most_common(1)[0]
+        keep = {i for i, v in enumerate(values) if v == best}
+        q = 1 / len(faces)
+        return _tail(n - len(keep), 1 - (1 - q) ** rolls_left, want - have), keep
+    if len(items) == 1 and "straight" in items[0]:
+        length = STRAIGHT_LENGTH[items[0]["straight"]]
+        best_keep: set[int] = set()
+        for low in sorted(faces):
+            window = set(range(low, low + length))
+            if not window <= set(faces):
+                continue
+            keep = {}
+            for i, v in enumerate(values):
+                if v in window and v not in keep:
+                    keep[v] = i
+            if len(keep) > len(best_keep):
+                best_keep = set(keep.values())
+        missing = length - len(best_keep)
+        q = missing / len(faces) / max(missing, 1)
+        return _tail(n - len(best_keep), 1 - (1 - q) ** rolls_left, missing), best_keep
+    return 0.05, set()
+
+
+class HeuristicBot:
+    """Plays sensibly from content alone (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def answer(self, game, request: Request) -> Any:
+        if isinstance(request, RollDice):
+            return self.reroll(game, request)
+        if isinstance(request, Activate):
+            return max(range(len(request.choices)), key=lambda i: request.choices[i].value)
+        if isinstance(request, Act):
+            return self.act(game, request)
+        if isinstance(request, SellDown):
+            hand = game.seats[request.player].hand
+            order = sorted(range(len(hand)), key=lambda i: self.card_worth(game, request.player, hand[i]))
+            return order[:request.count]
+        if isinstance(request, ChooseDefense):
+            return 0
+        return self.vm_answer(game, request)
+
+    # -- dice
+    def reroll(self, game, request: RollDice) -> list[int]:
+        seat = request.player
+        p = game.seats[seat]
+        values = list(request.dice)
+        left = request.attempts - request.attempt
+        best_now = max((c.value for c in game.choices(seat)), default=0.0)
+        target_ev, target_keep = best_now, None
+        for ability in p.abilities:
+            if ability.kind not in ("offensive", "ultimate"):
+                continue
+            bonus = 100.0 if ability.kind == "ultimate" else 0.0
+            for option in ability.options:
+                chance, keep = plan(values, p.table.faces, option.requirement, left)
+                ev = chance * (option.value + bonus)
+                if ev > target_ev * 1.15 and chance < 1.0:
+                    target_ev, target_keep = ev, keep
+        if target_keep is None:
+            return []
+        return [i for i in range(len(values)) if i not in target_keep]
+
+    # -- windows
+    def act(self, game, request: Act) -> int | None:
+        seat = request.player
+        p = game.seats[seat]
+        attack = game.attack
+        attacking = attack is not None and attack.attacker == seat
+        defending = attack is not None and attack.defender == seat
+        best, best_score = None, 0.0
+        for i, action in enumerate(request.actions):
+            score = 0.0
+            if action.kind == "upgrade":
+                score = 5.0 + action.value - 0.2 * action.extra
+            elif action.kind == "play":
+                card = p.hand[action.ref].card
+                if card.attack_modifier:
+                    score = card.value if attacking else 0.0
+                elif card.alters_dice:
+                    score = 0.0
+                elif request.window in ("defensive", "roll_end") and defending:
+                    score = card.value
+                elif request.window == "main":
+                    score = card.value - 0.3 * card.cost
+                if p.cp - card.cost < 0:
+                    score = 0.0
+            elif action.kind == "spend":
+                entry = game.a.statuses[action.ref]
+                if entry.get("attack_modifier") or (entry.get("spendable") or {}).get("on") == "conclude":
+                    score = 3.0 if attacking else 0.0
+                elif (entry.get("spendable") or {}).get("on") == "damaged_by_phase":
+                    score = 2.0
+                elif request.window == "main" and game.phase.startswith("Main Phase (1)"):
+                    score = 1.0
+            elif action.kind == "use" and request.window == "main" and game.phase == "Main Phase (2)":
+                key = ("bot_used", action.name)
+                if key not in p.used:
+                    p.used.add(key)
+                    score = 0.4
+            elif action.kind == "sell" and game.phase == "Main Phase (2)":
+                if len(p.hand) > game.rules.hand_limit - 2:
+                    worth = self.card_worth(game, seat, p.hand[action.ref])
+                    score = 0.1 if worth <= 1.0 else 0.0
+            if score > best_score:
+                best, best_score = i, score
+        return best
+
+    def card_worth(self, game, seat: int, card) -> float:
+        c = card.card
+        if c.kind == "upgrade":
+            cost = game.upgrade_cost(seat, c)
+            return 0.5 if cost is None else 6.0 - 0.3 * cost
+        return c.value
+
+    # -- questions inside effects
+    def vm_answer(self, game, request: Request) -> Any:
+        if isinstance(request, ChooseOption):
+            return self.rng.randrange(len(request.options))
+        if isinstance(request, YesNo):
+            return True
+        if isinstance(request, PickNumber):
+            return request.choices[-1]
+        if isinstance(request, ChooseDice):
+            roll = request.roll
+            if not roll or not request.most:
+                return []
+            low = min(range(len(roll)), key=lambda i: roll[i])
+            if request.purpose == "change":
+                return [(low, max(request.values))]
+            return [low]
+        if isinstance(request, ChoosePlayer):
+            return request.players[0]
+        if isinstance(request, ChooseItems):
+            if request.purpose in ("place", "double the effect"):
+                return list(range(request.most))
+            if request.purpose == "craft":
+                return [len(request.items) - 1] if request.most else []
+            return list(range(request.least or min(1, request.most)))
+        if isinstance(request, ChooseDirection):
+            return "up" if game.active == request.player else "down"
+        raise TypeError(f"no answer for {type(request).__name__}")
+
+
+BOTS = {"heuristic": HeuristicBot, "random": RandomBot}

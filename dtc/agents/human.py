@@ -1,0 +1,189 @@
+"""Human: the terminal player. Shows the table, asks, checks the answer, asks again with a hint.
+
+Ctrl-C or end of input raise `Quit`, which `dtc play` turns into a clean exit
+(after saving, when asked to save).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dtc.dicethrone.narrate import symbols, table
+from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
+from dtc.vm import (
+    ChooseDice,
+    ChooseDirection,
+    ChooseItems,
+    ChooseOption,
+    ChoosePlayer,
+    PickNumber,
+    Request,
+    YesNo,
+)
+
+
+class Quit(Exception):
+    """The player left (Ctrl-C or end of input)."""
+
+
+class Human:
+    name = "human"
+
+    def __init__(self, read: Callable[[str], str] = input, say: Callable[[str], None] = print):
+        self.read = read
+        self.say = say
+
+    def ask(self, prompt: str, parse, hint: str) -> Any:
+        """Ask until `parse` accepts the text (it returns None to refuse)."""
+        while True:
+            try:
+                text = self.read(prompt)
+            except (EOFError, KeyboardInterrupt):
+                raise Quit() from None
+            value = parse(text.strip())
+            if value is not None:
+                return value
+            self.say(f"  ? {hint}")
+
+    # ------------------------------------------------------------- requests
+    def answer(self, game, request: Request) -> Any:
+        handler = getattr(self, "on_" + type(request).__name__)
+        return handler(game, request)
+
+    def on_RollDice(self, game, r: RollDice):
+        self.say("")
+        self.say(table(game, r.player))
+        self.say(f"dice: {symbols(game, r.player, list(r.dice))}   "
+                 f"(roll attempt {r.attempt} of {r.attempts})")
+        met = [c.label for c in game.choices(r.player)]
+        self.say(f"these dice meet: {', '.join(met) or 'nothing yet'}")
+        n = len(r.dice)
+        return self.ask(f"re-roll which dice? (1-{n}, e.g. `1 3`; Enter keeps all) > ",
+                        lambda t: _positions(t, n), f"give dice positions from 1 to {n}, or press Enter")
+
+    def on_Activate(self, game, r: Activate):
+        self.say(f"final dice: {symbols(game, r.player, list(r.dice))}")
+        for i, c in enumerate(r.choices, 1):
+            self.say(f"  [{i}] {c.label}")
+        self.say("  [0] no ability")
+        count = len(r.choices)
+        picked = self.ask("activate which? > ", lambda t: _number(t, 0, count),
+                          f"type a number from 0 to {count}")
+        return None if picked == 0 else picked - 1
+
+    def on_Act(self, game, r: Act):
+        self.say(f"-- {game.phase}: you may act ({r.window}) --")
+        if r.window == "main":
+            self.say(table(game, r.player))
+        for i, action in enumerate(r.actions, 1):
+            self.say(f"  [{i}] {action.label}")
+        count = len(r.actions)
+        picked = self.ask("do what? (Enter passes) > ", lambda t: 0 if t == "" else _number(t, 1, count),
+                          f"type a number from 1 to {count}, or press Enter to pass")
+        return None if picked == 0 else picked - 1
+
+    def on_SellDown(self, game, r: SellDown):
+        self.say(f"your hand is over the limit: sell {r.count} card(s)")
+        for i, name in enumerate(r.hand, 1):
+            self.say(f"  [{i}] {name}")
+        n = len(r.hand)
+        return self.ask(f"sell which {r.count}? > ", lambda t: _exactly(t, n, r.count),
+                        f"give {r.count} different numbers from 1 to {n}")
+
+    def on_ChooseDefense(self, game, r: ChooseDefense):
+        for i, name in enumerate(r.options, 1):
+            self.say(f"  [{i}] {name}")
+        n = len(r.options)
+        return self.ask("defend with? > ", lambda t: _number(t, 1, n), f"type 1 to {n}") - 1
+
+    def on_ChooseOption(self, game, r: ChooseOption):
+        self.say(f"{r.owner}: choose one")
+        for i, label in enumerate(r.options, 1):
+            self.say(f"  [{i}] {label}")
+        n = len(r.options)
+        return self.ask("choose > ", lambda t: _number(t, 1, n), f"type 1 to {n}") - 1
+
+    def on_YesNo(self, game, r: YesNo):
+        return self.ask(f"{r.prompt}? [y/n] > ", _yes_no, "answer y or n")
+
+    def on_PickNumber(self, game, r: PickNumber):
+        choices = r.choices
+        return self.ask(f"{r.prompt}: how many? ({', '.join(map(str, choices))}) > ",
+                        lambda t: int(t) if t.isdigit() and int(t) in choices else None,
+                        f"type one of {', '.join(map(str, choices))}")
+
+    def on_ChooseDice(self, game, r: ChooseDice):
+        self.say(f"{r.owner}: dice {' '.join(map(str, r.roll))}")
+        n = len(r.roll)
+        if r.purpose == "change":
+            values = ", ".join(map(str, r.values))
+            return self.ask(f"change up to {r.most} dice: `die=value` pairs (values {values}) > ",
+                            lambda t: _changes(t, n, r.most, r.values),
+                            f"write e.g. `2={r.values[-1]}`, at most {r.most}, or Enter for none")
+        return self.ask(f"re-roll up to {r.most} of these dice (positions) > ",
+                        lambda t: _positions(t, n, r.most), f"give at most {r.most} positions from 1 to {n}")
+
+    def on_ChoosePlayer(self, game, r: ChoosePlayer):
+        names = ", ".join(f"P{p + 1}" for p in r.players)
+        return self.ask(f"choose a player ({names}) > ",
+                        lambda t: int(t[1:]) - 1 if t.upper().startswith("P") and t[1:].isdigit()
+                        and int(t[1:]) - 1 in r.players else None, f"type one of {names}")
+
+    def on_ChooseItems(self, game, r: ChooseItems):
+        self.say(f"{r.owner}: {r.purpose}")
+        for i, item in enumerate(r.items, 1):
+            self.say(f"  [{i}] {item}")
+        n = len(r.items)
+        span = f"{r.least}" if r.least == r.most else f"{r.least} to {r.most}"
+        return self.ask(f"pick {span} > ", lambda t: _some(t, n, r.least, r.most),
+                        f"give {span} different numbers from 1 to {n}")
+
+    def on_ChooseDirection(self, game, r: ChooseDirection):
+        return self.ask(f"move {r.component} {r.amount} up or down? > ",
+                        lambda t: t.lower() if t.lower() in ("up", "down") else None, "answer up or down")
+
+
+# ------------------------------------------------------------------ parsing
+
+
+def _number(text: str, low: int, high: int) -> int | None:
+    return int(text) if text.isdigit() and low <= int(text) <= high else None
+
+
+def _yes_no(text: str) -> bool | None:
+    return {"y": True, "yes": True, "n": False, "no": False}.get(text.lower())
+
+
+def _positions(text: str, n: int, most: int | None = None) -> list[int] | None:
+    if text == "":
+        return []
+    parts = text.replace(",", " ").split()
+    if not all(p.isdigit() and 1 <= int(p) <= n for p in parts):
+        return None
+    picks = sorted({int(p) - 1 for p in parts})
+    if most is not None and len(picks) > most:
+        return None
+    return picks
+
+
+def _exactly(text: str, n: int, count: int) -> list[int] | None:
+    picks = _positions(text, n)
+    return picks if picks is not None and len(picks) == count else None
+
+
+def _some(text: str, n: int, least: int, most: int) -> list[int] | None:
+    picks = _positions(text, n)
+    return picks if picks is not None and least <= len(picks) <= most else None
+
+
+def _changes(text: str, n: int, most: int, values) -> list[list[int]] | None:
+    if text == "":
+        return []
+    out = []
+    for part in text.replace(",", " ").split():
+        die, _, value = part.partition("=")
+        if not (die.isdigit() and value.isdigit() and 1 <= int(die) <= n and int(value) in values):
+            return None
+        out.append([int(die) - 1, int(value)])
+    return out if len(out) <= most else None

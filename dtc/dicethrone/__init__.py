@@ -1,0 +1,1 @@
+"""Dice Throne: the rules engine over compiled rulesets."""

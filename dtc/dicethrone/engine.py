@@ -1,0 +1,695 @@
+"""Engine: a verified ruleset, heroes and a seed in; a played game (requests out, answers in).
+
+The turn follows the Vanguard rulebook's "Turn Breakdown": Upkeep, Income
+(skipped by the Start Player on the first turn), Main (1), Offensive Roll
+(up to 3 Roll Attempts, activation, re-announcement after altered dice),
+Targeting (skipped with one opponent), Defensive Roll, Main (2), Discard.
+Damage and healing wait in the Upkeep and Roll Phases and land together at
+their conclusion, through `dtc.dicethrone.damage`.  All hero behaviour comes
+from the artifact: triggers select chunks, the VM runs them.
+
+`Game.play()` is a generator of requests (`dtc.vm` and `dtc.dicethrone.requests`);
+send each answer back in.  One seeded RNG drives dice and shuffles, so a seed and
+the answers describe a whole game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from dtc.artifact import Artifact
+from dtc.dicethrone.damage import final_total, isolated_total
+from dtc.dicethrone.requests import (
+    Act,
+    Action,
+    Activate,
+    AnswerError,
+    Choice,
+    ChooseDefense,
+    RollDice,
+    SellDown,
+)
+from dtc.dicethrone.state import Attack, GameState, Queued
+from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts
+from dtc.vm import VM, Request, RunContext, Window
+
+MAX_TURNS = 400
+ROLL_WINDOWS = {"offensive", "announced", "conclude", "then", "defensive", "roll_end"}
+
+
+@dataclass
+class Result:
+    """How a game ended."""
+
+    winner: int | None  # seat, or None for a draw
+    turns: int
+    start_player: int
+    reason: str  # "defeat" | "draw" | "turn limit"
+    health: tuple[int, ...]
+
+
+class Game(GameState):
+    """One game of Dice Throne between the given heroes (artifact indices)."""
+
+    def __init__(self, artifact: Artifact, heroes: list[int], seed: int, record: bool = True,
+                 ruleset: str | None = None):
+        rules = rules_of(artifact, ruleset)
+        super().__init__(artifact, rules, hero_tables(artifact), heroes, random.Random(seed), record)
+        self.seed = seed
+        self.vm = VM(artifact)
+        self.turn_no = 0
+        self.phase = ""
+        self.start_player = 0
+        self.over: Result | None = None
+        self.roll: list[int] = []  # the dice of the roll phase in progress
+        self.ultimate_lock = False  # opponents may do nothing during an Ultimate
+        self.window_depth = 0
+        self._trigger_index: dict[int, dict] = {}
+        self.status_on = [_by_trigger(s.get("effects", [])) for s in artifact.statuses]
+        self.tier_effects = [[t["effect"] for t in s.get("tiers", [])] for s in artifact.statuses]
+        self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
+
+    # =================================================================== game
+    def play(self) -> Generator[Request, Any, Result]:
+        """The whole game; returns its Result."""
+        yield from self.setup()
+        while self.over is None:
+            yield from self.turn()
+            if self.over is None and self.turn_no >= MAX_TURNS:
+                self.finish(None, "turn limit")
+        return self.over
+
+    def setup(self) -> Generator[Request, Any, None]:
+        for p in self.seats:
+            self.rng.shuffle(p.deck)
+            self.draw(p.seat, self.rules.starting_hand)
+        rolls = [0] * len(self.seats)
+        while len(set(rolls)) < len(rolls) or max(rolls) == 0 or rolls.count(max(rolls)) > 1:
+            rolls = [self.rng.randint(1, 6) for _ in self.seats]
+        self.start_player = self.active = rolls.index(max(rolls))
+        self.event("start", heroes=[p.table.name for p in self.seats], rolls=rolls,
+                   start_player=self.start_player, seed=self.seed)
+        for p in self.seats:
+            if p.table.setup is not None:
+                yield from self.run(p.table.setup, self.ctx(p.seat, p.table.index))
+
+    def finish(self, winner: int | None, reason: str) -> None:
+        self.over = Result(winner, self.turn_no, self.start_player, reason,
+                           tuple(p.health for p in self.seats))
+        self.event("end", winner=winner, reason=reason, turns=self.turn_no)
+
+    def check_defeat(self) -> None:
+        if self.over is not None:
+            return
+        alive = [p.seat for p in self.seats if p.alive]
+        if len(alive) == 1:
+            self.finish(alive[0], "defeat")
+        elif not alive:
+            self.finish(None, "draw")
+
+    # =================================================================== turn
+    def turn(self) -> Generator[Request, Any, None]:
+        self.turn_no += 1
+        a = self.active
+        for p in self.seats:
+            p.used.clear()
+        self.event("turn", turn=self.turn_no, player=a)
+        yield from self.upkeep(a)
+        if self.over:
+            return
+        self.income(a)
+        yield from self.main_phase(a, "Main Phase (1)")
+        if self.over:
+            return
+        yield from self.roll_phases(a)
+        if self.over:
+            return
+        yield from self.main_phase(a, "Main Phase (2)")
+        if self.over:
+            return
+        yield from self.discard_phase(a)
+        self.phase = "end"
+        yield from self.fire(a, "turn_edge")
+        self.apply_isolated()
+        self.check_defeat()
+        alive = [p.seat for p in self.seats if p.alive]
+        if self.over is None:
+            order = [(a + k) % len(self.seats) for k in range(1, len(self.seats) + 1)]
+            self.active = next(s for s in order if s in alive)
+
+    def upkeep(self, a: int) -> Generator[Request, Any, None]:
+        self.phase = "Upkeep Phase"
+        self.accumulate = True
+        yield from self.fire_during(a, "Upkeep Phase")
+        yield from self.window("upkeep")
+        self.accumulate = False
+        self.resolve_damage(None)
+        self.check_defeat()
+
+    def income(self, a: int) -> None:
+        self.phase = "Income Phase"
+        p = self.seats[a]
+        income = self.a.phases.index("Income Phase") if "Income Phase" in self.a.phases else -1
+        if income in p.skip:
+            p.skip.discard(income)
+            self.event("income_skipped", player=a)
+            return
+        if self.turn_no == 1 and a == self.start_player:
+            self.event("income_skipped", player=a, reason="start player")
+            return
+        self.change_cp(a, self.rules.income_cp)
+        self.draw(a, self.rules.income_draw)
+
+    def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
+        self.phase = name
+        yield from self.fire_during(a, name)
+        yield from self.window("main")
+        self.check_defeat()
+
+    def discard_phase(self, a: int) -> Generator[Request, Any, None]:
+        self.phase = "Discard Phase"
+        p = self.seats[a]
+        excess = len(p.hand) - self.rules.hand_limit
+        if excess > 0:
+            answer = yield SellDown("Discard Phase", a, tuple(c.card.name for c in p.hand), excess)
+            picks = _distinct(answer, len(p.hand), excess, excess)
+            for i in sorted(picks, reverse=True):
+                self.sell(a, i)
+
+    # ============================================================ roll phases
+    def roll_phases(self, a: int) -> Generator[Request, Any, None]:
+        self.phase = "Offensive Roll Phase"
+        self.accumulate = True
+        self.attack = None
+        self.failed = False
+        p = self.seats[a]
+        faces = p.table.faces
+        values = sorted(faces)
+        self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
+        self.attempts = 1
+        self.event("roll", player=a, dice=list(self.roll), attempt=1)
+        yield from self.window("offensive")
+        while self.attempts < self.rules.roll_attempts and self.over is None:
+            answer = yield RollDice("Offensive Roll Phase", a, tuple(self.roll), self.symbols_of(a),
+                                    self.attempts, self.rules.roll_attempts)
+            picks = _distinct(answer, len(self.roll), 0, len(self.roll))
+            if not picks:
+                break
+            for i in picks:
+                self.roll[i] = values[self.rng.randrange(len(values))]
+            self.attempts += 1
+            self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
+            yield from self.window("offensive")
+        chosen = yield from self.announce(a)
+        if chosen is not None and self.over is None:
+            yield from self.activate(a, *chosen)
+        if self.attack is not None and self.attack.dealt and self.over is None:
+            yield from self.defend()
+        if self.over is None:
+            yield from self.window("roll_end")
+        self.phase = "Roll Phase end"
+        yield from self.fire_scheduled("phase_edge")
+        yield from self.fire(a, "phase_edge")
+        self.accumulate = False
+        self.resolve_damage(self.attack)
+        self.attack = None
+        self.ultimate_lock = False
+        self.check_defeat()
+
+    def symbols_of(self, seat: int) -> tuple[str, ...]:
+        faces = self.seats[seat].table.faces
+        return tuple(self.a.symbols[faces[v]] if v in faces else "?" for v in self.roll)
+
+    def choices(self, a: int) -> list[Choice]:
+        """Every ability option the current dice meet."""
+        out = []
+        p = self.seats[a]
+        counts = symbol_counts(self.roll, p.table.faces)
+        for i, ability in enumerate(p.abilities):
+            if ability.kind not in ("offensive", "ultimate"):
+                continue
+            for j, option in enumerate(ability.options):
+                if option.check(self.roll, counts):
+                    label = ability.name if len(ability.options) == 1 else f"{ability.name} ({j + 1})"
+                    out.append(Choice(label, i, j, option.value + (100 if ability.kind == "ultimate" else 0)))
+        return out
+
+    def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | None]:
+        """Choose the ability; if the dice are altered after, choose again (once per change)."""
+        for _ in range(4):
+            options = self.choices(a)
+            if not options:
+                self.event("no_ability", player=a)
+                return None
+            answer = yield Activate("Offensive Roll Phase", a, tuple(self.roll), tuple(options))
+            if answer is None:
+                self.event("no_ability", player=a)
+                return None
+            choice = options[_index(answer, len(options), "ability")]
+            before = list(self.roll)
+            self.event("announce", player=a, ability=choice.label)
+            yield from self.window("announced")
+            if self.roll == before:
+                return choice.ability, choice.option
+            self.event("dice_altered", player=a, dice=list(self.roll))
+        return None
+
+    def activate(self, a: int, ability_index: int, option_index: int) -> Generator[Request, Any, None]:
+        p = self.seats[a]
+        ability = p.abilities[ability_index]
+        defender = self.opponents(a)[0]
+        self.attack = Attack(a, defender, ability, ability.kind == "ultimate")
+        yield from self.fire(a, "conclude", lambda t: not t.get("with_attack"))
+        if self.failed:
+            self.event("activation_failed", player=a)
+            self.attack = None
+            return
+        self.ultimate_lock = self.attack.ultimate
+        self.event("activate", player=a, ability=ability.name, option=option_index,
+                   ultimate=self.attack.ultimate)
+        ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
+        ctx.attack_run = True
+        for chunk in (ability.shared, ability.options[option_index].chunk, ability.additionally):
+            if chunk is not None and self.over is None:
+                yield from self.run(chunk, ctx)
+        if self.attack is not None and self.attack.dealt:
+            self.event("attack", attacker=a, defender=defender,
+                       type=self.a.damage_types[self.attack.dtype])
+            yield from self.fire(a, "conclude", lambda t: t.get("with_attack"), a, defender)
+            yield from self.window("conclude")
+
+    def defend(self) -> Generator[Request, Any, None]:
+        attack = self.attack
+        self.phase = "Defensive Roll Phase"
+        d, a = attack.defender, attack.attacker
+        dtype = self.rules.damage_types[attack.dtype]
+        if dtype.defendable and not attack.ultimate:
+            defenses = [x for x in self.seats[d].abilities if x.kind == "defensive"]
+            if defenses:
+                index = 0
+                if len(defenses) > 1:
+                    answer = yield ChooseDefense("Defensive Roll Phase", d,
+                                                 tuple(x.name for x in defenses))
+                    index = _index(answer, len(defenses), "defensive ability")
+                defense = defenses[index]
+                self.event("defend", player=d, ability=defense.name)
+                ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
+                yield from self.run(defense.chunk, ctx)
+                self.roll = ctx.roll
+        yield from self.fire(a, "attacking", None, a, d)
+        yield from self.fire(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
+        yield from self.window("defensive")
+
+    def _attacked_matches(self, trigger: dict, attack: Attack) -> bool:
+        kind = self.a.damage_types[attack.dtype]
+        wanted = trigger.get("damage_type")
+        if attack.ultimate and (wanted not in (None, "any") or trigger.get("except") is not None):
+            return False
+        if wanted == "any":
+            excluded = trigger.get("except")
+            return excluded is None or kind != self.a.damage_types[excluded]
+        return wanted is None or self.a.damage_types[wanted] == kind
+
+    # ================================================================ damage
+    def deal(self, ctx, target, amount, dtype, isolated):
+        attack = self.attack
+        if (attack is not None and attack.ultimate and getattr(ctx, "attack_run", False)
+                and "ultimate" in self.a.damage_types):
+            dtype = self.a.damage_types.index("ultimate")
+        super().deal(ctx, target, amount, dtype, isolated)
+
+    def apply_isolated(self) -> None:
+        for target, amount, dtype in self.isolated:
+            taken = isolated_total(amount, self.rules.damage_types[dtype])
+            self.hurt(target, taken, isolated=True)
+        self.isolated.clear()
+
+    def resolve_damage(self, attack: Attack | None) -> None:
+        """Apply everything collected this phase at once: damage, then healing."""
+        self.apply_isolated()
+        for p in self.seats:
+            incoming = self.incoming[p.seat]
+            attack_type = None
+            if attack is not None and attack.dtype is not None and p.seat == attack.defender:
+                attack_type = self.rules.damage_types[attack.dtype]
+            total = final_total(incoming, attack_type, self.rules.round_up)
+            if incoming.amounts or incoming.added:
+                self.event("damage_total", player=p.seat, incoming=incoming.total_before(),
+                           prevented=incoming.prevented, halvings=incoming.halvings, total=total)
+            self.hurt(p.seat, total)
+        for p in self.seats:
+            if self.heals[p.seat]:
+                self.apply_heal(p.seat, self.heals[p.seat])
+                self.heals[p.seat] = 0
+        self.incoming = [type(i)() for i in self.incoming]
+        for p in self.seats:
+            for tokens in p.tokens.values():
+                for t in tokens:
+                    t.doubled = False
+
+    def hurt(self, seat: int, amount: int, isolated: bool = False) -> None:
+        if amount <= 0:
+            return
+        p = self.seats[seat]
+        p.health = max(0, p.health - amount)
+        self.event("health", player=seat, change=-amount, health=p.health, isolated=isolated)
+
+    # ============================================================== triggers
+    def ctx(self, owner: int, hero: int | None, **kw) -> RunContext:
+        """A run context for `owner`; dice faces are those of the chunk's hero."""
+        ctx = RunContext(owner, hero, **kw)
+        table = hero_tables(self.a)[hero] if hero is not None else self.seats[owner].table
+        ctx.faces = table.faces
+        return ctx
+
+    def run(self, chunk: int, ctx: RunContext) -> Generator[Request, Any, Any]:
+        """Run a chunk; windows become engine windows, other requests go to the players."""
+        run = self.vm.run(chunk, ctx, self, self.rng)
+        outcome = None
+        try:
+            request = next(run)
+            while True:
+                if isinstance(request, Window):
+                    yield from self.window("then" if request.reason == "then" else "defensive")
+                    request = run.send(None)
+                else:
+                    request = run.send((yield request))
+        except StopIteration as stop:
+            outcome = stop.value
+        self.apply_isolated()
+        yield from self.drain()
+        return outcome
+
+    def drain(self) -> Generator[Request, Any, None]:
+        """Run queued triggers (a dial reading 5, a status gained at its limit...)."""
+        guard = 0
+        while self.queue and guard < 50:
+            guard += 1
+            q = self.queue.pop(0)
+            ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
+                           attacker=self.attack.attacker if self.attack else None,
+                           defender=self.attack.defender if self.attack else None)
+            yield from self.run(q.chunk, ctx)
+
+    def fire_during(self, seat: int, phase: str) -> Generator[Request, Any, None]:
+        group = self._phase_names(phase)
+        yield from self.fire(seat, "during", lambda t: self.a.phases[t["phase"]] in group)
+
+    def _phase_names(self, phase: str) -> set[str]:
+        names = {phase}
+        for r in self.a.data["rulesets"]:
+            for ph in r["phases"]:
+                if ph["name"] == phase and "part_of" in ph:
+                    names.add(ph["part_of"])
+        return names
+
+    def fire(self, seat: int, on: str, matches=None, attacker: int | None = None,
+             defender: int | None = None) -> Generator[Request, Any, None]:
+        """Run every effect of `seat` whose trigger is `on` (and `matches`, if given)."""
+        jobs = self.collect(seat, on, matches)
+        if jobs:
+            yield from self.run_jobs(jobs, attacker, defender)
+
+    def collect(self, seat: int, on: str, matches=None) -> list[Queued]:
+        """The effects of `seat` that trigger now: statuses (per token, by side or tier),
+        passive abilities, components (by dial side and track position)."""
+        if self.over is not None:
+            return []
+        p = self.seats[seat]
+        jobs: list[Queued] = []
+        for status, tokens in p.tokens.items():
+            if not tokens:
+                continue
+            effects = self.status_on[status].get(on)
+            tiered = self.tier_effects[status]
+            if effects is None and not tiered:
+                continue
+            for index, token in enumerate(tokens):
+                chosen = effects or ()
+                if token.tier:
+                    effect = tiered[token.tier - 1]
+                    chosen = (effect,) if (effect.get("trigger") or {}).get("on") == on else ()
+                for effect in chosen:
+                    if matches is not None and not matches(effect["trigger"]):
+                        continue
+                    if effect.get("side") is not None and effect["side"] != token.side:
+                        continue
+                    job = Queued(effect["chunk"], seat, self.a.chunks[effect["chunk"]].hero,
+                                 status, index, 0, status)
+                    jobs.append(job)
+                    if token.doubled:
+                        jobs.append(job)
+        for kind, owner, effect in self.trigger_index(p).get(on, ()):
+            if matches is not None and not matches(effect["trigger"]):
+                continue
+            if kind == "ability":
+                if self._once(p, effect, ("ability", owner.name)):
+                    jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, owner.name))
+                continue
+            c, e, comp = owner
+            if effect.get("side") is not None and effect["side"] != p.sides[c]:
+                continue
+            if effect.get("at") is not None and effect["at"] != p.components[c]:
+                continue
+            if comp.get("once_per_turn") or effect.get("once_per_turn"):
+                key = ("component", c) if comp.get("once_per_turn") else ("effect", c, e)
+                if key in p.used:
+                    continue
+                p.used.add(key)
+            jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, comp["name"]))
+        return jobs
+
+    def run_jobs(self, jobs: list[Queued], attacker: int | None,
+                 defender: int | None) -> Generator[Request, Any, None]:
+        for job in jobs:
+            if self.over is not None:
+                return
+            if job.status is not None and not self._token_still_there(job):
+                continue
+            ctx = self.ctx(job.player, job.hero, status=job.status, token=job.token,
+                           attacker=attacker, defender=defender)
+            if self.attack is not None:
+                ctx.attacker = self.attack.attacker
+                ctx.defender = self.attack.defender
+            yield from self.run(job.chunk, ctx)
+
+    def trigger_index(self, p) -> dict[str, list]:
+        """A player's passive and component effects by trigger (rebuilt after upgrades)."""
+        index = self._trigger_index.get(p.seat)
+        if index is None:
+            index = {}
+            for ability in p.abilities:
+                for effect in ability.effects:
+                    if effect.get("trigger"):
+                        index.setdefault(effect["trigger"]["on"], []).append(("ability", ability, effect))
+            for c, comp in enumerate(p.table.components):
+                for e, effect in enumerate(comp["effects"]):
+                    if effect.get("trigger"):
+                        index.setdefault(effect["trigger"]["on"], []).append(
+                            ("component", (c, e, comp), effect))
+            self._trigger_index[p.seat] = index
+        return index
+
+    def _token_still_there(self, job: Queued) -> bool:
+        tokens = self.seats[job.player].tokens.get(job.status, [])
+        return job.token is None or job.token < len(tokens)
+
+    def _once(self, p, effect: dict, key) -> bool:
+        if not effect.get("once_per_turn"):
+            return True
+        if key in p.used:
+            return False
+        p.used.add(key)
+        return True
+
+    def fire_scheduled(self, on: str) -> Generator[Request, Any, None]:
+        due = [(t, q) for t, q in self.scheduled if t["on"] == on]
+        self.scheduled = [(t, q) for t, q in self.scheduled if t["on"] != on]
+        for _, q in due:
+            yield from self.run(q.chunk, self.ctx(q.player, q.hero, status=q.status))
+
+    # =============================================================== windows
+    def window(self, name: str) -> Generator[Request, Any, None]:
+        """Players, the active one first, act until everyone passes."""
+        if self.over is not None or self.window_depth > 3:
+            return
+        self.window_depth += 1
+        try:
+            order = [(self.active + k) % len(self.seats) for k in range(len(self.seats))]
+            passed = 0
+            i = 0
+            while passed < len(order) and self.over is None:
+                seat = order[i % len(order)]
+                i += 1
+                actions = self.actions(seat, name)
+                if not actions:
+                    passed += 1
+                    continue
+                answer = yield Act(self.phase, seat, name, tuple(actions))
+                if answer is None:
+                    passed += 1
+                    continue
+                passed = 0
+                yield from self.perform(seat, actions[_index(answer, len(actions), "action")])
+                i -= 1  # the same player may act again
+        finally:
+            self.window_depth -= 1
+
+    def actions(self, seat: int, window: str) -> list[Action]:
+        """What `seat` may do now (cards, status spending, effects, selling)."""
+        p = self.seats[seat]
+        own = seat == self.active
+        if self.ultimate_lock and not own:
+            return []
+        main = own and window == "main"
+        attack = self.attack
+        attacking = attack is not None and attack.attacker == seat and attack.dealt
+        out: list[Action] = []
+        cp = p.cp
+        for index, card in enumerate(p.hand):
+            c = card.card
+            if c.kind == "action":
+                timing = c.timing
+                if not (timing == "instant" or (timing == "main" and main)
+                        or (timing == "roll" and window in ROLL_WINDOWS)):
+                    continue
+                if c.cost > cp or (c.alters_dice and not self.roll):
+                    continue
+                if c.attack_modifier and self.rules.own_attacks_only and not attacking:
+                    continue
+                out.append(Action("play", c.name, index, c.cost, c.value))
+            elif c.kind == "upgrade" and main:
+                cost = self.upgrade_cost(seat, c)
+                if cost is not None and cp >= cost:
+                    out.append(Action("upgrade", f"{c.upgrades} {'I' * c.level}", index, cost,
+                                      3.0 + c.level))
+        if p.tokens:
+            for status, tokens in p.tokens.items():
+                if tokens and status in self.spendables and self.spendable_now(seat, status, window):
+                    entry = self.a.statuses[status]
+                    worth = 2.0 if not entry.get("attack_modifier") or attacking else 0.0
+                    out.append(Action("spend", entry["name"], status, 0, worth))
+        if window == "main" or window == "roll_end":
+            for n, (name, _) in enumerate(self.any_time_effects(seat)):
+                out.append(Action("use", name, n, 0, 0.5))
+        if main:
+            value = self.rules.sell_value
+            for index, card in enumerate(p.hand):
+                out.append(Action("sell", card.card.name, index, value, -1.0))
+        return out
+
+    def upgrade_cost(self, seat: int, card) -> int | None:
+        p = self.seats[seat]
+        current = p.upgrades.get(card.upgrades)
+        if not any(a.name == card.upgrades for a in p.abilities):
+            return None
+        if current is None:
+            return card.cost
+        if current.card.level >= card.level:
+            return None
+        return max(0, card.cost - current.card.cost)  # II to III: pay the difference
+
+    def spendable_now(self, seat: int, status: int, window: str) -> bool:
+        entry = self.a.statuses[status]
+        trigger = entry.get("spendable")
+        if not trigger:
+            return False
+        if entry.get("attack_modifier") and self.rules.own_attacks_only:
+            if self.attack is None or self.attack.attacker != seat:
+                return False
+        on = trigger["on"]
+        own = seat == self.active
+        if on == "any_time":
+            return True
+        if on == "during":
+            return own and self.a.phases[trigger["phase"]] in self._phase_names(self.phase) \
+                and window in ("main", "upkeep", "offensive", "then", "conclude")
+        if on == "conclude":
+            return own and window == "conclude" and self.attack is not None and self.attack.dealt
+        if on == "damaged_by_phase":
+            return (self.attack is not None and self.attack.defender == seat
+                    and window in ("defensive", "roll_end") and bool(self.incoming[seat].amounts))
+        return False
+
+    def any_time_effects(self, seat: int) -> list[tuple[str, dict]]:
+        """Effects a player may use `at any time` (once-per-turn ones until used)."""
+        p = self.seats[seat]
+        out = []
+        for kind, owner, effect in self.trigger_index(p).get("any_time", ()):
+            name = owner.name if kind == "ability" else owner[2]["name"]
+            if kind == "ability" and not self._once_free(p, effect, ("ability", name)):
+                continue
+            out.append((name, effect))
+        return out
+
+    def _once_free(self, p, effect: dict, key) -> bool:
+        return not effect.get("once_per_turn") or key not in p.used
+
+    def perform(self, seat: int, action: Action) -> Generator[Request, Any, None]:
+        p = self.seats[seat]
+        if action.kind == "sell":
+            self.sell(seat, action.ref)
+        elif action.kind == "play":
+            card = p.hand.pop(action.ref)
+            self.change_cp(seat, -card.card.cost)
+            self.event("play", player=seat, card=card.card.name)
+            ctx = self.ctx(seat, p.table.index, roll=self.roll,
+                           attacker=self.attack.attacker if self.attack else None,
+                           defender=self.attack.defender if self.attack else None)
+            ctx.attack_run = False
+            p.discard.append(card)
+            if card.card.chunk is not None:
+                yield from self.run(card.card.chunk, ctx)
+        elif action.kind == "upgrade":
+            card = p.hand.pop(action.ref)
+            self.change_cp(seat, -action.extra)
+            old = p.upgrades.get(card.card.upgrades)
+            if old is not None:
+                p.discard.append(old)
+            p.upgrades[card.card.upgrades] = card
+            p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
+            self._trigger_index.pop(seat, None)
+            self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
+        elif action.kind == "spend":
+            self.spend_token(seat, action.ref, 0)
+            yield from self.drain()
+        elif action.kind == "use":
+            name, effect = self.any_time_effects(seat)[action.ref]
+            if effect.get("once_per_turn"):
+                p.used.add(("ability", name))
+            self.event("use_effect", player=seat, effect=name)
+            yield from self.run(effect["chunk"], self.ctx(seat, p.table.index, roll=self.roll))
+
+    def sell(self, seat: int, index: int) -> None:
+        p = self.seats[seat]
+        card = p.hand.pop(index)
+        p.discard.append(card)
+        self.change_cp(seat, self.rules.sell_value)
+        self.event("sell", player=seat, card=card.card.name)
+
+
+def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for effect in effects:
+        if effect.get("trigger"):
+            out.setdefault(effect["trigger"]["on"], []).append(effect)
+    return out
+
+
+def _index(answer: Any, count: int, what: str) -> int:
+    if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:
+        raise AnswerError(f"answer a {what} number from 0 to {count - 1}, not {answer!r}")
+    return answer
+
+
+def _distinct(answer: Any, count: int, least: int, most: int) -> list[int]:
+    picks = list(answer) if isinstance(answer, (list, tuple)) else None
+    if (picks is None or not least <= len(picks) <= most or len(set(picks)) != len(picks)
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < count for x in picks)):
+        raise AnswerError(f"answer {least} to {most} different numbers from 0 to {count - 1}, "
+                          f"not {answer!r}")
+    return picks
+

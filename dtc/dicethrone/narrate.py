@@ -1,0 +1,134 @@
+"""Narrate: game events in, lines a person reads out; and the table view of a game.
+
+Used by `dtc play` (narration of bot games, the terminal player's view) and by
+`dtc replay`.
+"""
+
+from __future__ import annotations
+
+from dtc.dicethrone.engine import Game
+
+
+def who(game: Game, seat: int) -> str:
+    return f"P{seat + 1} {game.seats[seat].table.name}"
+
+
+def symbols(game: Game, seat: int, dice: list[int]) -> str:
+    faces = game.seats[seat].table.faces
+    return " ".join(f"{v}:{game.a.symbols[faces[v]]}" if v in faces else str(v) for v in dice)
+
+
+def line(game: Game, e: dict) -> str | None:
+    """One event as a sentence (None for events not worth telling)."""
+    kind = e["e"]
+    p = e.get("player")
+    if kind == "start":
+        heroes = " vs ".join(f"P{i + 1} {h}" for i, h in enumerate(e["heroes"]))
+        rolls = ", ".join(str(r) for r in e["rolls"])
+        return f"{heroes}. Start player: P{e['start_player'] + 1} (rolled {rolls})."
+    if kind == "turn":
+        return f"\n== Turn {e['turn']}: {who(game, p)} =="
+    if kind == "roll":
+        return f"{who(game, p)} rolls {symbols(game, p, e['dice'])} (attempt {e['attempt']})"
+    if kind == "effect_roll":
+        return f"{who(game, p)} rolls {symbols(game, p, e['dice'])}"
+    if kind == "announce":
+        return f"{who(game, p)} announces {e['ability']}"
+    if kind == "activate":
+        extra = " (Ultimate!)" if e.get("ultimate") else ""
+        return f"{who(game, p)} activates {e['ability']}{extra}"
+    if kind == "no_ability":
+        return f"{who(game, p)} activates no ability"
+    if kind == "attack":
+        return f"{who(game, e['attacker'])} attacks {who(game, e['defender'])} ({e['type']} dmg)"
+    if kind == "defend":
+        return f"{who(game, p)} defends with {e['ability']}"
+    if kind == "deal":
+        typed = "" if e["type"] == "normal" else f" {e['type']}"
+        iso = " (isolated)" if e.get("isolated") else ""
+        return f"{who(game, e['source'])} deals {e['amount']}{typed} dmg to {who(game, e['target'])}{iso}"
+    if kind == "receive":
+        return f"{who(game, p)} receives {e['amount']} dmg"
+    if kind == "add":
+        return f"{who(game, p)} adds {e['amount']} dmg to the Attack"
+    if kind == "prevent":
+        return f"{who(game, p)} prevents {e['amount']} dmg"
+    if kind == "prevent_half":
+        return f"{who(game, p)} prevents half the incoming dmg"
+    if kind == "damage_total":
+        return (f"{who(game, p)}: {e['incoming']} incoming, {e['prevented']} prevented"
+                + (f", halved {e['halvings']}x" if e["halvings"] else "") + f" -> takes {e['total']}")
+    if kind == "health":
+        return f"{who(game, p)} health {e['health']}"
+    if kind == "heal":
+        return f"{who(game, p)} heals {e['amount']}" if e["amount"] else None
+    if kind == "cp":
+        sign = "+" if e["change"] > 0 else ""
+        return f"{who(game, p)} {sign}{e['change']} CP"
+    if kind in ("gain", "remove"):
+        verb = "gains" if kind == "gain" else "loses"
+        return f"{who(game, p)} {verb} {e['count']} {e['status']}"
+    if kind == "spend":
+        return f"{who(game, p)} spends {e['status']}"
+    if kind == "flip":
+        return f"{who(game, p)} flips {e['status']} to \"{e['side']}\""
+    if kind == "component":
+        return f"{who(game, p)}: {e['name']} is {e['value']}"
+    if kind == "dial_side":
+        return f"{who(game, p)}: {e['name']} turns to {e['side']}"
+    if kind in ("play", "sell", "discard", "use"):
+        verb = {"play": "plays", "sell": "sells", "discard": "discards", "use": "uses"}[kind]
+        return f"{who(game, p)} {verb} {e['card']}"
+    if kind == "upgrade":
+        return f"{who(game, p)} upgrades {e['ability']} to level {'I' * e['level']}"
+    if kind == "draw":
+        return f"{who(game, p)} draws {e['count']}"
+    if kind == "search":
+        found = ", ".join(e["found"]) or "nothing"
+        return f"{who(game, p)} searches and finds {found}"
+    if kind == "place":
+        return f"{who(game, p)} places {', '.join(e['cards'])}"
+    if kind == "craft":
+        return f"{who(game, p)} crafts {e['tier']}"
+    if kind == "attack_becomes":
+        return f"the Attack becomes {e['type']}"
+    if kind == "skip":
+        return f"{who(game, p)} will skip their {e['phase']}"
+    if kind == "income_skipped":
+        return f"{who(game, p)} skips the Income Phase"
+    if kind == "phase_fails":
+        return f"{who(game, p)}'s {e['phase']} fails"
+    if kind == "use_effect":
+        return f"{who(game, p)} uses {e['effect']}"
+    if kind == "dice_altered":
+        return f"{who(game, p)}'s dice were altered: {symbols(game, p, e['dice'])}"
+    if kind == "end":
+        if e["winner"] is None:
+            return f"\nThe game is a draw ({e['reason']}) after {e['turns']} turns."
+        return f"\n{who(game, e['winner'])} wins after {e['turns']} turns."
+    return None
+
+
+def table(game: Game, viewer: int | None = None) -> str:
+    """Both heroes' Health, CP, statuses and components; the viewer's hand with costs."""
+    rows = []
+    for p in game.seats:
+        statuses = ", ".join(
+            f"{len(t)} {game.a.statuses[s]['name']}" for s, t in p.tokens.items() if t) or "no statuses"
+        comps = []
+        for c, comp in enumerate(p.table.components):
+            if comp["kind"] == "zone":
+                comps.append(f"{comp['name']}: {len(p.zones.get(c, []))} cards")
+            else:
+                value = game.shown(p.seat, c)
+                side = f" ({comp['sides'][p.sides[c]]})" if comp.get("sides") else ""
+                comps.append(f"{comp['name']}: {value}{side}")
+        upgrades = ", ".join(f"{k} {'I' * v.card.level}" for k, v in p.upgrades.items())
+        rows.append(f"{who(game, p.seat)}: health {p.health}, {p.cp} CP, {len(p.hand)} cards; "
+                    f"{statuses}" + (f"; {'; '.join(comps)}" if comps else "")
+                    + (f"; upgrades: {upgrades}" if upgrades else ""))
+    if viewer is not None:
+        hand = game.seats[viewer].hand
+        cards = "  ".join(f"[{i + 1}] {c.card.name} ({c.card.cost} CP)" for i, c in enumerate(hand))
+        rows.append(f"your hand: {cards or 'empty'}")
+    return "\n".join(rows)

@@ -1,0 +1,81 @@
+"""Requests: the engine's own questions, beside the VM's (`dtc.vm.Request`).
+
+Every question a game asks has a `player` who answers it; agents (bots, the
+terminal, replays) answer any request of either kind.  Answers:
+
+* `RollDice`: the indices of the dice to re-roll; [] keeps them all.
+* `Activate`: an index into `choices`, or None for no ability.
+* `Act`: an index into `actions`, or None to pass.
+* `SellDown`: exactly `count` hand indices to sell.
+* `ChooseDefense`: an index into `options`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dtc.vm import Request
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An activatable option: which ability, which tier or variant."""
+
+    label: str
+    ability: int
+    option: int
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something a player may do in a window."""
+
+    kind: str  # play | upgrade | sell | spend | use
+    name: str  # the card, status or effect
+    ref: int  # hand index, status id, or effect number
+    extra: int = 0  # CP it costs (upgrades: what is actually paid; sells: what it gives)
+    value: float = 0.0
+
+    @property
+    def label(self) -> str:
+        if self.kind == "sell":
+            return f"sell {self.name} (+{self.extra} CP)"
+        if self.kind in ("play", "upgrade"):
+            return f"{self.kind} {self.name} ({self.extra} CP)"
+        return f"{self.kind} {self.name}"
+
+
+@dataclass(frozen=True)
+class RollDice(Request):
+    dice: tuple[int, ...]
+    symbols: tuple[str, ...]
+    attempt: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Activate(Request):
+    dice: tuple[int, ...]
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class Act(Request):
+    window: str
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class SellDown(Request):
+    hand: tuple[str, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class ChooseDefense(Request):
+    options: tuple[str, ...]
+
+
+class AnswerError(Exception):
+    """An answer that does not fit its request; the message says what would."""

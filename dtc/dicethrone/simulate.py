@@ -1,0 +1,131 @@
+"""Simulate: hero pairs, a game count and a seed in; win rates with confidence intervals out.
+
+Game i of pair k has its own seed, derived from (seed, k, i) only, and results
+are sums; so the numbers are the same whatever the number of worker processes.
+Workers get the artifact's bytes once and verify them; memory does not grow
+with the number of games (only counters are kept).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dtc import artifact as artifact_mod
+from dtc.agents.base import play
+from dtc.agents.bots import BOTS
+from dtc.artifact import Artifact
+from dtc.dicethrone.engine import Game
+
+CHUNK = 25
+
+
+def game_seed(seed: int, pair: int, index: int) -> int:
+    """The seed of one game, from the run's seed, the pair and the game number."""
+    digest = hashlib.sha256(f"{seed}/{pair}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    turns: int = 0
+    start_wins: int = 0  # decisive games won by the start player
+    decisive: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.draws += other.draws
+        self.turns += other.turns
+        self.start_wins += other.start_wins
+        self.decisive += other.decisive
+
+
+def play_games(a: Artifact, heroes: list[int], seed: int, pair: int, start: int, count: int,
+               bot: str) -> Tally:
+    """Games start..start+count-1 of a pair, bot against bot."""
+    tally = Tally()
+    make = BOTS[bot]
+    for index in range(start, start + count):
+        s = game_seed(seed, pair, index)
+        game = Game(a, heroes, s, record=False)
+        result = play(game, [make(s ^ 0x5EED), make(s ^ 0xB0B)])
+        tally.games += 1
+        tally.turns += result.turns
+        if result.winner is None:
+            tally.draws += 1
+        else:
+            tally.wins[result.winner] += 1
+            tally.decisive += 1
+            tally.start_wins += int(result.winner == result.start_player)
+    return tally
+
+
+_WORKER: dict = {}
+
+
+def _init(raw: bytes) -> None:
+    _WORKER["artifact"] = artifact_mod.load(raw)
+
+
+def _task(job: tuple) -> tuple[int, Tally]:
+    pair, heroes, seed, start, count, bot = job
+    return pair, play_games(_WORKER["artifact"], heroes, seed, pair, start, count, bot)
+
+
+def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, seed: int,
+             jobs: int, bot: str, progress: Callable[[int], None] | None = None) -> list[Tally]:
+    """A Tally per pair; `progress(n)` is told as batches of games finish."""
+    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bot)
+            for k, heroes in enumerate(pairs) for start in range(0, games, CHUNK)]
+    tallies = [Tally() for _ in pairs]
+    if jobs <= 1:
+        for job in work:
+            pair, tally = job[0], play_games(a, job[1], seed, job[0], job[3], job[4], bot)
+            tallies[pair].add(tally)
+            if progress:
+                progress(tally.games)
+        return tallies
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init, initargs=(raw,)) as pool:
+        for pair, tally in pool.imap_unordered(_task, work):
+            tallies[pair].add(tally)
+            if progress:
+                progress(tally.games)
+    return tallies
+
+
+# --------------------------------------------------------------- statistics
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summary(names: tuple[str, str], tally: Tally) -> dict:
+    """Plain numbers for one pair."""
+    n = tally.games
+    out = {"hero": names[0], "opponent": names[1], "games": n}
+    for seat, key in ((0, "win_rate"), (1, "opponent_win_rate")):
+        low, high = wilson(tally.wins[seat], n)
+        out[key] = round(tally.wins[seat] / n, 4) if n else 0.0
+        out[key + "_ci95"] = [round(low, 4), round(high, 4)]
+    low, high = wilson(tally.draws, n)
+    out["draw_rate"] = round(tally.draws / n, 4) if n else 0.0
+    out["draw_rate_ci95"] = [round(low, 4), round(high, 4)]
+    out["average_turns"] = round(tally.turns / n, 2) if n else 0.0
+    low, high = wilson(tally.start_wins, tally.decisive)
+    out["start_player_win_rate"] = round(tally.start_wins / tally.decisive, 4) if tally.decisive else 0.0
+    out["start_player_win_rate_ci95"] = [round(low, 4), round(high, 4)]
+    return out

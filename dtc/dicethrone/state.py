@@ -1,0 +1,555 @@
+"""State: the Dice Throne game state, and the `GameState` the VM acts on.
+
+Players, their Health, CP, tokens, components, cards and upgrades; damage
+collected per phase for the damage pipeline; triggers queued by what effects
+do (a dial reaching a number, a status gained at its Stack Limit), for the
+engine to run between chunks.  Every change is also an event in `events`
+(when recording), which is what narration, replays and tests read.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from dtc.artifact import Artifact
+from dtc.dicethrone.damage import Incoming
+from dtc.dicethrone.tables import AbilityDef, CardDef, HeroTable, Rules
+from dtc.opcodes import ANY_CARD
+from dtc.vm import RunContext
+
+
+@dataclass
+class Token:
+    side: int = 0
+    tier: int = 0  # 0 = none, k = tier k-1 of the status
+    doubled: bool = False
+
+
+@dataclass(eq=False)
+class Card:
+    """One physical card (definitions are shared; cards are not)."""
+
+    uid: int
+    card: CardDef
+
+
+@dataclass
+class Player:
+    seat: int
+    table: HeroTable
+    health: int
+    start_health: int
+    cp: int
+    abilities: list[AbilityDef]
+    tokens: dict[int, list[Token]] = field(default_factory=dict)
+    components: list[int] = field(default_factory=list)
+    sides: list[int] = field(default_factory=list)
+    deck: list[Card] = field(default_factory=list)
+    hand: list[Card] = field(default_factory=list)
+    discard: list[Card] = field(default_factory=list)
+    zones: dict[int, list[Card]] = field(default_factory=dict)
+    upgrades: dict[str, Card] = field(default_factory=dict)
+    found: list[Card] = field(default_factory=list)
+    skip: set[int] = field(default_factory=set)  # phases to skip next time
+    used: set = field(default_factory=set)  # once-per-turn things used this turn
+
+    @property
+    def alive(self) -> bool:
+        return self.health > 0
+
+
+@dataclass
+class Attack:
+    """The Attack of the current turn, once an ability has been activated."""
+
+    attacker: int
+    defender: int
+    ability: AbilityDef
+    ultimate: bool
+    dtype: int | None = None  # index into the damage types
+    dealt: bool = False  # at least 1 non-collateral dmg to an opponent
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A triggered effect waiting to run: chunk, context fields."""
+
+    chunk: int
+    player: int
+    hero: int | None
+    status: int | None = None
+    token: int | None = None
+    event_value: int = 0
+    source: str = ""
+
+
+class GameState:
+    """What the VM changes: the GameState protocol of `dtc.vm`, for Dice Throne."""
+
+    def __init__(self, artifact: Artifact, rules: Rules, tables: list[HeroTable], heroes: list[int],
+                 rng: random.Random, record: bool):
+        self.a = artifact
+        self.rules = rules
+        self.rng = rng
+        self.record = record
+        self.events: list[dict] = []
+        self.seats: list[Player] = []
+        uid = 0
+        for seat, hero in enumerate(heroes):
+            table = tables[hero]
+            p = Player(seat, table, rules.start_health, rules.start_health, rules.cp_start,
+                       list(table.abilities))
+            for comp in table.components:
+                p.components.append(comp.get("start", 0) if comp["kind"] != "zone" else 0)
+                p.sides.append(comp.get("start_side", 0))
+            for definition in table.deck:
+                p.deck.append(Card(uid, definition))
+                uid += 1
+            self.seats.append(p)
+        self.incoming: list[Incoming] = [Incoming() for _ in heroes]
+        self.isolated: list[tuple[int, int, int]] = []  # (target, amount, dtype) dealt now
+        self.heals = [0] * len(heroes)
+        self.accumulate = False  # in upkeep and roll phases damage and healing wait
+        self.attack: Attack | None = None
+        self.active = 0
+        self.queue: list[Queued] = []
+        self.scheduled: list[tuple[dict, Queued]] = []
+        self.failed = False
+        self.attempts = 0
+
+    # ------------------------------------------------------------ events
+    def event(self, kind: str, **data: Any) -> None:
+        if self.record:
+            self.events.append({"e": kind, **data})
+
+    def status_name(self, status: int) -> str:
+        return self.a.statuses[status]["name"]
+
+    # --------------------------------------------------------- targeting
+    def opponents(self, seat: int) -> list[int]:
+        return [p.seat for p in self.seats if p.seat != seat and p.alive]
+
+    def players_for(self, ctx: RunContext, who: str) -> list[int]:
+        if who in ("self", "self_or_chosen_teammate"):
+            return [ctx.owner]
+        if who == "attacker":
+            return [ctx.attacker] if ctx.attacker is not None else self.opponents(ctx.owner)[:1]
+        if who == "defender":
+            return [ctx.defender] if ctx.defender is not None else self.opponents(ctx.owner)[:1]
+        if who == "opponent":
+            if ctx.defender is not None and ctx.defender != ctx.owner:
+                return [ctx.defender]
+            if ctx.attacker is not None and ctx.attacker != ctx.owner:
+                return [ctx.attacker]
+            return self.opponents(ctx.owner)[:1]
+        if who == "chosen_player":
+            return [p.seat for p in self.seats if p.alive]
+        if who == "chosen_teammate":
+            return []
+        return self.opponents(ctx.owner)  # chosen_opponent, each_opponent
+
+    # ------------------------------------------------------------ damage
+    def deal(self, ctx, target, amount, dtype, isolated):
+        if amount <= 0:
+            return
+        attack = self.attack
+        if isolated:
+            self.isolated.append((target, amount, dtype))
+        else:
+            self.incoming[target].amounts.append((amount, self.rules.damage_types[dtype]))
+        if attack is not None and ctx.owner == attack.attacker and target == attack.defender \
+                and getattr(ctx, "attack_run", False):
+            if self.rules.damage_types[dtype].attack and not isolated:
+                attack.dealt = True
+                if attack.dtype is None:
+                    attack.dtype = dtype
+        self.event("deal", source=ctx.owner, target=target, amount=amount,
+                   type=self.a.damage_types[dtype], isolated=bool(isolated))
+
+    def receive(self, ctx, player, amount, dtype):
+        if amount > 0:
+            self.incoming[player].amounts.append((amount, self.rules.damage_types[dtype]))
+            self.event("receive", player=player, amount=amount, type=self.a.damage_types[dtype])
+
+    def add_damage(self, ctx, amount):
+        attack = self.attack
+        if attack is None or amount <= 0:
+            return
+        self.incoming[attack.defender].added += amount
+        self.event("add", player=ctx.owner, amount=amount)
+
+    def prevent(self, ctx, amount):
+        if amount > 0:
+            self.incoming[ctx.owner].prevented += amount
+            self.event("prevent", player=ctx.owner, amount=amount)
+
+    def prevent_half(self, ctx, round_up):
+        self.incoming[ctx.owner].halvings += 1
+        self.event("prevent_half", player=ctx.owner)
+
+    def prevent_all(self, ctx):
+        self.incoming[ctx.owner].prevent_all = True
+        self.event("prevent_all", player=ctx.owner)
+
+    def attack_becomes(self, ctx, dtype):
+        if self.attack is not None:
+            self.attack.dtype = dtype
+            self.event("attack_becomes", type=self.a.damage_types[dtype])
+
+    def fail_phase(self, ctx, phase):
+        self.failed = True
+        self.event("phase_fails", player=ctx.owner, phase=self.a.phases[phase])
+
+    def skip_phase(self, player, phase):
+        self.seats[player].skip.add(phase)
+        self.event("skip", player=player, phase=self.a.phases[phase])
+
+    # ------------------------------------------------------ health and CP
+    def heal(self, player, amount):
+        if amount <= 0:
+            return
+        if self.accumulate:
+            self.heals[player] += amount
+        else:
+            self.apply_heal(player, amount)
+
+    def apply_heal(self, player, amount):
+        p = self.seats[player]
+        before = p.health
+        p.health = min(p.start_health + self.rules.heal_cap, p.health + amount)
+        self.event("heal", player=player, amount=p.health - before)
+
+    def change_cp(self, player, delta):
+        p = self.seats[player]
+        new = max(0, min(self.rules.cp_max, p.cp + delta))
+        change = new - p.cp
+        p.cp = new
+        if change:
+            self.event("cp", player=player, change=change)
+        return change
+
+    def cp(self, player):
+        return self.seats[player].cp
+
+    # ------------------------------------------------------------ statuses
+    def limit(self, status: int) -> int:
+        return self.a.statuses[status].get("stack_limit", 99)
+
+    def gain_status(self, player, status, count, tier):
+        entry = self.a.statuses[status]
+        if entry.get("class") is not None:
+            return
+        tokens = self.seats[player].tokens.setdefault(status, [])
+        limit = self.limit(status)
+        gained = 0
+        for _ in range(count):
+            if tier and entry.get("tiers"):
+                slot = entry["tiers"][tier - 1]["slot"]
+                same = [t for t in tokens if t.tier and entry["tiers"][t.tier - 1]["slot"] == slot]
+                for old in same:  # a slot holds one: the new tier replaces the old
+                    tokens.remove(old)
+            if len(tokens) < limit:
+                tokens.append(Token(0, tier))
+                gained += 1
+            else:
+                self.queue_status_trigger(player, status, "gained_at_limit")
+        if gained:
+            self.event("gain", player=player, status=entry["name"], count=gained)
+
+    def queue_status_trigger(self, player: int, status: int, on: str, token: int | None = None):
+        for effect in self.a.statuses[status].get("effects", []):
+            if (effect.get("trigger") or {}).get("on") == on:
+                self.queue.append(Queued(effect["chunk"], player, self.a.chunks[effect["chunk"]].hero,
+                                         status, token, 0, on))
+
+    def remove_status(self, player, status, count):
+        entry = self.a.statuses[status]
+        p = self.seats[player]
+        if entry.get("class") is not None:
+            held = [s for s in p.tokens if p.tokens[s] and self._in_class(s, entry["class"])]
+            for s in held[:count]:
+                self._remove(player, s, 1)
+            return
+        if entry.get("removable", True) or self.active == player:
+            self._remove(player, status, count)
+
+    def _in_class(self, status: int, cls: str) -> bool:
+        entry = self.a.statuses[status]
+        if not entry.get("removable", True):
+            return False
+        return cls == "any" or entry.get("polarity") == cls
+
+    def _remove(self, player, status, count):
+        tokens = self.seats[player].tokens.get(status, [])
+        removed = min(count, len(tokens))
+        del tokens[:removed]
+        if removed:
+            self.event("remove", player=player, status=self.status_name(status), count=removed)
+
+    def spend_status(self, player, status, count):
+        tokens = self.seats[player].tokens.get(status, [])
+        for _ in range(min(count, len(tokens))):
+            self.spend_token(player, status, 0)
+
+    def spend_token(self, player: int, status: int, index: int) -> None:
+        """Remove the token and queue its `When spent` effect."""
+        tokens = self.seats[player].tokens.get(status, [])
+        if index >= len(tokens):
+            return
+        token = tokens.pop(index)
+        self.event("spend", player=player, status=self.status_name(status))
+        for effect in self.a.statuses[status].get("effects", []):
+            trigger = effect.get("trigger") or {}
+            side = effect.get("side")
+            if trigger.get("on") == "spent" and (side is None or side == token.side):
+                self.queue.append(Queued(effect["chunk"], player, self.a.chunks[effect["chunk"]].hero,
+                                         status, None, 0, "spent"))
+
+    def status_count(self, player, status):
+        entry = self.a.statuses[status]
+        if entry.get("class") is not None:
+            return sum(len(t) for s, t in self.seats[player].tokens.items()
+                       if self._in_class(s, entry["class"]))
+        return len(self.seats[player].tokens.get(status, []))
+
+    def tokens(self, player, status):
+        entry = self.a.statuses[status]
+        sides = entry.get("sides") or []
+        out = []
+        for t in self.seats[player].tokens.get(status, []):
+            label = entry["name"]
+            if t.tier:
+                tier = entry["tiers"][t.tier - 1]
+                label = f"{tier['tier']} {tier['slot']}"
+            elif sides:
+                label += f' ("{sides[t.side]}")'
+            out.append(label)
+        return out
+
+    def this_token(self, ctx, action, side=0):
+        p = self.seats[ctx.owner]
+        tokens = p.tokens.setdefault(ctx.status, [])
+        index = ctx.token if ctx.token is not None else 0
+        if action == "gain":
+            self.gain_status(ctx.owner, ctx.status, 1, 0)
+        elif action == "remove" and index < len(tokens):
+            tokens.pop(index)
+            ctx.token = None  # later `this token` refers to nothing
+            self.event("remove", player=ctx.owner, status=self.status_name(ctx.status), count=1)
+        elif action == "spend" and index < len(tokens):
+            self.spend_token(ctx.owner, ctx.status, index)
+            ctx.token = None
+        elif action == "flip" and index < len(tokens):
+            tokens[index].side = side
+            self.event("flip", player=ctx.owner, status=self.status_name(ctx.status),
+                       side=self.a.statuses[ctx.status]["sides"][side])
+
+    def flip_token(self, player, status, token, side):
+        tokens = self.seats[player].tokens.get(status, [])
+        if token < len(tokens):
+            tokens[token].side = side
+            self.event("flip", player=player, status=self.status_name(status),
+                       side=self.a.statuses[status]["sides"][side])
+
+    def double_effect(self, ctx, status, tokens):
+        held = self.seats[ctx.owner].tokens.get(status, [])
+        for i in tokens:
+            if i < len(held):
+                held[i].doubled = True
+        self.event("double", player=ctx.owner, status=self.status_name(status), count=len(tokens))
+
+    def craft_options(self, player, status, zone):
+        entry = self.a.statuses[status]
+        cards = self.seats[player].zones.get(zone, [])
+        symbols: dict[int, int] = {}
+        for card in cards:
+            if card.card.symbol is not None:
+                symbols[card.card.symbol] = symbols.get(card.card.symbol, 0) + 1
+        out = []
+        for _i, tier in enumerate(entry.get("tiers", [])):
+            needs = (tier.get("blueprint") or {}).get("items", [])
+            if needs and all(symbols.get(n.get("symbol"), 0) >= n.get("count", 99) for n in needs):
+                out.append(f"{tier['tier']} {tier['slot']}")
+        self._craftable = [i for i, tier in enumerate(entry.get("tiers", []))
+                           if f"{tier['tier']} {tier['slot']}" in out]
+        return out
+
+    def craft(self, player, status, zone, option):
+        entry = self.a.statuses[status]
+        tier_index = self._craftable[option]
+        tier = entry["tiers"][tier_index]
+        cards = self.seats[player].zones.get(zone, [])
+        for need in tier["blueprint"]["items"]:
+            for _ in range(need["count"]):
+                card = next(c for c in cards if c.card.symbol == need["symbol"])
+                cards.remove(card)
+                self.seats[player].discard.append(card)
+        self.event("craft", player=player, tier=f"{tier['tier']} {tier['slot']}")
+        self.gain_status(player, status, 1, tier_index + 1)
+
+    # --------------------------------------------------------------- cards
+    def draw(self, player, count):
+        p = self.seats[player]
+        drawn = 0
+        for _ in range(count):
+            if not p.deck and p.discard:
+                p.deck, p.discard = p.discard, []
+                self.rng.shuffle(p.deck)
+                self.event("reshuffle", player=player)
+            if p.deck:
+                p.hand.append(p.deck.pop())
+                drawn += 1
+        if drawn:
+            self.event("draw", player=player, count=drawn)
+
+    def hand(self, player):
+        return [c.card.name for c in self.seats[player].hand]
+
+    def discard(self, player, cards):
+        p = self.seats[player]
+        for i in sorted(cards, reverse=True):
+            card = p.hand.pop(i)
+            p.discard.append(card)
+            self.event("discard", player=player, card=card.card.name)
+
+    def _matches(self, card: Card, ctype: int) -> bool:
+        return ctype == ANY_CARD or card.card.ctype == ctype
+
+    def search(self, player, top, ctype):
+        p = self.seats[player]
+        looked = p.deck[-top:] if top else p.deck
+        self._searchable = [c for c in looked if self._matches(c, ctype)]
+        return [c.card.name for c in self._searchable]
+
+    def take_found(self, player, picks):
+        p = self.seats[player]
+        p.found = [self._searchable[i] for i in picks]
+        for card in p.found:
+            p.deck.remove(card)
+            p.hand.append(card)
+        self.event("search", player=player, found=[c.card.name for c in p.found])
+
+    def shuffle(self, player, rng):
+        self.rng.shuffle(self.seats[player].deck)
+        self.event("shuffle", player=player)
+
+    def hand_cards(self, player, ctype):
+        return [c.card.name for c in self.seats[player].hand if self._matches(c, ctype)]
+
+    def place_found(self, player, zone):
+        p = self.seats[player]
+        placed = [c for c in p.found if c in p.hand]
+        for card in placed:
+            p.hand.remove(card)
+            p.zones.setdefault(zone, []).append(card)
+        p.found = []
+        if placed:
+            self.event("place", player=player, cards=[c.card.name for c in placed])
+
+    def place(self, player, zone, ctype, picks):
+        p = self.seats[player]
+        cards = [c for c in p.hand if self._matches(c, ctype)]
+        for i in picks:
+            p.hand.remove(cards[i])
+            p.zones.setdefault(zone, []).append(cards[i])
+        if picks:
+            self.event("place", player=player, cards=[cards[i].card.name for i in picks])
+
+    def zone_cards(self, player, zone, ctype):
+        return [c.card.name for c in self.seats[player].zones.get(zone, []) if self._matches(c, ctype)]
+
+    def use_cards(self, player, zone, ctype, picks):
+        p = self.seats[player]
+        cards = [c for c in p.zones.get(zone, []) if self._matches(c, ctype)]
+        chunks = []
+        for i in picks:
+            card = cards[i]
+            p.zones[zone].remove(card)
+            p.discard.append(card)
+            self.event("use", player=player, card=card.card.name)
+            if card.card.chunk is not None:
+                chunks.append(card.card.chunk)
+        return chunks
+
+    # ---------------------------------------------------------- components
+    def component_holder(self, player: int, hero: int | None) -> int:
+        """Components named in a hero's chunk belong to whoever plays that hero."""
+        if hero is None or self.seats[player].table.index == hero:
+            return player
+        for p in self.seats:
+            if p.table.index == hero:
+                return p.seat
+        return player
+
+    def component(self, player, comp):
+        return self.seats[player].components[comp]
+
+    def change_component(self, ctx, player, comp, delta):
+        seat = self.component_holder(player, ctx.hero)
+        p = self.seats[seat]
+        data = p.table.components[comp]
+        before = p.components[comp]
+        if data["kind"] == "track":
+            p.components[comp] = max(0, min(len(data["values"]) - 1, before - delta))
+        else:
+            low, high = data["values"][0], data["values"][-1]
+            wanted = before + delta
+            p.components[comp] = max(low, min(high, wanted))
+            if wanted > high:
+                self.queue_component_trigger(seat, comp, "would_exceed", wanted - high)
+        if p.components[comp] != before:
+            self.event("component", player=seat, name=data["name"], value=self.shown(seat, comp))
+            self.queue_component_trigger(seat, comp, "reads", 0)
+
+    def shown(self, seat: int, comp: int):
+        p = self.seats[seat]
+        data = p.table.components[comp]
+        if data["kind"] in ("track", "forms"):
+            return data["values"][p.components[comp]]
+        return p.components[comp]
+
+    def set_component(self, player, comp, value):
+        p = self.seats[player]
+        before = p.components[comp]
+        p.components[comp] = value
+        if before != value:
+            self.event("component", player=player, name=p.table.components[comp]["name"],
+                       value=self.shown(player, comp))
+            self.queue_component_trigger(player, comp, "reads", 0)
+
+    def flip_dial(self, player, comp, side):
+        p = self.seats[player]
+        if p.sides[comp] != side:
+            p.sides[comp] = side
+            data = p.table.components[comp]
+            self.event("dial_side", player=player, name=data["name"], side=data["sides"][side])
+
+    def queue_component_trigger(self, seat: int, comp: int, on: str, value: int) -> None:
+        p = self.seats[seat]
+        data = p.table.components[comp]
+        for effect in data["effects"]:
+            trigger = effect.get("trigger") or {}
+            if trigger.get("on") != on or trigger.get("component") != comp:
+                continue
+            if effect.get("side") is not None and effect["side"] != p.sides[comp]:
+                continue
+            if on == "reads" and trigger.get("value") != p.components[comp]:
+                continue
+            self.queue.append(Queued(effect["chunk"], seat, p.table.index, None, None, value, on))
+
+    # --------------------------------------------------------------- misc
+    def players(self, ctx, who):
+        return self.players_for(ctx, who)
+
+    def extra_attempts(self, ctx):
+        return max(0, self.attempts - 1)
+
+    def rolled(self, ctx, player):
+        self.event("effect_roll", player=player, dice=list(ctx.roll))
+
+    def schedule(self, ctx, trigger, chunk):
+        self.scheduled.append((trigger, Queued(chunk, ctx.owner, ctx.hero, ctx.status, None, 0,
+                                               "scheduled")))
+        self.event("schedule", player=ctx.owner, on=trigger["on"])

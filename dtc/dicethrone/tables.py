@@ -1,0 +1,283 @@
+"""Tables: a verified artifact in; per-hero data the engine and bots read fast, out.
+
+Everything here is derived once per artifact (and cached): each ability's
+options with a compiled requirement check, a rough value for bots, the cards
+of each hero's deck, the damage-type chart, the ruleset constants.  Nothing
+here names a hero, ability, status or component: it is all read from content.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from dtc.artifact import Artifact
+from dtc.dice import STRAIGHT_LENGTH
+from dtc.dicethrone.damage import DamageType
+from dtc.disasm import instructions
+from dtc.opcodes import TARGETS, Op
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The ruleset constants the engine plays by."""
+
+    name: str
+    start_health: int
+    cp_start: int
+    cp_max: int
+    income_cp: int
+    income_draw: int
+    sell_value: int
+    starting_hand: int
+    hand_limit: int
+    heal_cap: int
+    dice: int
+    roll_attempts: int
+    round_up: bool
+    own_attacks_only: bool
+    damage_types: tuple[DamageType, ...]
+
+
+def rules_of(artifact: Artifact, name: str | None = None, mode: str = "1v1") -> Rules:
+    """The ruleset called `name` (or the default one) as engine constants."""
+    rulesets = artifact.data["rulesets"]
+    data = next((r for r in rulesets if r["ruleset"] == name), None) if name else None
+    if data is None:
+        data = next((r for r in rulesets if r.get("default")), rulesets[0])
+    chart = {t["name"]: t for t in data["damage_types"]}
+    types = tuple(
+        DamageType(n, chart[n]["defendable"], chart[n]["avoidable"], chart[n]["modifiable"],
+                   chart[n]["special_targeting"], chart[n]["attack"])
+        if n in chart else DamageType(n, True, True, True, False, True)
+        for n in artifact.damage_types
+    )
+    total = data.get("damage_total", {})
+    return Rules(
+        name=data["ruleset"], start_health=data["modes"][mode]["starting_health"],
+        cp_start=data["cp"]["start"], cp_max=data["cp"]["max"], income_cp=data["cp"]["income"],
+        income_draw=data["cards"]["income_draw"], sell_value=data["cp"]["sell_value"],
+        starting_hand=data["cards"]["starting_hand"], hand_limit=data["cards"]["hand_limit"],
+        heal_cap=data["heal_cap_above_start"], dice=data["dice"]["per_hero"],
+        roll_attempts=data["dice"]["roll_attempts"], round_up=total.get("rounding", "up") == "up",
+        own_attacks_only=data.get("attack_modifiers", "own_attacks") == "own_attacks",
+        damage_types=types,
+    )
+
+
+# ------------------------------------------------------------- requirements
+
+
+class Check:
+    """A requirement compiled for one hero's dice: `check(values)` says if a roll meets it."""
+
+    def __init__(self, requirement: dict, faces: dict[int, int]):
+        self.requirement = requirement
+        self.items = requirement["items"]
+        self.faces = faces
+        self.symbol_only = all("count" in i for i in self.items)
+        self.needs = [(i["symbol"], i["count"]) for i in self.items if "count" in i]
+        self.dice_needed = sum(i.get("count", i.get("of_a_kind", STRAIGHT_LENGTH.get(i.get("straight"), 0)))
+                               for i in self.items)
+
+    def __call__(self, values: list[int], counts: dict[int, int] | None = None) -> bool:
+        """Whether `values` meet the requirement; `counts` (symbol -> dice) saves recounting."""
+        if self.symbol_only:
+            if counts is None:
+                counts = symbol_counts(values, self.faces)
+            for symbol, need in self.needs:
+                if counts.get(symbol, 0) < need:
+                    return False
+            return True
+        return _assign(list(self.items), Counter(values), self.faces)
+
+
+def symbol_counts(values: list[int], faces: dict[int, int]) -> dict[int, int]:
+    """How many dice show each symbol."""
+    counts: dict[int, int] = {}
+    for v in values:
+        s = faces.get(v)
+        counts[s] = counts.get(s, 0) + 1
+    return counts
+
+
+def _assign(items: list, pool: Counter, faces: dict[int, int]) -> bool:
+    structured = [i for i in items if "count" not in i]
+    if not structured:
+        counts = Counter()
+        for v, c in pool.items():
+            counts[faces.get(v)] += c
+        return all(counts[i["symbol"]] >= i["count"] for i in items)
+    first = structured[0]
+    rest = [i for i in items if i is not first]
+    if "of_a_kind" in first:
+        for value, have in pool.items():
+            wanted = first.get("symbol")
+            if have >= first["of_a_kind"] and (wanted is None or faces.get(value) == wanted):
+                if _assign(rest, pool - Counter({value: first["of_a_kind"]}), faces):
+                    return True
+        return False
+    length = STRAIGHT_LENGTH[first["straight"]]
+    for low in sorted(pool):
+        run = range(low, low + length)
+        if all(pool[v] > 0 for v in run) and _assign(rest, pool - Counter(run), faces):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ values
+
+
+def chunk_value(artifact: Artifact, chunk: int | None) -> float:
+    """A rough worth of running a chunk, for bots: damage dealt, statuses, healing, CP, cards."""
+    if chunk is None:
+        return 0.0
+    value = 0.0
+    last_push = 1
+    for ins in instructions(artifact.chunks[chunk].code):
+        op, args = ins.op, ins.operands
+        if op == Op.PUSH:
+            last_push = args[0]
+        elif op == Op.DEAL:
+            target = TARGETS[args[1]]
+            value += last_push * (1.0 if target != "self" else -1.0)
+        elif op == Op.ADD_DMG:
+            value += last_push
+        elif op in (Op.GAIN, Op.INFLICT):
+            value += 1.5 * last_push
+        elif op in (Op.HEAL, Op.PREVENT):
+            value += 0.6 * last_push
+        elif op in (Op.GAIN_CP, Op.DRAW):
+            value += 0.8 * last_push
+        elif op == Op.ROLL_TOTAL:
+            value += 7
+        elif op == Op.ROLL_VALUE:
+            value += 3.5
+        elif op == Op.COUNT_SYMBOLS:
+            value += 1.5
+    return value
+
+
+# ------------------------------------------------------------------- heroes
+
+
+@dataclass
+class Option:
+    """One activatable way of an ability (a tier, a variant)."""
+
+    requirement: dict
+    check: Check
+    chunk: int
+    value: float
+
+
+@dataclass
+class AbilityDef:
+    """An ability as a player has it now (the board's, or an upgrade's)."""
+
+    name: str
+    kind: str  # offensive | ultimate | defensive | passive
+    level: int
+    options: list[Option] = field(default_factory=list)
+    shared: int | None = None
+    additionally: int | None = None
+    chunk: int | None = None  # defensive
+    dice: int | None = None
+    effects: list[dict] = field(default_factory=list)  # passive triggered effects
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """A card's printed facts."""
+
+    name: str
+    kind: str
+    cost: int
+    timing: str | None
+    upgrades: str | None
+    level: int
+    ctype: int | None
+    symbol: int | None
+    chunk: int | None
+    ability: Any  # AbilityDef for upgrades
+    value: float
+    attack_modifier: bool  # its effect adds to an Attack
+    alters_dice: bool
+
+
+@dataclass
+class HeroTable:
+    index: int
+    name: str
+    faces: dict[int, int]
+    symbols: list[int]
+    abilities: list[AbilityDef]
+    deck: list[CardDef]
+    components: list[dict]
+    statuses: list[int]
+    setup: int | None
+
+
+def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) -> AbilityDef:
+    a = AbilityDef(data.get("name", "?"), data["kind"], level)
+    for option in data.get("options", []):
+        check = Check(option["requirement"], faces)
+        value = chunk_value(artifact, option["chunk"]) + chunk_value(artifact, data.get("shared"))
+        a.options.append(Option(option["requirement"], check, option["chunk"], value))
+    a.shared = data.get("shared")
+    a.additionally = data.get("additionally")
+    a.chunk = data.get("chunk")
+    a.dice = data.get("dice")
+    a.effects = list(data.get("effects", []))
+    return a
+
+
+def _uses(artifact: Artifact, chunk: int | None, ops: set[Op]) -> bool:
+    if chunk is None:
+        return False
+    return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
+
+
+def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str, AbilityDef]) -> CardDef:
+    ability = None
+    if data.get("ability") is not None:
+        target = board.get(data["upgrades"])
+        upgraded = dict(data["ability"], name=data["upgrades"])
+        upgraded.setdefault("kind", target.kind if target else "offensive")
+        if target is not None and not upgraded.get("options") and target.kind in ("offensive", "ultimate"):
+            upgraded["options"] = [{"requirement": o.requirement, "chunk": upgraded.get("shared")}
+                                   for o in target.options]
+            upgraded["shared"] = None
+        ability = _ability(artifact, upgraded, faces, data.get("level", 2))
+    chunk = data.get("chunk")
+    return CardDef(
+        name=data["name"], kind=data["kind"], cost=data["cost"], timing=data.get("timing"),
+        upgrades=data.get("upgrades"), level=data.get("level", 1), ctype=data.get("type"),
+        symbol=data.get("symbol"), chunk=chunk, ability=ability,
+        value=chunk_value(artifact, chunk),
+        attack_modifier=_uses(artifact, chunk, {Op.ADD_DMG}),
+        alters_dice=_uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
+    )
+
+
+def hero_tables(artifact: Artifact) -> list[HeroTable]:
+    """Every hero of the artifact, derived once and kept on the artifact."""
+    tables = getattr(artifact, "_hero_tables", None)
+    if tables is None:
+        tables = [_hero(artifact, i, h) for i, h in enumerate(artifact.heroes)]
+        artifact._hero_tables = tables  # derived data; the artifact itself is never changed
+    return tables
+
+
+def _hero(artifact: Artifact, index: int, data: dict) -> HeroTable:
+    faces = {int(v): s for v, s in data["dice"]["faces"].items()}
+    abilities = [_ability(artifact, a, faces, 1) for a in data["abilities"]]
+    board = {a.name: a for a in abilities}
+    shared = [c for cs in artifact.data["card_sets"] if cs["every_hero"] for c in cs["cards"]]
+    deck = []
+    for card in data["cards"] + shared:
+        definition = _card(artifact, card, faces, board)
+        deck += [definition] * card["copies"]
+    return HeroTable(index, data["name"], faces, list(data["symbols"]), abilities, deck,
+                     data["components"], list(data["statuses"]), data.get("setup"))
