@@ -3,7 +3,7 @@
 As in clox: `code` is the instruction bytes, `consts` the constants that
 operands index (requirements, symbol lists, number lists, triggers), and
 `lines` has the source line of every byte.  `source` is the file the effect
-came from, `owner` says what it belongs to (`Druid › Ferocity › tier 1`).
+came from, `owner` says what it belongs to (`Tide Caller › Undertow › tier 1`).
 """
 
 from __future__ import annotations

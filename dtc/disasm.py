@@ -4,7 +4,7 @@
 untrusted artifacts); `format_chunk()` prints a listing in the house format:
 
     0000  101  PUSH             1
-    0003    |  GAIN             3 0 (Shape Shift)
+    0003    |  GAIN             3 0 (Hex)
     0007  102  JUMP_IF_FALSE    21 (to 0021)
 
 offset, source line (`|` when unchanged), name, raw operands, resolved names.

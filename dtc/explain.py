@@ -1,6 +1,6 @@
 """Explain: a hero and a line of effect text in; its tokens, tree, bytecode and a run out.
 
-For designers learning the language (`dtc explain --hero druid "..."`): each
+For designers learning the language (`dtc explain --hero HERO "..."`): each
 stage's view of the same text, then a trace of the VM running it against a
 sample state with plain answers (first option, yes, the most).
 """

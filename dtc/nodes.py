@@ -132,7 +132,7 @@ class ValueRolled:
 
 @dataclass(frozen=True, slots=True)
 class ComponentValue:
-    """The current value of a dial or track: `the Sun Dial value`."""
+    """The current value of a dial or track: `the Moon Dial value`."""
 
     component: str
     span: Offsets | None = _span()
@@ -273,7 +273,7 @@ class GainedAtLimit:
 
 @dataclass(frozen=True, slots=True)
 class Reads:
-    """`Whenever Sun Dial reads 5`."""
+    """`Whenever Moon Dial reads 5`."""
 
     component: str
     value: int
@@ -282,7 +282,7 @@ class Reads:
 
 @dataclass(frozen=True, slots=True)
 class WouldExceed:
-    """`If Sun Dial would be increased above 5`."""
+    """`If Moon Dial would be increased above 5`."""
 
     component: str
     limit: int
@@ -314,7 +314,7 @@ Trigger = (
 
 @dataclass(frozen=True, slots=True)
 class InForm:
-    """`If in Bear Form` / `While in Bear Form`."""
+    """`If in Wolf Form` / `While in Wolf Form`."""
 
     form: str
     span: Offsets | None = _span()
@@ -322,7 +322,7 @@ class InForm:
 
 @dataclass(frozen=True, slots=True)
 class YouHave:
-    """`If you have [more than] 2 Armor` (what: a status, or opponents, CP, cards)."""
+    """`If you have [more than] 2 Plating` (what: a status, or opponents, CP, cards)."""
 
     compare: str  # at_least | more_than | fewer_than | exactly
     count: int
@@ -346,7 +346,7 @@ Condition = InForm | YouHave | YouDid
 
 @dataclass(frozen=True, slots=True)
 class NamedStatus:
-    """`2 Shape Shift`, `Regenerate` (count is None when not written)."""
+    """`2 Hex`, `Mend` (count is None when not written)."""
 
     name: str
     count: Amount | None
@@ -434,7 +434,7 @@ class StealCP:
 
 @dataclass(frozen=True, slots=True)
 class Gain:
-    """`gain 2 Shape Shift`."""
+    """`gain 2 Hex`."""
 
     status: StatusRef
     span: Offsets | None = _span()
@@ -442,7 +442,7 @@ class Gain:
 
 @dataclass(frozen=True, slots=True)
 class Inflict:
-    """`inflict Wound [on a chosen opponent]`."""
+    """`inflict Venom [on a chosen opponent]`."""
 
     status: StatusRef
     target: str | None
@@ -451,7 +451,7 @@ class Inflict:
 
 @dataclass(frozen=True, slots=True)
 class Remove:
-    """`remove this token`, `remove 1 Wound [from a chosen player]`."""
+    """`remove this token`, `remove 1 Venom [from a chosen player]`."""
 
     status: StatusRef
     target: str | None
@@ -521,7 +521,7 @@ CardRef = FoundCards | HandCards
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """`place it on The Forge`."""
+    """`place it on The Kiln`."""
 
     cards: CardRef
     zone: str
@@ -530,7 +530,7 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class UseCards:
-    """`use 1 Ore card from The Forge`: resolve the card's effect, then discard it."""
+    """`use 1 Ore card from The Kiln`: resolve the card's effect, then discard it."""
 
     amount: Amount
     card_type: str | None
@@ -540,7 +540,7 @@ class UseCards:
 
 @dataclass(frozen=True, slots=True)
 class Craft:
-    """`craft Armor from The Forge`: pay a slot tier's blueprint with cards of a zone."""
+    """`craft Plating from The Kiln`: pay a slot tier's blueprint with cards of a zone."""
 
     status: str
     zone: str
@@ -572,7 +572,7 @@ class PreventAll:
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    """`roll 1 die` / `roll 1 Chaos die`: a new roll becomes the current roll."""
+    """`roll 1 die` / `roll 1 Storm die`: a new roll becomes the current roll."""
 
     amount: Amount
     die: str | None
@@ -598,7 +598,7 @@ class ChangeDice:
 
 @dataclass(frozen=True, slots=True)
 class Increase:
-    """`increase Sun Dial by 2`."""
+    """`increase Moon Dial by 2`."""
 
     component: str
     amount: Amount
@@ -607,7 +607,7 @@ class Increase:
 
 @dataclass(frozen=True, slots=True)
 class Decrease:
-    """`reduce Sun Dial by 4`."""
+    """`reduce Moon Dial by 4`."""
 
     component: str
     amount: Amount
@@ -616,7 +616,7 @@ class Decrease:
 
 @dataclass(frozen=True, slots=True)
 class SetValue:
-    """`set Form to Bear Form`."""
+    """`set Form to Wolf Form`."""
 
     component: str
     value: str | int
@@ -625,7 +625,7 @@ class SetValue:
 
 @dataclass(frozen=True, slots=True)
 class Flip:
-    """Flip a dial or a token: `flip Sun Dial to the Dawn side`, `flip it to the "1" side`.
+    """Flip a dial or a token: `flip Moon Dial to the Night side`, `flip it to the "1" side`.
 
     what: this_token | a_token | status_token | component; name is the status or
     component for the last two.
@@ -639,7 +639,7 @@ class Flip:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """`move Footwork up 2`; no direction means the player chooses."""
+    """`move Stance up 2`; no direction means the player chooses."""
 
     component: str
     direction: str | None
@@ -657,7 +657,7 @@ class Skip:
 
 @dataclass(frozen=True, slots=True)
 class DoubleEffect:
-    """`double the effect of up to 2 different Armor`."""
+    """`double the effect of up to 2 different Plating`."""
 
     status: str
     amount: Amount
@@ -698,7 +698,7 @@ class VerbCall:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """`2 Shape Shift` after `and`: continues the verb before it (resolved by the checker)."""
+    """`2 Hex` after `and`: continues the verb before it (resolved by the checker)."""
 
     count: int
     name: str
@@ -736,7 +736,7 @@ class Then:
 
 @dataclass(frozen=True, slots=True)
 class If:
-    """`If in Bear Form, ...`."""
+    """`If in Wolf Form, ...`."""
 
     condition: Condition
     body: tuple
@@ -787,7 +787,7 @@ class Choose:
 
 @dataclass(frozen=True, slots=True)
 class Delayed:
-    """A trigger inside an effect: `at the end of the Roll Phase, reduce Sun Dial by 4`."""
+    """A trigger inside an effect: `at the end of the Roll Phase, reduce Moon Dial by 4`."""
 
     trigger: Trigger
     body: tuple

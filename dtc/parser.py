@@ -91,7 +91,7 @@ def _save_atomically(parser: Lark, path) -> None:
 
 
 def parse_effect(text: str) -> tuple[n.Effect | None, list[Problem]]:
-    """Parse a whole effect text (`Gain Shape Shift. Then deal 6 dmg.`)."""
+    """Parse a whole effect text (`Gain Hex. Then deal 6 dmg.`)."""
     return _parse(text, "effect")
 
 

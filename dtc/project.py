@@ -100,7 +100,7 @@ def run(paths: list[Path], builtin_rules: bool = True) -> Result:
 
 def artifact_names(result: Result, paths: list[Path]) -> dict[str, str]:
     """Each document's name inside an artifact: relative to the folder holding the input
-    that found it (`content/heroes/druid.yaml` whether compiled from `.` or from `/tmp`)."""
+    that found it (`content/heroes/my-hero.yaml` whether compiled from `.` or from `/tmp`)."""
     bases = [p.resolve().parent for p in paths] + [builtin_content_dir().resolve().parent]
     names = {}
     for path in result.sources:

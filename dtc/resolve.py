@@ -2,7 +2,7 @@
 
 Resolution gives every name its canonical spelling (or reports it unknown,
 with a suggestion), expands the hero's verbs, joins elliptical items
-(`Gain 1 CP and 2 Shape Shift`), and checks that each dice test can ever pass
+(`Gain 1 CP and 2 Hex`), and checks that each dice test can ever pass
 on the dice rolled at that point.  It walks the statements in order, because
 what `On [Claw]` or `the value rolled` refers to is the latest roll.
 """
@@ -297,7 +297,7 @@ class Resolver:
                 return joined
         return self.expand(s)
 
-    # -- ellipsis: "Gain 1 CP and 2 Shape Shift", "Gain Regenerate & Shape Shift"
+    # -- ellipsis: "Gain 1 CP and 2 Hex", "Gain Mend & Hex"
     def join(self, previous, name, count, span, quiet=False):
         base = previous.action if isinstance(previous, n.Actor) else previous
         if isinstance(base, (n.Gain, n.GainCP)):

@@ -17,7 +17,7 @@ from dtc.render import render_effect, render_test, render_trigger
 
 
 def slug(name: str) -> str:
-    """`Sun Elf` -> `sun-elf`: how heroes are named on the command line."""
+    """`Tide Caller` -> `tide-caller`: how heroes are named on the command line."""
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
 
 

@@ -98,7 +98,7 @@ def test_armor_slots_and_blueprints(builtin):
                              "start_side": "Dusk"}),
     ("Duelist", "Footwork", {"kind": "track", "start": "Neutral",
                              "positions": ["Offense 3", "Offense 1", "Neutral", "Defense 1", "Defense 3"]}),
-    ("Druid", "Form", {"kind": "forms", "forms": ["Druid Form", "Bear Form", "Cat Form"],
+    ("Druid", "Active Form", {"kind": "forms", "forms": ["Druid Form", "Bear Form", "Cat Form"],
                        "start": "Druid Form"}),
     ("Forgemaster", "The Forge", {"kind": "zone", "holds": "Ore"}),
 ])
@@ -136,8 +136,8 @@ def test_transform_verbs_expand_to_form_changes(builtin):
     assert effect.trigger == n.Spent()
     options = effect.body[0].options
     assert [o[0].body for o in options] == [
-        (n.SetValue("Form", "Bear Form"),), (n.SetValue("Form", "Cat Form"),),
-        (n.SetValue("Form", "Druid Form"),)]
+        (n.SetValue("Active Form", "Bear Form"),), (n.SetValue("Active Form", "Cat Form"),),
+        (n.SetValue("Active Form", "Druid Form"),)]
 
 
 def test_unreachable_printed_conditions_are_flagged_and_explained(builtin):

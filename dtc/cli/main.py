@@ -67,7 +67,7 @@ def main() -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
-        # the reader went away (`dtc show druid | head`): nothing left to say
+        # the reader went away (`dtc show HERO | head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(EXIT_PROBLEMS)
     except SystemExit:
@@ -242,7 +242,7 @@ def disasm(artifact_path: Path, hero: str | None, ability: str | None) -> None:
 
 
 def _owner_names(owner: str, name: str) -> bool:
-    """Whether a chunk owner (`Druid › Ferocity › tier 1`) belongs to `name`."""
+    """Whether a chunk owner (`Tide Caller › Undertow › tier 1`) belongs to `name`."""
     parts = [p.strip().casefold() for p in owner.split("›")]
     wanted = " ".join(name.casefold().split())
     return len(parts) > 1 and parts[1] in (wanted, f"card {wanted}")
@@ -319,7 +319,7 @@ def _hero_name(loaded, name: str, option: str) -> str:
 
 
 @cli.command()
-@click.option("--hero", help="Your hero (e.g. druid, sun-elf).")
+@click.option("--hero", help="Your hero (a name or slug; see `dtc heroes`).")
 @click.option("--vs", "opponent", help="The bot's hero.")
 @click.option("--seed", type=int, help="Seed for dice and shuffles (a random one when absent).")
 @click.option("--bot", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
@@ -442,7 +442,7 @@ def simulate(heroes_, games, seed, jobs, bot, ruleset_path, all_pairs, fmt) -> N
     elif len(heroes_) == 2:
         pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO"))[0] for h in heroes_)]
     else:
-        click.echo("error: give two heroes (e.g. `dtc simulate druid duelist`) or --all", err=True)
+        click.echo("error: give two heroes (`dtc simulate HERO HERO`) or --all", err=True)
         sys.exit(EXIT_USAGE)
     raw = artifact_mod.to_bytes(loaded.data)
     total = games * len(pairs)
