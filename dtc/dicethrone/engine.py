@@ -55,9 +55,10 @@ class Game(GameState):
     """One game of Dice Throne between the given heroes (artifact indices)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], seed: int, record: bool = True,
-                 ruleset: str | None = None):
+                 ruleset: str | None = None, rng: Any = None):
         rules = rules_of(artifact, ruleset)
-        super().__init__(artifact, rules, hero_tables(artifact), heroes, random.Random(seed), record)
+        rng = rng if rng is not None else random.Random(seed)  # tests pass scripted dice
+        super().__init__(artifact, rules, hero_tables(artifact), heroes, rng, record)
         self.seed = seed
         self.vm = VM(artifact)
         self.turn_no = 0

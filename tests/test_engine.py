@@ -1,0 +1,490 @@
+"""The Dice Throne engine: the rulebook's rules and worked examples, and each hero's mechanics.
+
+Rules cite 000_eaa64e0770891241.txt (Vanguard, v2.4.3 "Rules of Play") unless noted.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dtc.agents.base import play
+from dtc.agents.bots import HeuristicBot
+from dtc.dicethrone.damage import DamageType, Incoming, final_total
+from dtc.dicethrone.engine import Game
+from dtc.dicethrone.requests import Act, Activate, RollDice, SellDown
+
+NORMAL = DamageType("normal", True, True, True, False, True)
+
+
+class Dice:
+    """Scripted dice: each randrange/randint takes the next face value; shuffles keep order."""
+
+    def __init__(self, faces=(), seed=0):
+        self.faces = list(faces)
+        self.fallback = random.Random(seed)
+
+    def randrange(self, n):
+        return self.faces.pop(0) - 1 if self.faces else self.fallback.randrange(n)
+
+    def randint(self, low, high):
+        return self.faces.pop(0) if self.faces else self.fallback.randint(low, high)
+
+    def shuffle(self, items):
+        pass
+
+    def random(self):
+        return self.fallback.random()
+
+
+def answers(**overrides):
+    """An answering function: passes, keeps dice, says yes, takes the first option; overridable
+    per request type with a value or a callable."""
+    defaults = {"Act": None, "RollDice": [], "YesNo": True, "ChooseOption": 0, "SellDown": None,
+                "Activate": 0, "ChooseDefense": 0}
+
+    def answer(request):
+        kind = type(request).__name__
+        value = overrides.get(kind, defaults.get(kind))
+        if callable(value):
+            return value(request)
+        if kind == "SellDown" and value is None:
+            return list(range(request.count))
+        if kind == "PickNumber" and value is None:
+            return request.choices[-1]
+        if kind == "ChooseItems" and value is None:
+            return list(range(request.least or min(1, request.most)))
+        if kind == "ChooseDirection" and value is None:
+            return "down"
+        return value
+    return answer
+
+
+def strongest(request):
+    """Activate the most valuable ability the dice meet (the Ultimate when it is there)."""
+    return max(range(len(request.choices)), key=lambda i: request.choices[i].value)
+
+
+def drive(generator, answer):
+    seen = []
+    try:
+        request = next(generator)
+        while True:
+            seen.append(request)
+            request = generator.send(answer(request))
+    except StopIteration as stop:
+        return stop.value, seen
+
+
+def new_game(compiled, heroes, dice=(), seed=0):
+    indices = [compiled.hero(h)[0] for h in heroes]
+    game = Game(compiled, indices, seed, rng=Dice(dice, seed))
+    return game
+
+
+def status(compiled, name):
+    return next(i for i, s in enumerate(compiled.statuses) if s["name"] == name)
+
+
+def comp(game, seat, name):
+    return next(i for i, c in enumerate(game.seats[seat].table.components) if c["name"] == name)
+
+
+def events(game, kind):
+    return [e for e in game.events if e["e"] == kind]
+
+
+def give_card(game, seat, name):
+    card = next(c for c in game.seats[seat].deck if c.card.name == name)
+    game.seats[seat].deck.remove(card)
+    game.seats[seat].hand.append(card)
+    return card
+
+
+# ------------------------------------------------------- rulebook examples
+
+
+def test_reducing_damage_example():
+    """"Reducing Damage": 8 dmg dealt, half prevented, then a card adds 4: 6 prevented."""
+    incoming = Incoming(amounts=[(8, NORMAL)], added=4, halvings=1)
+    assert final_total(incoming, NORMAL) == 12 - 6
+
+
+def test_doctor_strange_vs_black_widow():
+    """004_59219b97262c5e85.txt, "Final DMG Total (Advanced)": 9 + 3 - 2 + 1 + 4 = 15 subtotal;
+    two Agility halvings, each ceil(15 / 2) = 8 on the same subtotal; final 0. Sabotage deals 2 back."""
+    widow = Incoming(amounts=[(9, NORMAL)], added=3 + 1 + 4, prevented=2, halvings=2)
+    assert widow.total_before() - widow.prevented == 15
+    assert final_total(widow, NORMAL) == 0
+    strange = Incoming(amounts=[(2, NORMAL)])
+    assert final_total(strange, None) == 2
+
+
+def test_division_rounds_up_and_multipliers_are_independent():
+    """Marvel "Final DMG Total": all division rounded up; each multiplier on the subtotal."""
+    assert final_total(Incoming(amounts=[(7, NORMAL)], halvings=1), NORMAL) == 3
+    assert final_total(Incoming(amounts=[(7, NORMAL)], halvings=1), NORMAL, round_up=False) == 4
+    assert final_total(Incoming(amounts=[(10, NORMAL)], doublings=1, halvings=1), NORMAL) == 15
+
+
+def test_damage_type_attributes():
+    """"Damage Type Chart": pure is avoidable but not modifiable; ultimate neither avoidable
+    nor reducible, and only ever increased."""
+    pure = DamageType("pure", False, True, False, False, True)
+    ultimate = DamageType("ultimate", False, False, "increase only", False, True)
+    assert final_total(Incoming(amounts=[(5, pure)], added=3, prevented=2), pure) == 3
+    assert final_total(Incoming(amounts=[(5, ultimate)], added=3, prevented=9, halvings=1,
+                                prevent_all=True), ultimate) == 8
+
+
+def test_start_player_skips_the_first_income(compiled):
+    """"Turn Phases": the Start Player skips their first Income Phase; the other player does not."""
+    game = Game(compiled, [0, 1], seed=11)
+    play(game, [HeuristicBot(1), HeuristicBot(2)])
+    log = game.events
+    turn = {e["turn"]: i for i, e in enumerate(log) if e["e"] == "turn"}
+    first, second = log[turn[1]:turn[2]], log[turn[2]:turn[3]]
+    assert {"e": "income_skipped", "player": game.start_player, "reason": "start player"} in first
+    assert not [e for e in first if e["e"] == "draw" or (e["e"] == "cp" and e["change"] > 0)]
+    other = 1 - game.start_player
+    gains = [e for e in second if e["e"] in ("cp", "draw")][:2]
+    assert gains == [{"e": "cp", "player": other, "change": 1}, {"e": "draw", "player": other, "count": 1}]
+    assert not [e for e in second if e["e"] == "income_skipped"]
+
+
+def test_heal_cap_and_cp_cap(compiled):
+    """"Health": heal at most 10 above starting Health. "Combat Points": at most 15 CP."""
+    game = new_game(compiled, ["druid", "duelist"])
+    game.apply_heal(0, 25)
+    assert game.seats[0].health == 60
+    game.change_cp(0, 40)
+    assert game.seats[0].cp == 15
+    game.change_cp(0, -99)
+    assert game.seats[0].cp == 0
+
+
+def test_stack_limits_and_gaining_at_the_limit(compiled):
+    """"Stack Limits"; Regenerate: "if a player gains Regenerate while at Stack Limit..."."""
+    game = new_game(compiled, ["druid", "duelist"])
+    wound = status(compiled, "Wound")
+    game.gain_status(1, wound, 5, 0)
+    assert len(game.seats[1].tokens[wound]) == 2
+    regen = status(compiled, "Regenerate")
+    game.gain_status(0, regen, 2, 0)
+    game.seats[0].tokens[regen][0].side = 1
+    game.gain_status(0, regen, 1, 0)
+    assert len(game.seats[0].tokens[regen]) == 2 and len(game.queue) == 1
+    drive(game.drain(), answers(ChooseItems=[0]))
+    assert [t.side for t in game.seats[0].tokens[regen]] == [0, 0]  # flipped back to "2"
+
+
+def test_upkeep_damage_and_healing_land_together(compiled):
+    """"Upkeep Phase": all damage and healing accumulated, applied at the end of the phase."""
+    game = new_game(compiled, ["duelist", "druid"], dice=[3])
+    game.gain_status(0, status(compiled, "Wound"), 1, 0)
+    game.gain_status(0, status(compiled, "Regenerate"), 1, 0)
+    game.seats[0].health = 40
+    drive(game.upkeep(0), answers(ChooseOption=0, PickNumber=1))
+    healths = events(game, "health") + events(game, "heal")
+    assert game.seats[0].health == 40 - 1 + 2
+    assert [e["e"] for e in healths] == ["health", "heal"]
+    assert all(game.events.index(e) > game.events.index(events(game, "receive")[0]) for e in healths)
+
+
+# ----------------------------------------------------------- rules of play
+
+
+def test_simultaneous_defeat_is_a_draw(compiled):
+    """"Health": if all remaining players reach 0 at the same time, the game is a draw."""
+    # P1 Duelist attacks with 3 Blades (4 dmg); P2 Druid's Thick Hide rolls two Claws (2 dmg back)
+    game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 6, 1, 2])
+    game.seats[0].health, game.seats[1].health = 2, 4
+    game.turn_no = 2
+    drive(game.roll_phases(0), answers())
+    assert game.over is not None and game.over.winner is None and game.over.reason == "draw"
+
+
+def test_an_ultimate_cannot_be_defended_or_reduced(compiled):
+    """"Ultimate Ability": not defendable, cannot be reduced or prevented, opponents may do nothing."""
+    game = new_game(compiled, ["sun-elf", "forgemaster"], dice=[6, 6, 6, 6, 6])
+    armor = status(compiled, "Armor")
+    game.gain_status(1, armor, 1, 4)  # Gold Shield: prevent 1 when Attacked with normal dmg
+    give_card(game, 1, "Shrug It Off")  # an instant that prevents 2
+    game.seats[1].cp = 5
+    game.turn_no = 2
+    _, asked = drive(game.roll_phases(0), answers(Activate=strongest))
+    assert events(game, "activate")[0]["ultimate"]
+    assert not events(game, "defend")
+    windows = [r.window for r in asked if isinstance(r, Act) and r.player == 1]
+    # "Ultimate Ability": dice may be altered before it activates; after, opponents take no action
+    assert "offensive" in windows and "announced" in windows
+    assert not set(windows) & {"conclude", "defensive", "roll_end"}
+    total = next(e for e in events(game, "damage_total") if e["player"] == 1)
+    # Solar Flare! 10 dmg; the dial went 3 -> 6, flipping to Dawn, which adds its value (5,
+    # capped) -- increasing is allowed. Gold Shield's 1 and Shrug It Off's 2 prevent nothing.
+    assert total["total"] == 15 and total["prevented"] == 0 and game.seats[1].health == 35
+
+
+def test_a_normal_attack_is_defended(compiled):
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6, 2])
+    game.turn_no = 2
+    drive(game.roll_phases(0), answers())
+    assert events(game, "defend") == [{"e": "defend", "player": 1, "ability": "Harness the Light"}]
+    # Ferocity (3 Claws) 4 dmg; Harness the Light's die shows 2 (a Stave): heal 1
+    assert game.seats[1].health == 50 - 4 + 1
+
+
+def test_undefendable_damage_skips_defense(compiled):
+    """"Undefendable Damage": players cannot activate a Defensive Ability against it."""
+    game = new_game(compiled, ["forgemaster", "druid"], dice=[6, 6, 6, 6, 1])
+    game.turn_no = 2
+    drive(game.roll_phases(0), answers())
+    assert events(game, "activate")[0]["ability"] == "Smelting Time"
+    assert not events(game, "defend")
+    assert game.seats[1].health == 50 - 9
+
+
+def test_three_roll_attempts_at_most(compiled):
+    """"Offensive Roll Phase": up to 3 Roll Attempts."""
+    game = new_game(compiled, ["druid", "duelist"], seed=3)
+    game.turn_no = 2
+    _, asked = drive(game.roll_phases(0), answers(RollDice=lambda r: [0, 1, 2, 3, 4]))
+    rolls = [r for r in asked if isinstance(r, RollDice)]
+    assert [r.attempt for r in rolls] == [1, 2] and len(events(game, "roll")) == 3
+
+
+def test_activation_needs_the_requirement_and_offers_tiers(compiled):
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 1, 6])
+    game.turn_no = 2
+    _, asked = drive(game.roll_phases(0), answers(Activate=lambda r: len(r.choices) - 1))
+    (activate,) = [r for r in asked if isinstance(r, Activate)]
+    assert [c.label for c in activate.choices] == ["Ferocity (1)", "Ferocity (2)"]
+    assert events(game, "activate")[0]["option"] == 1
+
+
+def test_attack_modifier_cards_only_on_your_own_attack(compiled):
+    """"Attack Modifiers ... can only be used on Attacks ... that you are activating during your turn"."""
+    game = new_game(compiled, ["druid", "duelist"])
+    give_card(game, 1, "Extra Effort")
+    give_card(game, 0, "Extra Effort")
+    game.seats[0].cp = game.seats[1].cp = 5
+    game.roll = [1, 2, 3, 4, 5]
+    game.phase = "Offensive Roll Phase"
+    assert not [a for a in game.actions(1, "conclude") if a.name == "Extra Effort"]
+    game.attack = type("A", (), {"attacker": 0, "defender": 1, "dealt": True})()
+    assert [a.name for a in game.actions(0, "conclude") if a.kind == "play"] == ["Extra Effort"]
+    assert not [a for a in game.actions(1, "conclude") if a.name == "Extra Effort"]
+
+
+def test_card_timings(compiled):
+    """Instant: any time; Main Phase: your own Main Phases; Roll Phase: any Roll Phase."""
+    game = new_game(compiled, ["druid", "duelist"])
+    for name in ("Quick Study", "Second Wind", "Lucky Break"):
+        give_card(game, 1, name)
+    game.seats[1].cp = 9
+    game.roll = [1, 2, 3, 4, 5]
+    names = lambda seat, window: sorted(a.name for a in game.actions(seat, window) if a.kind == "play")  # noqa: E731
+    assert names(1, "main") == ["Quick Study"]  # not their turn: no main-phase card
+    assert names(1, "offensive") == ["Lucky Break", "Quick Study"]
+    game.active = 1
+    assert names(1, "main") == ["Quick Study", "Second Wind"]
+
+
+def test_upgrades_pay_the_difference_and_cannot_be_sold(compiled):
+    """"Hero Upgrades": II to III pays only the difference; played upgrades are not sold."""
+    game = new_game(compiled, ["druid", "duelist"])
+    game.seats[0].cp = 15
+    two = give_card(game, 0, "Ferocity II")
+    three = give_card(game, 0, "Ferocity III")
+    upgrade = next(a for a in game.actions(0, "main") if a.kind == "upgrade" and a.ref == 0)
+    drive(game.perform(0, upgrade), answers())
+    assert game.seats[0].cp == 15 - two.card.cost
+    again = next(a for a in game.actions(0, "main") if a.kind == "upgrade")
+    assert again.extra == three.card.cost - two.card.cost
+    drive(game.perform(0, again), answers())
+    assert game.seats[0].cp == 15 - three.card.cost
+    assert two in game.seats[0].discard
+    assert not any(a.kind == "sell" and a.name.startswith("Ferocity") for a in game.actions(0, "main"))
+    ferocity = next(a for a in game.seats[0].abilities if a.name == "Ferocity")
+    assert ferocity.level == 3
+
+
+def test_selling_and_the_hand_limit(compiled):
+    """"Discard Phase": sell down to 6 cards, 1 CP each."""
+    game = new_game(compiled, ["druid", "duelist"])
+    game.draw(0, 9)
+    game.seats[0].cp = 2
+    _, asked = drive(game.discard_phase(0), answers())
+    (sell,) = [r for r in asked if isinstance(r, SellDown)]
+    assert sell.count == 3 and len(game.seats[0].hand) == 6 and game.seats[0].cp == 5
+
+
+def test_an_empty_deck_reshuffles_the_discard_pile(compiled):
+    """"Hero Cards": if the deck is empty, shuffle the Discard Pile to make a new deck."""
+    game = new_game(compiled, ["druid", "duelist"])
+    p = game.seats[0]
+    p.discard, p.deck = p.deck, []
+    game.draw(0, 1)
+    assert len(p.hand) == 1 and events(game, "reshuffle")
+
+
+# ---------------------------------------------------------- hero mechanics
+
+
+def test_druid_shape_shift_and_cat_form(compiled):
+    """Druid: Shape Shift transforms; Cat Form adds 2 dmg and inflicts Wound on an Attack."""
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 4, 5, 1])
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Shape Shift"), 1, 0)
+    drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "spend")),
+          answers(ChooseOption=1))
+    form = comp(game, 0, "Active Form")
+    assert game.shown(0, form) == "Cat Form"
+    drive(game.roll_phases(0), answers())
+    assert events(game, "add")[0]["amount"] == 2
+    assert game.status_count(1, status(compiled, "Wound")) == 1
+
+
+def test_druid_form_gains_regenerate_at_the_end_of_the_turn(compiled):
+    game = new_game(compiled, ["druid", "duelist"])
+    drive(game.fire(0, "turn_edge"), answers())
+    assert game.status_count(0, status(compiled, "Regenerate")) == 1
+    game.set_component(0, comp(game, 0, "Active Form"), 2)  # Cat Form
+    drive(game.fire(0, "turn_edge"), answers())
+    assert game.status_count(0, status(compiled, "Regenerate")) == 1
+
+
+def test_regenerate_heals_2_then_1(compiled):
+    game = new_game(compiled, ["druid", "duelist"])
+    regen = status(compiled, "Regenerate")
+    game.gain_status(0, regen, 1, 0)
+    game.seats[0].health = 40
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].health == 42 and game.seats[0].tokens[regen][0].side == 1
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].health == 43 and game.seats[0].tokens[regen] == []
+
+
+def test_duelist_footwork_bonuses_once_per_turn(compiled):
+    """Duelist, Footwork Track: the Offensive Bonus when Attacking; one Bonus per turn."""
+    game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 3, 3])
+    game.turn_no = 2
+    stance = comp(game, 0, "Footwork")
+    game.seats[0].components[stance] = 0  # Offense 3
+    drive(game.roll_phases(0), answers())
+    assert [e["amount"] for e in events(game, "add")] == [3]
+    total = next(e for e in events(game, "damage_total") if e["player"] == 1)
+    assert total["total"] == 4 + 3
+
+
+def test_duelist_reposition_moves_and_backward_gains_guard_break(compiled):
+    game = new_game(compiled, ["duelist", "druid"])
+    drive(game.upkeep(0), answers(ChooseOption=1, PickNumber=2))
+    assert game.shown(0, comp(game, 0, "Footwork")) == "Defense 3"
+    assert game.status_count(0, status(compiled, "Guard Break")) == 1
+
+
+def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
+    # Blade Flurry with three Blades; Guard Break spent, its die shows 5
+    game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 5])
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Guard Break"), 1, 0)
+
+    def act(request):
+        spend = [i for i, a in enumerate(request.actions) if a.kind == "spend"]
+        return spend[0] if request.window == "conclude" and spend else None
+    drive(game.roll_phases(0), answers(Act=act))
+    assert events(game, "attack_becomes")[0]["type"] == "undefendable"
+    assert not events(game, "defend")
+
+
+def test_disarm_skips_income_or_discards(compiled):
+    game = new_game(compiled, ["druid", "duelist"])
+    disarm = status(compiled, "Disarm")
+    game.gain_status(0, disarm, 1, 0)
+    game.turn_no = 3
+    drive(game.upkeep(0), answers(ChooseOption=1))
+    assert game.status_count(0, disarm) == 0
+    before = game.seats[0].cp
+    game.income(0)
+    assert game.seats[0].cp == before and events(game, "income_skipped")
+
+
+def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    p = game.seats[0]
+    p.deck.sort(key=lambda c: c.card.name == "Pick Ore")  # draws come from the end: Ore on top
+    drive(game.upkeep(0), answers())
+    assert [c.card.name for c in p.hand] == ["Pick Ore"]
+    game.phase = "Main Phase (1)"
+    drive(game.fire_during(0, "Main Phase (1)"), answers(ChooseItems=lambda r: list(range(r.most))))
+    forge = comp(game, 0, "The Forge")
+    assert [c.card.name for c in p.zones[forge]] == ["Pick Ore"]
+    p.zones[forge].append(next(c for c in p.deck if c.card.name == "Pick Ore"))
+    armor = status(compiled, "Armor")
+    assert game.craft_options(0, armor, forge) == ["Gold Helmet", "Gold Shield"]
+    game.craft(0, armor, forge, 0)
+    assert [t.tier for t in p.tokens[armor]] == [1] and p.zones[forge] == []
+
+
+def test_sun_elf_dial_dusk_dawn_and_overflow(compiled):
+    """Sun Elf, Sun Dial: Dusk +1 in Upkeep; at 5 flip to Dawn; above 5 heal instead."""
+    game = new_game(compiled, ["sun-elf", "duelist"])
+    dial = comp(game, 0, "Sun Dial")
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].components[dial] == 4
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].components[dial] == 5 and game.seats[0].sides[dial] == 1  # Dawn
+    game.seats[0].health = 45
+    ctx = game.ctx(0, game.seats[0].table.index)
+    game.change_component(ctx, 0, dial, 3)
+    drive(game.drain(), answers())
+    assert game.seats[0].components[dial] == 5 and game.seats[0].health == 48
+
+
+def test_sun_elf_dawn_adds_the_dial_then_reduces_it(compiled):
+    game = new_game(compiled, ["sun-elf", "duelist"], dice=[1, 1, 1, 4, 6, 4, 4, 4, 4])
+    game.turn_no = 2
+    dial = comp(game, 0, "Sun Dial")
+    game.seats[0].components[dial] = 5
+    game.seats[0].sides[dial] = 1  # Dawn
+    drive(game.roll_phases(0), answers())
+    assert 5 in [e["amount"] for e in events(game, "add")]
+    assert game.seats[0].components[dial] == 1
+
+
+def test_charged_gem_in_the_main_phase_and_sun_marked(compiled):
+    game = new_game(compiled, ["sun-elf", "druid"], dice=[6])
+    game.phase = "Main Phase (1)"
+    game.gain_status(0, status(compiled, "Charged Gem"), 1, 0)
+    spend = next(a for a in game.actions(0, "main") if a.kind == "spend")
+    drive(game.perform(0, spend), answers())
+    assert game.seats[0].cp == 3 and game.seats[1].health == 48  # isolated: lands at once
+    marked = status(compiled, "Sun Marked")
+    game.gain_status(1, marked, 1, 0)
+    game.seats[0].health = 40
+    game.attack = type("A", (), {"attacker": 0, "defender": 1, "dealt": True, "ultimate": False,
+                                 "dtype": 0})()
+    drive(game.fire(1, "attacked", None, 0, 1), answers())
+    assert game.seats[0].health == 47
+
+
+def test_player_answers_are_checked(compiled):
+    from dtc.dicethrone.requests import AnswerError
+
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 2, 3, 4, 5])
+    game.turn_no = 2
+    with pytest.raises(AnswerError, match="different numbers from 0 to 4"):
+        drive(game.roll_phases(0), answers(RollDice=[7]))
+
+
+def test_same_seed_same_game(compiled):
+    def events_of(seed):
+        game = Game(compiled, [1, 3], seed=seed)
+        play(game, [HeuristicBot(seed), HeuristicBot(seed + 1)])
+        return game.events
+    assert events_of(21) == events_of(21)
+    assert events_of(21) != events_of(22)
+
+
