@@ -1,0 +1,103 @@
+"""Property tests for the engine: whatever the heroes, seed and players, the rules hold.
+
+Each example plays a whole game between bots (random bots reach odd corners,
+heuristic bots play the game as meant) and checks, at every request the game
+makes, the limits the rulebook sets (000_eaa64e0770891241.txt, "Rules of
+Play"): "Health" (at most 10 above the starting Health), "Combat Points" (0
+to 15), "Stack Limits", "Hero Cards" (every card is in exactly one place) and
+"Discard Phase" (at most 6 cards in hand after it).  Every game ends, and the
+same seed plays the same game.
+
+`DTC_FUZZ_EXAMPLES` raises the number of games for long runs; CI runs the
+default, smaller slice.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dtc.agents.base import play
+from dtc.agents.bots import HeuristicBot, RandomBot
+from dtc.dicethrone.engine import MAX_TURNS, Game
+
+EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200")) // 5
+GAMES = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HEROES = st.integers(0, 3)
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+class Watcher:
+    """An agent wrapper that checks the game's invariants before every answer."""
+
+    def __init__(self, inner, limits: dict[int, int], rules):
+        self.inner = inner
+        self.name = inner.name
+        self.limits = limits
+        self.rules = rules
+        self.requests = 0
+        self.turn_seen = 0
+
+    def answer(self, game: Game, request):
+        self.requests += 1
+        check_invariants(game, self.limits, self.rules)
+        return self.inner.answer(game, request)
+
+
+def check_invariants(game: Game, limits: dict[int, int], rules) -> None:
+    uids = []
+    for p in game.seats:
+        assert 0 <= p.health <= p.start_health + rules.heal_cap, (p.seat, p.health)
+        assert 0 <= p.cp <= rules.cp_max, (p.seat, p.cp)
+        for status, tokens in p.tokens.items():
+            assert len(tokens) <= limits[status], (game.a.statuses[status]["name"], len(tokens))
+        places = [p.deck, p.hand, p.discard, list(p.upgrades.values()), *p.zones.values()]
+        uids += [card.uid for place in places for card in place]
+        # (`found` only marks the cards the last search took into the hand: not a place)
+    assert len(uids) == len(set(uids)), "a card is in two places"
+    assert sorted(uids) == list(range(sum(len(p.table.deck) for p in game.seats))), "a card went missing"
+
+
+def stack_limits(compiled) -> dict[int, int]:
+    return {i: s.get("stack_limit") or 99 for i, s in enumerate(compiled.statuses)}
+
+
+def played(compiled, heroes, seed, kinds):
+    game = Game(compiled, heroes, seed)
+    agents = [Watcher(BOTS[kind](seed * 2 + seat), stack_limits(compiled), game.rules)
+              for seat, kind in enumerate(kinds)]
+    result = play(game, agents)
+    check_invariants(game, stack_limits(compiled), game.rules)
+    return game, result
+
+
+@GAMES
+@given(first=HEROES, second=HEROES, seed=st.integers(0, 2**32 - 1),
+       kinds=st.tuples(st.sampled_from(sorted(BOTS)), st.sampled_from(sorted(BOTS))))
+def test_any_game_keeps_the_rules_and_ends(compiled, first, second, seed, kinds):
+    game, result = played(compiled, [first, second], seed, kinds)
+    assert result is not None and game.over is result
+    assert result.reason in ("defeat", "draw", "turn limit") and result.turns <= MAX_TURNS
+    alive = [p.seat for p in game.seats if p.alive]
+    if result.reason == "defeat":
+        assert alive == [result.winner]
+    elif result.reason == "draw":
+        assert alive == []
+    assert game.events[-1]["e"] == "end"
+
+
+@settings(max_examples=max(3, EXAMPLES // 4), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
+def test_same_seed_same_game(compiled, seed, heroes):
+    first, _ = played(compiled, list(heroes), seed, ("random", "heuristic"))
+    again, _ = played(compiled, list(heroes), seed, ("random", "heuristic"))
+    assert first.events == again.events
+
+
+def test_heuristic_games_end_in_a_defeat(compiled):
+    """Sensible players finish the game: no heuristic game of a sample reaches the turn limit."""
+    reasons = [played(compiled, [seed % 4, (seed // 4) % 4], seed, ("heuristic", "heuristic"))[1].reason
+               for seed in range(16)]
+    assert reasons.count("turn limit") == 0 and reasons.count("defeat") >= 15
