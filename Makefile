@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+SEED   ?= 3
 
-.PHONY: run test test-fast lint bench golden clean
+.PHONY: run test test-fast fuzz lint bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,15 +15,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-## run: lint the built-in content and show every built-in hero
+## run: lint the built-in content, list its heroes, and play a narrated bot game with it
 run: $(STAMP)
 	$(BIN)/dtc lint content/
 	$(BIN)/dtc heroes
-	@for hero in druid duelist forgemaster sun-elf; do echo; $(BIN)/dtc show $$hero || exit 1; done
+	$(BIN)/dtc play --hero sun_elf --vs forgemaster --auto --seed $(SEED)
 
 ## test: the whole test suite (what CI runs)
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+## fuzz: the property tests with many more examples (thousands of games; minutes)
+fuzz: $(STAMP)
+	DTC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest tests/test_properties.py tests/test_engine_properties.py \
+		tests/test_artifact.py
 
 ## test-fast: everything but the slow packaging and fuzzing tests
 test-fast: $(STAMP)

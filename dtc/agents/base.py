@@ -1,6 +1,8 @@
 """Agents: who answers a game's requests, and the loop that asks them.
 
-An agent is anything with `answer(game, request)`.  `play()` drives a game to
+An agent is anything with `answer(game, request)` (and, for agents with a
+random state, `observe(game, request, answer)`: a resumed game gives saved
+answers in their place, and they keep their state as if they had answered).  `play()` drives a game to
 its end, asking each request's `player`'s agent; an optional recorder sees
 every request and answer (that is what logs, saves and replays keep).
 """

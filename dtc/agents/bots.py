@@ -51,6 +51,11 @@ class RandomBot:
             return r.randrange(len(request.options))
         return random_vm_answer(r, request)
 
+    def observe(self, game, request: Request, answer: Any) -> None:
+        """A saved answer was given in this bot's place: answer anyway (and drop it), so the bot's
+        random choices stay where they would be and a resumed game plays on the same."""
+        self.answer(game, request)
+
 
 def random_vm_answer(r: random.Random, request: Request) -> Any:
     if isinstance(request, ChooseOption):
@@ -178,6 +183,11 @@ class HeuristicBot:
         if isinstance(request, ChooseDefense):
             return 0
         return self.vm_answer(game, request)
+
+    def observe(self, game, request: Request, answer: Any) -> None:
+        """A saved answer was given in this bot's place: answer anyway (and drop it), so the bot's
+        random choices stay where they would be and a resumed game plays on the same."""
+        self.answer(game, request)
 
     # -- dice
     def reroll(self, game, request: RollDice) -> list[int]:

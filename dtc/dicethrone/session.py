@@ -19,6 +19,8 @@ from typing import Any
 from dtc import artifact as artifact_mod
 from dtc.artifact import Artifact
 from dtc.dicethrone.engine import Game, Result
+from dtc.dicethrone.requests import AnswerError
+from dtc.vm import VMError
 
 SAVE_KIND = "dtc-dicethrone-save"
 LOG_KIND = "dtc-dicethrone-log"
@@ -94,14 +96,31 @@ class Session:
                     if turns != turns_seen:
                         turns_seen = turns
                         self.save()
-                    answer = pending.pop(0) if pending else self.agents[request.player].answer(game, request)
+                    from_save = bool(pending)
+                    agent = self.agents[request.player]
+                    if from_save:
+                        answer = pending.pop(0)
+                        if hasattr(agent, "observe"):  # bots catch up, so a resumed game plays on the same
+                            agent.observe(game, request, answer)
+                    else:
+                        answer = agent.answer(game, request)
                     answer = plain(answer)
                     self.answers.append(answer)
                     if log:
                         log.write(json.dumps({"ask": plain(request), "answer": answer}) + "\n")
-                    request = run.send(answer)
+                    try:
+                        request = run.send(answer)
+                    except (AnswerError, VMError) as exc:
+                        if not from_save:
+                            raise
+                        raise SessionError(f"the saved game does not fit this ruleset: its answer "
+                                           f"{len(self.answers)} ({_short(answer)}) is refused: {exc}"
+                                           ) from None
             except StopIteration as stop:
                 result = stop.value
+            if pending:
+                raise SessionError(f"the saved game does not fit this ruleset: the game ended with "
+                                   f"{len(pending)} saved answers left over")
             self._events(game, shown, log, live=True)
             self.save()
             return result
@@ -157,10 +176,19 @@ def read_log(path: Path) -> tuple[Setup, list[dict]]:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        records = [json.loads(line) for line in lines if line.strip()]
-    except ValueError as exc:
-        raise SessionError(f"{path} is not a JSON-lines log: {exc}") from None
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise SessionError(f"{path}:{number}: not a JSON line ({exc.args[0]})") from None
+        if records and (not isinstance(record, dict)
+                        or not ({"ask", "answer"} <= record.keys() or "event" in record)):
+            raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}} "
+                               f"or {{\"event\"}}; this one is neither")
+        records.append(record)
     if not records or not isinstance(records[0], dict) or records[0].get("dtc") != LOG_KIND:
         raise SessionError(f"{path} is not a dtc game log")
     head = records[0]
@@ -192,8 +220,13 @@ def replay(artifact: Artifact, path: Path) -> tuple[Result, int]:
             if plain(request) != expected:
                 raise SessionError(f"replay differs at request {steps + 1}: the log has "
                                    f"{_short(expected)}, the game asks {_short(plain(request))}")
-            request = run.send(asks[steps]["answer"])
-            steps += 1
+            answer = asks[steps]["answer"]
+            steps += 1  # counted before sending: the last answer ends the game with StopIteration
+            try:
+                request = run.send(answer)
+            except (AnswerError, VMError) as exc:
+                raise SessionError(f"replay differs at request {steps}: the game refuses the logged "
+                                   f"answer {_short(answer)}: {exc}") from None
     except StopIteration as stop:
         result = stop.value
     if steps != len(asks):

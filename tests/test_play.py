@@ -1,0 +1,319 @@
+"""Playing: `dtc play` (at a pseudo-terminal, and --auto), saves, resumes, `dtc replay`, `dtc simulate`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from dtc.cli.main import cli as main
+
+DTC = str(Path(sys.executable).with_name("dtc"))
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+# ------------------------------------------------------- the terminal player
+
+# Each prompt the terminal player shows, and a valid answer to it (a function of the match).
+PROMPTS = [
+    (r"do what\? \(Enter passes\) > ", lambda m: ""),
+    (r"re-roll which dice\? \(1-\d, e\.g\. `1 3`; Enter keeps all\) > ", lambda m: ""),
+    (r"activate which\? > ", lambda m: "1"),
+    (r"defend with\? > ", lambda m: "1"),
+    (r"choose > ", lambda m: "1"),
+    (r"\? \[y/n\] > ", lambda m: "y"),
+    (r"how many\? \((\d+)[^)]*\) > ", lambda m: m.group(1).decode()),
+    (r"sell which (\d+)\? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
+    (r"pick (\d+)(?: to \d+)? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
+    (r"up or down\? > ", lambda m: "up"),
+    (r"change up to \d+ dice[^>]*> ", lambda m: ""),
+    (r"re-roll up to \d+ of these dice \(positions\) > ", lambda m: ""),
+    (r"choose a player \((P\d)[^)]*\) > ", lambda m: m.group(1).decode()),
+]
+RESULT = r"result: (.+) after (\d+) turns"
+
+
+def spawn(*args) -> pexpect.spawn:
+    child = pexpect.spawn(DTC, [str(a) for a in args], timeout=15, dimensions=(50, 160),
+                          env={"PATH": str(Path(sys.executable).parent), "COLUMNS": "160",
+                               "HOME": str(Path.home())})
+    child.delaybeforesend = None  # the prompt is always read before answering: no need to wait
+    return child
+
+
+def answer_prompts(child: pexpect.spawn, stop_after: int | None = None) -> int:
+    """Answer every prompt sensibly until the result (or `stop_after` answers); returns answers given."""
+    patterns = [p for p, _ in PROMPTS] + [RESULT]
+    given = 0
+    while stop_after is None or given < stop_after:
+        index = child.expect(patterns)
+        if index == len(PROMPTS):
+            return given
+        child.sendline(PROMPTS[index][1](child.match))
+        given += 1
+    return given
+
+
+def nonsense(child: pexpect.spawn, text: str, hint: str) -> None:
+    """Type `text` at the prompt; expect the hint and the same prompt again."""
+    prompt = child.after
+    child.sendline(text)
+    child.expect(hint)
+    child.expect_exact(prompt.splitlines()[-1])
+
+
+def answer_until(child: pexpect.spawn, wanted: str) -> None:
+    """Answer prompts until the one matching `wanted` is shown (it is left unanswered)."""
+    patterns = [p for p, _ in PROMPTS]
+    while True:
+        index = child.expect(patterns)
+        if re.search(wanted, patterns[index].replace("\\", "")):
+            return
+        child.sendline(PROMPTS[index][1](child.match))
+
+
+def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
+    """Play at a pseudo-terminal: nonsense is answered with a hint, Ctrl-C saves and leaves, the
+    game resumes where it was left and ends with a result; its log replays exactly."""
+    save, log = tmp_path / "game.json", tmp_path / "game.jsonl"
+    child = spawn("play", "--hero", "druid", "--vs", "duelist", "--seed", 7, "--save", save)
+    child.expect(r"Start player: P\d")
+    child.expect(r"do what\? \(Enter passes\) > ")
+    nonsense(child, "banana", r"\? type a number from 1 to \d+, or press Enter to pass")
+    nonsense(child, "99", r"\? type a number from 1 to \d+, or press Enter to pass")
+    child.sendline("")
+    answer_until(child, r"re-roll which dice\?")
+    nonsense(child, "1 1 9", r"\? give dice positions from 1 to 5, or press Enter")  # repeated, out of range
+    nonsense(child, "all of them", r"\? give dice positions from 1 to 5, or press Enter")
+    child.sendline("")
+    answer_prompts(child, stop_after=40)
+    child.expect(r"> ")
+    child.sendintr()
+    child.expect(r"left the game; saved to .*game\.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(save.read_text())
+    assert saved["heroes"] == ["Druid", "Duelist"] and saved["seed"] == 7 and len(saved["answers"]) > 40
+
+    child = spawn("play", "--resume", save, "--log", log)
+    child.expect(r"resuming after (\d+) answers")
+    assert int(child.match.group(1)) == len(saved["answers"])
+    answer_prompts(child)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert len(json.loads(save.read_text())["answers"]) > len(saved["answers"])
+
+    replayed = run("replay", log)
+    assert replayed.exit_code == 0, replayed.output
+    assert re.match(r"replay matches: \d+ answers, \d+ turns, (P\d won|draw)", replayed.output)
+
+
+def test_end_of_input_leaves_cleanly(tmp_path):
+    child = spawn("play", "--hero", "forgemaster", "--vs", "sun-elf", "--seed", 2)
+    child.expect(r"> ")
+    child.sendeof()
+    child.expect("left the game \\(use --save FILE to be able to continue\\)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in child.before.decode()
+
+
+def test_the_prompt_shows_the_table_dice_and_what_they_meet():
+    child = spawn("play", "--hero", "sun_elf", "--vs", "druid", "--seed", 4)
+    answer_until(child, r"re-roll which dice\?")
+    shown = child.before.decode()
+    assert re.search(r"P1 Sun Elf: health \d+, \d+ CP, \d+ cards; .*Sun Dial: \d", shown)
+    assert re.search(r"P2 Druid: health \d+", shown)
+    assert re.search(r"your hand: \[1\] .+ \(\d+ CP\)", shown)
+    assert re.search(r"dice: (\d:(Stave|Charge|Sun Power) ){4}\d:(Stave|Charge|Sun Power)", shown)
+    assert re.search(r"these dice meet: ", shown)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+
+
+# ---------------------------------------------------------------- --auto
+
+
+def test_auto_plays_a_narrated_game_to_a_result():
+    result = run("play", "--hero", "sun_elf", "--vs", "forgemaster", "--auto", "--seed", 3)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("seed 3; Sun Elf vs Forgemaster")
+    assert "== Turn 1:" in out and " rolls " in out and " activates " in out
+    assert re.search(r"result: (Sun Elf \(P1\) won|Forgemaster \(P2\) won|a draw) after \d+ turns", out)
+    assert run("play", "--hero", "sun_elf", "--vs", "forgemaster", "--auto", "--seed", 3).output == out
+
+
+def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
+    log = tmp_path / "auto.jsonl"
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 5, "--log", log)
+    assert played.exit_code == 0
+    good = run("replay", log)
+    assert good.exit_code == 0 and good.output.startswith("replay matches:")
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["dtc"] == "dtc-dicethrone-log" and head["seed"] == 5 and len(head["ruleset"]) == 64
+
+    health = next(i for i, line in enumerate(lines) if '"e": "health"' in line)
+    event = json.loads(lines[health])
+    event["event"]["health"] += 1
+    lines_with = lambda i, record: "\n".join(lines[:i] + [json.dumps(record)] + lines[i + 1:])  # noqa: E731
+    (tmp_path / "event.jsonl").write_text(lines_with(health, event))
+    bad = run("replay", tmp_path / "event.jsonl")
+    assert bad.exit_code == 1 and re.match(r"error: replay differs at event \d+: the log has", bad.stderr)
+
+    roll = next(i for i, line in enumerate(lines) if '"RollDice"' in line)
+    record = json.loads(lines[roll])
+    record["answer"] = [0, 1, 2, 3, 4] if record["answer"] != [0, 1, 2, 3, 4] else []
+    (tmp_path / "answer.jsonl").write_text(lines_with(roll, record))
+    bad = run("replay", tmp_path / "answer.jsonl")
+    assert bad.exit_code == 1 and "error: replay differs" in bad.stderr
+
+    record["answer"] = "banana"
+    (tmp_path / "refused.jsonl").write_text(lines_with(roll, record))
+    bad = run("replay", tmp_path / "refused.jsonl")
+    assert bad.exit_code == 1 and "the game refuses the logged answer \"banana\"" in bad.stderr
+
+    (tmp_path / "cut.jsonl").write_text("\n".join(lines[: len(lines) // 2]))
+    bad = run("replay", tmp_path / "cut.jsonl")
+    assert bad.exit_code == 1 and "the log ends" in bad.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "is not a dtc game log"),
+    ("{nope", "bad.jsonl:1: not a JSON line"),
+    ('{"dtc": "something else"}', "is not a dtc game log"),
+    ('{"dtc": "dtc-dicethrone-log", "version": 1}', "damaged log header"),
+    ('{"dtc": "dtc-dicethrone-log"}\n[1, 2]', "bad.jsonl:2: a log line is either"),
+])
+def test_broken_logs_are_refused_with_a_reason(tmp_path, text, message):
+    (tmp_path / "bad.jsonl").write_text(text)
+    result = run("replay", tmp_path / "bad.jsonl")
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.output
+
+
+# ------------------------------------------------------------ saves, errors
+
+
+def bot_game(save):
+    return run("play", "--hero", "duelist", "--vs", "druid", "--auto", "--seed", 9, "--save", save)
+
+
+def test_a_saved_bot_game_resumes_to_the_same_result(tmp_path):
+    save = tmp_path / "s.json"
+    whole = bot_game(save)
+    assert whole.exit_code == 0
+    data = json.loads(save.read_text())
+    data["answers"] = data["answers"][: len(data["answers"]) // 2]
+    save.write_text(json.dumps(data))
+    resumed = run("play", "--resume", save)
+    assert resumed.exit_code == 0
+    assert resumed.output.splitlines()[-1] == whole.output.splitlines()[-1]
+    assert f"resuming after {len(data['answers'])} answers" in resumed.output
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read"),
+    ("not json", "is not valid JSON"),
+    ('{"dtc": "dtc-dicethrone-log"}', "is not a dtc save file"),
+    ('{"dtc": "dtc-dicethrone-save", "version": 99}', "save format 99 is not supported"),
+    ('{"dtc": "dtc-dicethrone-save", "version": 1, "seed": 1}', "damaged save file"),
+])
+def test_broken_saves_are_refused_with_a_reason(tmp_path, content, message):
+    save = tmp_path / "s.json"
+    if content is not None:
+        save.write_text(content)
+    result = run("play", "--resume", save)
+    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output
+
+
+def test_a_save_whose_answers_do_not_fit_is_refused(tmp_path):
+    save = tmp_path / "s.json"
+    assert bot_game(save).exit_code == 0
+    data = json.loads(save.read_text())
+    data["answers"][0] = "banana"
+    save.write_text(json.dumps(data))
+    result = run("play", "--resume", save)
+    assert result.exit_code == 2 and "the saved game does not fit this ruleset" in result.stderr
+    data["answers"] = data["answers"][1:] + [None, None]
+    data["answers"][0] = None
+    save.write_text(json.dumps(data))
+    result = run("play", "--resume", save)
+    assert result.exit_code == 2 and "does not fit" in result.stderr
+
+
+def test_a_save_from_another_ruleset_is_refused(tmp_path):
+    save = tmp_path / "s.json"
+    save.write_text(json.dumps({"dtc": "dtc-dicethrone-save", "version": 1, "ruleset": "ab" * 32,
+                                "seed": 1, "heroes": ["Druid", "Duelist"], "agents": ["human", "heuristic"],
+                                "answers": []}))
+    result = run("play", "--resume", save)
+    assert result.exit_code == 2 and "was saved with another ruleset" in result.stderr
+
+
+def test_the_save_is_written_atomically(tmp_path):
+    save = tmp_path / "s.json"
+    assert bot_game(save).exit_code == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--hero", "druid"], "say who plays: --hero HERO --vs HERO"),
+    (["--hero", "druidd", "--vs", "duelist"], "no hero `druidd`; did you mean `Druid`?"),
+    (["--hero", "druid", "--vs", "wizard"], "--vs: no hero `wizard`"),
+])
+def test_play_usage_errors(args, message):
+    result = run("play", *args)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+# --------------------------------------------------------------- simulate
+
+
+def test_simulate_json_is_the_same_whatever_the_jobs():
+    one = run("simulate", "druid", "duelist", "--games", 120, "--seed", 1, "--format", "json", "--jobs", 1)
+    two = run("simulate", "druid", "duelist", "--games", 120, "--seed", 1, "--format", "json", "--jobs", 2)
+    assert one.exit_code == 0 and one.output == two.output
+    data = json.loads(one.output)
+    (pair,) = data["pairs"]
+    assert pair["games"] == 120 and (pair["hero"], pair["opponent"]) == ("Druid", "Duelist")
+    assert abs(pair["win_rate"] + pair["opponent_win_rate"] + pair["draw_rate"] - 1) < 1e-9
+    low, high = pair["win_rate_ci95"]
+    assert 0 <= low <= pair["win_rate"] <= high <= 1 and high - low < 0.25
+    assert 5 < pair["average_turns"] < 60
+    other = run("simulate", "druid", "duelist", "--games", 120, "--seed", 2, "--format", "json")
+    assert json.loads(other.output)["pairs"] != data["pairs"]
+
+
+def test_simulate_all_as_csv_and_table():
+    result = run("simulate", "--all", "--games", 6, "--format", "csv")
+    assert result.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert len(rows) == 10  # 4 heroes: 6 pairs and 4 mirror matches
+    assert {r["hero"] for r in rows} | {r["opponent"] for r in rows} == {"Druid", "Duelist", "Forgemaster",
+                                                                       "Sun Elf"}
+    table = run("simulate", "forgemaster", "sun-elf", "--games", 6)
+    assert table.exit_code == 0 and "Forgemaster" in table.output and "wins (95% CI)" in table.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["druid"], "give two heroes"),
+    (["druid", "duelist", "--all"], "give two heroes or --all, not both"),
+    (["druid", "mage"], "no hero `mage`"),
+])
+def test_simulate_usage_errors(args, message):
+    result = run("simulate", *args)
+    assert result.exit_code == 2 and message in result.stderr
