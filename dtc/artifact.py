@@ -34,7 +34,7 @@ from typing import Any
 from dtc import __version__
 from dtc.chunk import expand_lines
 from dtc.disasm import DecodeError, Instruction, instructions
-from dtc.opcodes import ANY_CARD, COMPARISONS, TABLE, TARGETS, Op
+from dtc.opcodes import ANY_CARD, COMPARISONS, COMPONENT_KINDS, TABLE, TARGETS, Op
 
 MAGIC = b"DTCB"
 FORMAT_VERSION = 1
@@ -379,8 +379,7 @@ class _Verifier:
                 self.fail(where, f"face {value!r} is not a number")
             self.index(symbol, self.data["symbols"], where, "symbol")
         for j, comp in enumerate(self.key(h, "components", list, where)):
-            comp = self.obj(comp, f"{where}.components[{j}]")
-            self.key(comp, "values", list, f"{where}.components[{j}]")
+            self.component(self.obj(comp, f"{where}.components[{j}]"), f"{where}.components[{j}]", h)
             for k, e in enumerate(self.key(comp, "effects", list, f"{where}.components[{j}]")):
                 self.triggered(e, f"{where}.components[{j}].effects[{k}]", h)
         for s in self.key(h, "statuses", list, where):
@@ -390,6 +389,20 @@ class _Verifier:
         for j, card in enumerate(self.key(h, "cards", list, where)):
             self.card(self.obj(card, f"{where}.cards[{j}]"), h, f"{where}.cards[{j}]")
         self.chunk_ref(h.get("setup"), where, optional=True)
+
+    def component(self, comp: dict, where: str, hero: dict) -> None:
+        kind = comp.get("kind")
+        values = self.key(comp, "values", list, where)
+        if kind == "dial":
+            if not values or not all(type(v) is int for v in values) or values != sorted(values):
+                self.fail(where, "a dial's values are rising whole numbers")
+        elif kind in ("track", "forms"):
+            if not values or not all(isinstance(v, str) for v in values):
+                self.fail(where, f"a {kind}'s values are names")
+        elif kind != "zone":
+            self.fail(where, f"unknown component kind {kind!r}")
+        for k, e in enumerate(self.key(comp, "effects", list, where)):
+            self.triggered(e, f"{where}.effects[{k}]", hero)
 
     def ability(self, a: dict, where: str, hero: dict) -> None:
         for j, o in enumerate(a.get("options", [])):
@@ -454,6 +467,9 @@ class _Verifier:
                     self.fail(at, "names a component outside a hero")
                 self.index(value, hero["components"], at, "component")
                 comp = hero["components"][value]
+                if comp.get("kind") not in COMPONENT_KINDS[ins.op]:
+                    self.fail(at, f"needs a {' or '.join(COMPONENT_KINDS[ins.op])}; component {value} "
+                                  f"is a {comp.get('kind')}")
             elif shape == "value":
                 self.index(value, comp["values"], at, "component value")
             elif shape == "side":

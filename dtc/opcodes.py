@@ -239,6 +239,14 @@ _ROWS = [
 
 TABLE: dict[Op, OpInfo] = {row[0]: OpInfo(*row) for row in _ROWS}
 
+# The kinds of component each component operand accepts (the verifier holds code to them).
+COMPONENT_KINDS: dict[Op, tuple[str, ...]] = {
+    Op.CRAFT: ("zone",), Op.PLACE_FOUND: ("zone",), Op.PLACE_ANY: ("zone",), Op.PLACE_N: ("zone",),
+    Op.USE_CARDS: ("zone",), Op.RAISE: ("dial", "track"), Op.LOWER: ("dial", "track"),
+    Op.SET_COMP: ("forms", "dial", "track"), Op.FLIP_DIAL: ("dial",), Op.MOVE: ("track",),
+    Op.GET_COMP: ("dial", "track", "forms"), Op.IN_FORM: ("forms",),
+}
+
 
 def instruction_size(code: bytes, offset: int) -> int:
     """Bytes taken by the instruction at `offset` (opcode included); -1 if it runs off the end."""

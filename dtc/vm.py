@@ -46,7 +46,7 @@ class VMError(Exception):
 # --------------------------------------------------------------- requests
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: frozen dataclasses are slow to make, and games make many
 class Request:
     """Something the VM needs from the caller. `owner` names the effect asking;
     `player` is who decides (the player doing the action at that point)."""
@@ -55,7 +55,7 @@ class Request:
     player: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Window(Request):
     """A break in play (`Then`, or after a Defensive Roll): statuses may be spent and
     cards played. Answer: anything (ignored)."""
@@ -63,21 +63,21 @@ class Window(Request):
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChooseOption(Request):
     """`Choose one`. Answer: the index of an option."""
 
     options: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class YesNo(Request):
     """`You may ...`. Answer: True or False."""
 
     prompt: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PickNumber(Request):
     """`up to N` / `1 or 2`. Answer: one of `choices`."""
 
@@ -85,7 +85,7 @@ class PickNumber(Request):
     prompt: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChooseDice(Request):
     """Which dice of `roll` (indices) to re-roll or change; at most `most`. For a change,
     answer (index, new value) pairs, the value one of `values`."""
@@ -96,7 +96,7 @@ class ChooseDice(Request):
     values: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChoosePlayer(Request):
     """A chosen player. Answer: one of `players`."""
 
@@ -104,7 +104,7 @@ class ChoosePlayer(Request):
     purpose: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChooseItems(Request):
     """Cards, tokens or tiers to pick: answer a list of indices into `items`,
     between `least` and `most` long."""
@@ -115,7 +115,7 @@ class ChooseItems(Request):
     purpose: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChooseDirection(Request):
     """Up or down on a track. Answer: "up" or "down"."""
 
@@ -223,9 +223,26 @@ class VM:
         self.requirements: dict[tuple[int, int], Requirement] = {}
         self._decoded: dict[int, list[tuple]] = {}
         self._index_of_chunk = {id(c): i for i, c in enumerate(artifact.chunks)}
+        self._faces: dict[tuple, dict[int, int]] = {}
         self.trace: Any = None  # a callable(chunk, instruction, stack) for `dtc explain`
 
+    @classmethod
+    def shared(cls, artifact: Artifact) -> VM:
+        """One VM per artifact, kept on it: every game then shares its decoded chunks."""
+        vm = getattr(artifact, "_shared_vm", None)
+        if vm is None:
+            vm = artifact._shared_vm = cls(artifact)  # derived data; the artifact is unchanged
+        return vm
+
     def die_faces(self, ctx: RunContext, die: int) -> dict[int, int]:
+        """Face value -> symbol of the die rolled (0: the hero's own dice); callers do not change it."""
+        key = (die, ctx.hero if die == 0 else None)
+        faces = self._faces.get(key)
+        if faces is None:
+            faces = self._faces[key] = self._die_faces(ctx, die)
+        return faces
+
+    def _die_faces(self, ctx: RunContext, die: int) -> dict[int, int]:
         if die == 0:
             hero = self.artifact.heroes[ctx.hero] if ctx.hero is not None else None
             if hero is None:

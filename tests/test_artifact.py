@@ -141,10 +141,16 @@ def test_reference_corruptions(image, change, expected):
 def test_commands_refuse_bad_artifacts_with_exit_1_and_one_line(tmp_path, raw, mutate):
     path = tmp_path / "bad.dtcb"
     path.write_bytes(mutate(raw))
-    result = CliRunner().invoke(cli, ["disasm", str(path)])
-    assert result.exit_code == 1
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert result.stderr.startswith("error: ")
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"dtc": "dtc-dicethrone-log"}\n')
+    for command in (["disasm", str(path)],
+                    ["play", "--hero", "druid", "--vs", "duelist", "--auto", "--ruleset", str(path)],
+                    ["simulate", "druid", "duelist", "--games", "2", "--ruleset", str(path)],
+                    ["replay", str(log), "--ruleset", str(path)]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 1, command
+        assert len(result.stderr.strip().splitlines()) == 1, command
+        assert result.stderr.startswith("error: "), command
     missing = CliRunner().invoke(cli, ["disasm", str(tmp_path / "missing.dtcb")])
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
 

@@ -92,26 +92,15 @@ def _tail(n: int, p: float, k: int) -> float:
     return sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
 
 
-_PLANS: dict[tuple, tuple[float, tuple[int, ...]]] = {}
-
-
-def plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_left: int
-         ) -> tuple[float, set[int]]:
-    """(chance of meeting the requirement in the rolls left, indices of dice to keep).
-
-    Memoized on the dice as a multiset: the same roll recurs across games."""
-    ordered = sorted(range(len(values)), key=values.__getitem__)
-    key = (id(requirement), tuple(values[i] for i in ordered), rolls_left)
-    found = _PLANS.get(key)
+def plan(table, option, values: tuple[int, ...], rolls_left: int) -> tuple[float, frozenset[int]]:
+    """(chance of meeting `option`'s requirement in the rolls left, indices of dice to keep), for
+    dice `values` in sorted order. Memoized on the hero's table: the same roll recurs across games."""
+    key = ("plan", id(option), values, rolls_left)
+    found = table.memo.get(key)
     if found is None:
-        sorted_values = [values[i] for i in ordered]
-        chance, keep = _plan(sorted_values, faces, requirement, rolls_left)
-        found = (chance, tuple(sorted(keep)))
-        if len(_PLANS) > 200_000:
-            _PLANS.clear()
-        _PLANS[key] = found
-    chance, keep_sorted = found
-    return chance, {ordered[i] for i in keep_sorted}
+        chance, keep = _plan(list(values), table.faces, option.requirement, rolls_left)
+        found = table.memo[key] = (chance, frozenset(keep))
+    return found
 
 
 def _plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_left: int
@@ -193,22 +182,21 @@ class HeuristicBot:
     def reroll(self, game, request: RollDice) -> list[int]:
         seat = request.player
         p = game.seats[seat]
-        values = list(request.dice)
+        values = request.dice
         left = request.attempts - request.attempt
+        ordered = sorted(range(len(values)), key=values.__getitem__)
+        in_order = tuple(values[i] for i in ordered)
         best_now = max((c.value for c in game.choices(seat)), default=0.0)
         target_ev, target_keep = best_now, None
-        for ability in p.abilities:
-            if ability.kind not in ("offensive", "ultimate"):
-                continue
-            bonus = 100.0 if ability.kind == "ultimate" else 0.0
-            for option in ability.options:
-                chance, keep = plan(values, p.table.faces, option.requirement, left)
-                ev = chance * (option.value + bonus)
-                if ev > target_ev * 1.15 and chance < 1.0:
-                    target_ev, target_keep = ev, keep
+        for _, _, option, _, worth in p.offense():
+            chance, keep = plan(p.table, option, in_order, left)
+            ev = chance * worth
+            if ev > target_ev * 1.15 and chance < 1.0:
+                target_ev, target_keep = ev, keep
         if target_keep is None:
             return []
-        return [i for i in range(len(values)) if i not in target_keep]
+        kept = {ordered[i] for i in target_keep}
+        return [i for i in range(len(values)) if i not in kept]
 
     # -- windows
     def act(self, game, request: Act) -> int | None:
@@ -230,7 +218,7 @@ class HeuristicBot:
                     score = 0.0
                 elif request.window in ("defensive", "roll_end") and defending:
                     score = card.value
-                elif request.window == "main":
+                elif request.window == "main" and game.active == seat:  # not instants in their turn
                     score = card.value - 0.3 * card.cost
                 if p.cp - card.cost < 0:
                     score = 0.0

@@ -60,7 +60,8 @@ class Game(GameState):
         rng = rng if rng is not None else random.Random(seed)  # tests pass scripted dice
         super().__init__(artifact, rules, hero_tables(artifact), heroes, rng, record)
         self.seed = seed
-        self.vm = VM(artifact)
+        self.vm = VM.shared(artifact)
+        self._phase_groups: dict[str, set[str]] = {}
         self.turn_no = 0
         self.phase = ""
         self.start_player = 0
@@ -226,16 +227,20 @@ class Game(GameState):
 
     def choices(self, a: int) -> list[Choice]:
         """Every ability option the current dice meet."""
-        out = []
         p = self.seats[a]
-        counts = symbol_counts(self.roll, p.table.faces)
-        for i, ability in enumerate(p.abilities):
-            if ability.kind not in ("offensive", "ultimate"):
-                continue
-            for j, option in enumerate(ability.options):
-                if option.check(self.roll, counts):
-                    label = ability.name if len(ability.options) == 1 else f"{ability.name} ({j + 1})"
-                    out.append(Choice(label, i, j, option.value + (100 if ability.kind == "ultimate" else 0)))
+        memo = p.table.memo
+        roll = tuple(sorted(self.roll))  # requirements are met by the dice as a multiset
+        counts = None
+        out = []
+        for i, j, option, label, worth in p.offense():
+            key = ("meets", id(option), roll)
+            met = memo.get(key)
+            if met is None:
+                if counts is None:
+                    counts = symbol_counts(self.roll, p.table.faces)
+                met = memo[key] = option.check(self.roll, counts)
+            if met:
+                out.append(Choice(label, i, j, worth))
         return out
 
     def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | None]:
@@ -400,11 +405,14 @@ class Game(GameState):
         yield from self.fire(seat, "during", lambda t: self.a.phases[t["phase"]] in group)
 
     def _phase_names(self, phase: str) -> set[str]:
-        names = {phase}
-        for r in self.a.data["rulesets"]:
-            for ph in r["phases"]:
-                if ph["name"] == phase and "part_of" in ph:
-                    names.add(ph["part_of"])
+        """The phase and the phases it is part of (Main Phase (1) is a Main Phase)."""
+        names = self._phase_groups.get(phase)
+        if names is None:
+            names = self._phase_groups[phase] = {phase}
+            for r in self.a.data["rulesets"]:
+                for ph in r["phases"]:
+                    if ph["name"] == phase and "part_of" in ph:
+                        names.add(ph["part_of"])
         return names
 
     def fire(self, seat: int, on: str, matches=None, attacker: int | None = None,

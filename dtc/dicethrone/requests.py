@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from dtc.vm import Request
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Choice:
     """An activatable option: which ability, which tier or variant."""
 
@@ -27,7 +27,7 @@ class Choice:
     value: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made by the thousand per game, and frozen ones are slow to make
 class Action:
     """Something a player may do in a window."""
 
@@ -46,7 +46,7 @@ class Action:
         return f"{self.kind} {self.name}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RollDice(Request):
     dice: tuple[int, ...]
     symbols: tuple[str, ...]
@@ -54,25 +54,25 @@ class RollDice(Request):
     attempts: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Activate(Request):
     dice: tuple[int, ...]
     choices: tuple[Choice, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Act(Request):
     window: str
     actions: tuple[Action, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SellDown(Request):
     hand: tuple[str, ...]
     count: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ChooseDefense(Request):
     options: tuple[str, ...]
 

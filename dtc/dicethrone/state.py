@@ -54,6 +54,23 @@ class Player:
     found: list[Card] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)  # phases to skip next time
     used: set = field(default_factory=set)  # once-per-turn things used this turn
+    _offense: tuple | None = field(default=None, repr=False, compare=False)
+
+    def offense(self) -> tuple[tuple[int, int, Any, str, float], ...]:
+        """(ability index, option index, option, label, worth) of every offensive and ultimate option
+        the player has now; worth is the option's value, and 100 more for an ultimate."""
+        cached = self._offense
+        if cached is None or cached[0] is not self.abilities:  # upgrades replace the list
+            out = []
+            for i, ability in enumerate(self.abilities):
+                if ability.kind not in ("offensive", "ultimate"):
+                    continue
+                bonus = 100.0 if ability.kind == "ultimate" else 0.0
+                for j, option in enumerate(ability.options):
+                    label = ability.name if len(ability.options) == 1 else f"{ability.name} ({j + 1})"
+                    out.append((i, j, option, label, option.value + bonus))
+            cached = self._offense = (self.abilities, tuple(out))
+        return cached[1]
 
     @property
     def alive(self) -> bool:
@@ -72,7 +89,7 @@ class Attack:
     dealt: bool = False  # at least 1 non-collateral dmg to an opponent
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Queued:
     """A triggered effect waiting to run: chunk, context fields."""
 

@@ -217,6 +217,10 @@ class HeroTable:
     components: list[dict]
     statuses: list[int]
     setup: int | None
+    # Results of pure functions of one ability option and a roll (whether the roll meets it, a
+    # bot's re-roll plan), shared by every game with this table. Keys hold option ids: they are
+    # stable because the table keeps its options, board and upgrade ones, alive.
+    memo: dict = field(default_factory=dict)
 
 
 def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) -> AbilityDef:
