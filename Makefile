@@ -39,11 +39,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check dtc tests bench
 	$(BIN)/dtc lint --strict content/
 
-## bench: lint timings, compile time, VM throughput, bot games per second and peak memory
+## bench: lint timings, compile time, VM throughput, odds tables, bot games per second and peak memory
 ##        over 100,000 games (several minutes; BENCH_GAMES=10000 for a quicker look)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_vm.py
+	$(BIN)/python bench/bench_odds.py
 	$(BIN)/python bench/bench_games.py
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)

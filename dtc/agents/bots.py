@@ -1,7 +1,9 @@
 """Bots: a random agent, and a heuristic one that plays sensibly.
 
 The heuristic bot keeps dice towards the ability with the best expected worth
-(its value times a quick estimate of reaching it in the rolls left), activates
+(its value times the exact chance of reaching it in the rolls left, with the
+best keep for it, from `dtc.odds`; the `estimate` bot is the earlier version,
+which guessed the chance, kept for comparison), activates
 the best ability it meets, buys upgrades, plays and spends what helps now
 (damage when attacking, prevention when hit), sells what it cannot use, and
 defends.  It reads abilities, cards and values from the compiled content, so
@@ -15,6 +17,7 @@ from collections import Counter
 from math import comb
 from typing import Any
 
+from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.vm import (
@@ -180,23 +183,25 @@ class HeuristicBot:
 
     # -- dice
     def reroll(self, game, request: RollDice) -> list[int]:
-        seat = request.player
-        p = game.seats[seat]
-        values = request.dice
-        left = request.attempts - request.attempt
-        ordered = sorted(range(len(values)), key=values.__getitem__)
-        in_order = tuple(values[i] for i in ordered)
-        best_now = max((c.value for c in game.choices(seat)), default=0.0)
-        target_ev, target_keep = best_now, None
-        for _, _, option, _, worth in p.offense():
-            chance, keep = plan(p.table, option, in_order, left)
-            ev = chance * worth
-            if ev > target_ev * 1.15 and chance < 1.0:
-                target_ev, target_keep = ev, keep
-        if target_keep is None:
-            return []
-        kept = {ordered[i] for i in target_keep}
-        return [i for i in range(len(values)) if i not in kept]
+        """Keep the dice that make the worth of the ability finally activated the highest it can be
+        in expectation (from the odds tables: each option's requirement, weighed by its worth)."""
+        p = game.seats[request.player]
+        offense = p.offense()
+        key = ("worth plan", tuple((id(o[2]), o[4]) for o in offense))
+        plan_ = p.table.memo.get(key)
+        if plan_ is None:
+            book = odds.book(game.a, game.rules.roll_attempts)
+            plan_ = p.table.memo[key] = book.worth_plan(
+                p.table.index, [(option.requirement, self.worth(p, i, option))
+                                for i, _, option, _, _ in offense])
+        _, keep = plan_.keep(request.dice, request.attempts - request.attempt)
+        return [i for i in range(len(request.dice)) if i not in keep]
+
+    @staticmethod
+    def worth(p, ability: int, option) -> float:
+        """What activating the option is worth: its value, half again for an Ultimate (it cannot be
+        defended, reduced or answered)."""
+        return option.value * (1.5 if p.abilities[ability].kind == "ultimate" else 1.0)
 
     # -- windows
     def act(self, game, request: Act) -> int | None:
@@ -279,4 +284,29 @@ class HeuristicBot:
         raise TypeError(f"no answer for {type(request).__name__}")
 
 
-BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
+class EstimateBot(HeuristicBot):
+    """The heuristic bot as it was before exact odds: it guesses each option's chance."""
+
+    name = "estimate"
+
+    def reroll(self, game, request: RollDice) -> list[int]:
+        seat = request.player
+        p = game.seats[seat]
+        values = request.dice
+        left = request.attempts - request.attempt
+        ordered = sorted(range(len(values)), key=values.__getitem__)
+        in_order = tuple(values[i] for i in ordered)
+        best_now = max((c.value for c in game.choices(seat)), default=0.0)
+        target_ev, target_keep = best_now, None
+        for _, _, option, _, worth in p.offense():
+            chance, keep = plan(p.table, option, in_order, left)
+            ev = chance * worth
+            if ev > target_ev * 1.15 and chance < 1.0:
+                target_ev, target_keep = ev, keep
+        if target_keep is None:
+            return []
+        kept = {ordered[i] for i in target_keep}
+        return [i for i in range(len(values)) if i not in kept]
+
+
+BOTS = {"heuristic": HeuristicBot, "estimate": EstimateBot, "random": RandomBot}

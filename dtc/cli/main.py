@@ -322,7 +322,8 @@ def _hero_name(loaded, name: str, option: str) -> str:
 @click.option("--hero", help="Your hero (a name or slug; see `dtc heroes`).")
 @click.option("--vs", "opponent", help="The bot's hero.")
 @click.option("--seed", type=int, help="Seed for dice and shuffles (a random one when absent).")
-@click.option("--bot", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
+@click.option("--bot", type=click.Choice(["heuristic", "estimate", "random"]), default="heuristic",
+              show_default=True)
 @click.option("--auto", is_flag=True, help="Bots play both heroes; the game is narrated.")
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
               help="A compiled ruleset (default: the built-in content).")
@@ -420,12 +421,15 @@ def replay(log_file: Path, ruleset_path: Path | None) -> None:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes (the numbers do not depend on it).")
-@click.option("--bot", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
+@click.option("--bot", type=click.Choice(["heuristic", "estimate", "random"]), default="heuristic",
+              show_default=True, help="The bot playing the first hero (and the second, unless --vs-bot).")
+@click.option("--vs-bot", "opponent_bot", type=click.Choice(["heuristic", "estimate", "random"]),
+              help="The bot playing the second hero (default: the same as --bot).")
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path))
 @click.option("--all", "all_pairs", is_flag=True, help="Every pair of heroes (the matrix).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def simulate(heroes_, games, seed, jobs, bot, ruleset_path, all_pairs, fmt) -> None:
+def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt) -> None:
     """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage."""
     from itertools import combinations_with_replacement
 
@@ -447,11 +451,11 @@ def simulate(heroes_, games, seed, jobs, bot, ruleset_path, all_pairs, fmt) -> N
     raw = artifact_mod.to_bytes(loaded.data)
     total = games * len(pairs)
     tallies = _with_progress(lambda progress: run_simulation(
-        loaded, raw, pairs, games, seed, jobs, bot, progress), total)
+        loaded, raw, pairs, games, seed, jobs, bot, progress, opponent_bot), total)
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
     _print_simulation(rows, fmt, {"games_per_pair": games, "seed": seed, "bot": bot,
-                                  "ruleset": loaded.content_hash})
+                                  "opponent_bot": opponent_bot or bot, "ruleset": loaded.content_hash})
     sys.exit(EXIT_CLEAN)
 
 
@@ -488,7 +492,9 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"{meta['games_per_pair']} games per pair, seed {meta['seed']}, {meta['bot']} bots")
+    bots = (f"{meta['bot']} bots" if meta["bot"] == meta["opponent_bot"]
+            else f"{meta['bot']} bot vs {meta['opponent_bot']} bot")
+    t = Table(title=f"{meta['games_per_pair']} games per pair, seed {meta['seed']}, {bots}")
     for column in ("hero", "vs", "wins (95% CI)", "losses", "draws", "avg turns", "start player wins"):
         t.add_column(column)
     for r in rows:
@@ -497,6 +503,101 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
                   f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}", f"{r['average_turns']:.1f}",
                   f"{r['start_player_win_rate']:.1%}")
     Console(width=120).print(t)
+
+
+@cli.command()
+@click.argument("hero")
+@click.option("--roll", help="The dice as they lie now (face values, e.g. 1,1,4,6,6): what to keep.")
+@click.option("--attempts-left", type=int, help="Re-rolls left after the roll given with --roll "
+              "(default: all but the first attempt).")
+@click.option("--exact", is_flag=True, help="Print exact fractions instead of percentages.")
+@click.option("--upgrades", is_flag=True, help="Include the abilities of the hero's upgrade cards.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
+              help="A compiled ruleset (default: the built-in content).")
+def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
+    """Exact chances of each offensive ability with the best re-rolls (and what to keep now)."""
+    from dtc import odds as odds_mod
+    from dtc.dicethrone.tables import rules_of
+
+    loaded = _ruleset(ruleset_path)
+    index = loaded.hero(_hero_name(loaded, hero, "HERO"))[0]
+    attempts = rules_of(loaded).roll_attempts
+    data = loaded.heroes[index]
+    show = (lambda c: str(c)) if exact else (lambda c: f"{float(c):6.1%}")  # noqa: E731
+    if roll is None:
+        if attempts_left is not None:
+            click.echo("error: --attempts-left goes with --roll", err=True)
+            sys.exit(EXIT_USAGE)
+        report = odds_mod.hero_report(loaded, index, attempts, upgrades)
+        if fmt == "json":
+            click.echo(json.dumps(_plain_fractions(report), indent=2))
+        else:
+            _print_odds(report, show)
+        sys.exit(EXIT_CLEAN)
+    faces = sorted(int(v) for v in data["dice"]["faces"])
+    try:
+        values = [int(v) for v in roll.replace(" ", "").split(",") if v]
+    except ValueError:
+        values = []
+    if len(values) != data["dice"]["count"] or any(v not in faces for v in values):
+        click.echo(f"error: --roll takes the {data['dice']['count']} face values of {data['name']}'s "
+                   f"dice ({', '.join(map(str, faces))}), comma-separated, not {roll!r}", err=True)
+        sys.exit(EXIT_USAGE)
+    left = attempts - 1 if attempts_left is None else attempts_left
+    if not 0 <= left <= attempts - 1:
+        click.echo(f"error: --attempts-left is 0 to {attempts - 1} (there are {attempts} roll attempts)",
+                   err=True)
+        sys.exit(EXIT_USAGE)
+    rows = odds_mod.roll_report(loaded, index, values, left, attempts)
+    if fmt == "json":
+        click.echo(json.dumps(_plain_fractions({"hero": data["name"], "roll": values,
+                                                "attempts_left": left, "abilities": rows}), indent=2))
+        sys.exit(EXIT_CLEAN)
+    symbols = {int(v): loaded.symbols[sym] for v, sym in data["dice"]["faces"].items()}
+    click.echo(f"{data['name']}: dice {' '.join(f'{v}:{symbols[v]}' for v in values)}; "
+               f"{left} re-roll(s) left")
+    width = max(len(r["ability"]) for r in rows)
+    for r in rows:
+        keep = " ".join(f"{values[i]}" for i in r["keep"]) or "nothing"
+        advice = "met" if r["chance"] == 1 and len(r["keep"]) == len(values) else f"keep {keep}"
+        click.echo(f"  {r['ability']:<{width}}  {show(r['chance']):>10}  {advice}")
+    sys.exit(EXIT_CLEAN)
+
+
+def _plain_fractions(value):
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return {"chance": float(value), "exact": str(value)}
+    if isinstance(value, dict):
+        return {k: _plain_fractions(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_fractions(v) for v in value]
+    return value
+
+
+def _print_odds(report: dict, show) -> None:
+    attempts = report["attempts"]
+    click.echo(f"{report['hero']}: {report['dice']} dice of {report['faces']} faces; the chance of "
+               f"each ability within 1 to {attempts} roll attempts, keeping the best dice for it")
+    rows = report["abilities"]
+    width = max([len(r["ability"]) for r in rows] + [len("at least one ability")])
+    need = max([len(r["requirement"]) for r in rows] + [len("needs")])
+    columns = [f"{k} roll{'s' if k > 1 else ''}" for k in range(1, attempts + 1)]
+    cell = max(10, *(len(show(c)) for r in rows for c in r["chances"]))
+    click.echo(f"  {'ability':<{width}}  {'needs':<{need}}  " + "  ".join(f"{c:>{cell}}" for c in columns))
+    for r in rows:
+        click.echo(f"  {r['ability']:<{width}}  {r['requirement']:<{need}}  "
+                   + "  ".join(f"{show(c):>{cell}}" for c in r["chances"]))
+    if "any" in report:
+        click.echo(f"  {'at least one ability':<{width}}  {'':<{need}}  "
+                   + "  ".join(f"{show(c):>{cell}}" for c in report["any"]))
+    for d in report["defensive"]:
+        click.echo(f"\n{d['ability']} (defensive, {d['dice']} dice): what the roll does")
+        for o in d["outcomes"]:
+            chance = "" if o["chance"] is None else show(o["chance"])
+            click.echo(f"  {chance:>{cell}}  {o['outcome']}")
 
 
 @cli.command()

@@ -15,10 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dtc import artifact as artifact_mod
+from dtc import odds
 from dtc.agents.base import play
 from dtc.agents.bots import BOTS
 from dtc.artifact import Artifact
 from dtc.dicethrone.engine import Game
+from dtc.dicethrone.tables import rules_of
 
 CHUNK = 25
 
@@ -48,14 +50,14 @@ class Tally:
 
 
 def play_games(a: Artifact, heroes: list[int], seed: int, pair: int, start: int, count: int,
-               bot: str) -> Tally:
-    """Games start..start+count-1 of a pair, bot against bot."""
+               bot: str, opponent_bot: str | None = None) -> Tally:
+    """Games start..start+count-1 of a pair, bot against bot (the first hero's, the second's)."""
     tally = Tally()
-    make = BOTS[bot]
+    first, second = BOTS[bot], BOTS[opponent_bot or bot]
     for index in range(start, start + count):
         s = game_seed(seed, pair, index)
         game = Game(a, heroes, s, record=False)
-        result = play(game, [make(s ^ 0x5EED), make(s ^ 0xB0B)])
+        result = play(game, [first(s ^ 0x5EED), second(s ^ 0xB0B)])
         tally.games += 1
         tally.turns += result.turns
         if result.winner is None:
@@ -71,23 +73,31 @@ _WORKER: dict = {}
 
 
 def _init(raw: bytes) -> None:
-    _WORKER["artifact"] = artifact_mod.load(raw)
+    loaded = _WORKER["artifact"] = artifact_mod.load(raw)
+    inherited = _WORKER.get("odds")  # the parent's tables, inherited by the fork
+    if inherited is not None and inherited.artifact.content_hash == loaded.content_hash:
+        odds.book(loaded, inherited.attempts).tables.update(inherited.tables)
 
 
 def _task(job: tuple) -> tuple[int, Tally]:
-    pair, heroes, seed, start, count, bot = job
-    return pair, play_games(_WORKER["artifact"], heroes, seed, pair, start, count, bot)
+    pair, heroes, seed, start, count, bots = job
+    return pair, play_games(_WORKER["artifact"], heroes, seed, pair, start, count, *bots)
 
 
 def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, seed: int,
-             jobs: int, bot: str, progress: Callable[[int], None] | None = None) -> list[Tally]:
+             jobs: int, bot: str, progress: Callable[[int], None] | None = None,
+             opponent_bot: str | None = None) -> list[Tally]:
     """A Tally per pair; `progress(n)` is told as batches of games finish."""
-    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bot)
+    bots = (bot, opponent_bot or bot)
+    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots)
             for k, heroes in enumerate(pairs) for start in range(0, games, CHUNK)]
     tallies = [Tally() for _ in pairs]
+    # the odds tables the bots read are made (or read from the cache) once, before any worker starts
+    _WORKER["odds"] = odds.book(a, rules_of(a).roll_attempts)
+    _WORKER["odds"].warm(sorted({h for pair in pairs for h in pair}))
     if jobs <= 1:
         for job in work:
-            pair, tally = job[0], play_games(a, job[1], seed, job[0], job[3], job[4], bot)
+            pair, tally = job[0], play_games(a, job[1], seed, job[0], job[3], job[4], *bots)
             tallies[pair].add(tally)
             if progress:
                 progress(tally.games)
