@@ -74,6 +74,10 @@ CODES: dict[str, Code] = {
         Code("C021", "no-ruleset", "no ruleset is available to check against"),
         Code("C022", "missing-trigger", "a triggered effect does not say when it happens"),
         Code("C023", "bad-allow", "an `allow` entry names no known warning"),
+        Code("C024", "unknown-name",
+             "a guild, die, reward, sheet, Domain, Lair or Citizen section is not known"),
+        Code("C025", "unknown-pip", "a pip is written with a mark that is no reward's"),
+        Code("C026", "unreachable", "a Domain no road reaches, or a starting pip no road leaves"),
     ]
 }
 

@@ -239,6 +239,7 @@ class Content:
     status_sets: list[StatusSet] = field(default_factory=list)
     card_sets: list[CardSet] = field(default_factory=list)
     rulesets: list[Ruleset] = field(default_factory=list)
+    valeria: Any = None  # dtc.valeria.content.Valeria: the Kingdoms of Valeria documents
 
 
 # ---------------------------------------------------------------- building

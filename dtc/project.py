@@ -94,8 +94,25 @@ def run(paths: list[Path], builtin_rules: bool = True) -> Result:
         result.sources.update(quiet.sources)
     result.content = model.build(documents)
     result.diagnostics.extend(check(result.content))
+    result.content.valeria = _valeria(documents, result)
     result.diagnostics.sort(key=sort_key)
     return result
+
+
+def _valeria(documents: list[tuple[str, Document]], result: Result):
+    """The Kingdoms of Valeria documents, checked (with the built-in rules if none were given)."""
+    from dtc.valeria import content as valeria
+
+    mine = [(k, d) for k, d in documents if k.startswith("valeria_")]
+    fallback = None
+    if mine and not any(k == "valeria_rules" for k, _ in mine):
+        quiet = Result(model.Content())
+        loaded = load_documents([builtin_content_dir() / "valeria" / "rules.yaml"], quiet)
+        result.sources.update(quiet.sources)
+        fallback = loaded[0][1] if loaded else None
+    built = valeria.build(mine, fallback)
+    result.diagnostics.extend(valeria.check(built))
+    return built
 
 
 def artifact_names(result: Result, paths: list[Path]) -> dict[str, str]:

@@ -33,6 +33,10 @@ KINDS: dict[str, str] = {
     "card_set": "card.schema.json",
     "status_set": "status.schema.json",
     "ruleset": "ruleset.schema.json",
+    "valeria_rules": "valeria-rules.schema.json",
+    "valeria_sheet": "valeria-sheet.schema.json",
+    "valeria_statues": "valeria-statues.schema.json",
+    "valeria_events": "valeria-events.schema.json",
 }
 SCHEMA_FILES = [
     "common.schema.json",
@@ -41,6 +45,11 @@ SCHEMA_FILES = [
     "status.schema.json",
     "ruleset.schema.json",
     "effect.schema.json",
+    "valeria.schema.json",
+    "valeria-rules.schema.json",
+    "valeria-sheet.schema.json",
+    "valeria-statues.schema.json",
+    "valeria-events.schema.json",
 ]
 
 
@@ -118,7 +127,8 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
         ]
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
-              "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`")
+              "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
+              "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 
 
