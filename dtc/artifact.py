@@ -34,7 +34,19 @@ from typing import Any
 from dtc import __version__
 from dtc.chunk import expand_lines
 from dtc.disasm import DecodeError, Instruction, instructions
-from dtc.opcodes import ANY_CARD, COMPARISONS, COMPONENT_KINDS, TABLE, TARGETS, Op
+from dtc.opcodes import (
+    ANY_CARD,
+    COMPARISONS,
+    COMPONENT_KINDS,
+    COUNTABLES,
+    EITHER_GAME_OPS,
+    SECTIONS,
+    TABLE,
+    TARGETS,
+    VALERIA_OPS,
+    VOID_KINDS,
+    Op,
+)
 
 MAGIC = b"DTCB"
 FORMAT_VERSION = 1
@@ -202,6 +214,7 @@ def verify(data: Any, writer: str = "?", content_hash: str = "") -> Artifact:
 class _Verifier:
     def __init__(self, data: Any):
         self.data = data
+        self.valeria_chunks: set[int] = set()  # chunks the Valeria section runs (sheet instructions)
 
     def fail(self, where: str, message: str):
         raise ArtifactError(f"{where}: {message}")
@@ -271,9 +284,110 @@ class _Verifier:
         for i, status_set in enumerate(d["status_sets"]):
             for s in self.key(self.obj(status_set, f"status_sets[{i}]"), "statuses", list, "status_sets"):
                 self.index(s, d["statuses"], f"status_sets[{i}]", "status")
+        if d.get("valeria") is not None:
+            self.valeria(self.obj(d["valeria"], "valeria"))
         for i, chunk in enumerate(self.chunks):
             self.bytecode(chunk, i)
         return self.chunks
+
+    # -- Kingdoms of Valeria
+    def valeria(self, v: dict) -> None:
+        rules = self.obj(v.get("rules"), "valeria.rules")
+        for name in ("guilds", "harvest", "colors"):
+            for item in self.key(rules, name, list, "valeria.rules"):
+                if not isinstance(item, str):
+                    self.fail(f"valeria.rules.{name}", "expected text")
+        for name in ("end_tracks", "slay_gold", "draft", "most_statues", "solo_turns", "solo_events"):
+            if self.key(rules, name, int, "valeria.rules") < 0:
+                self.fail(f"valeria.rules.{name}", "is negative")
+        if rules["draft"] < 1 or rules["most_statues"] < 1 or rules["solo_turns"] > 1000:
+            self.fail("valeria.rules", "a draft line, a Statue limit and at most 1000 solo turns are needed")
+        rewards = self.key(rules, "rewards", list, "valeria.rules")
+        for i, r in enumerate(rewards):
+            r = self.obj(r, f"valeria.rules.rewards[{i}]")
+            self.key(r, "name", str, f"valeria.rules.rewards[{i}]")
+            self.valeria_chunk(r.get("chunk"), f"valeria.rules.rewards[{i}]", optional=True)
+        for i, band in enumerate(self.key(rules, "bands", list, "valeria.rules")):
+            if not (isinstance(band, list) and len(band) == 2 and isinstance(band[0], int)
+                    and isinstance(band[1], str)):
+                self.fail(f"valeria.rules.bands[{i}]", "expected [least, title]")
+        guilds = rules["guilds"]
+        for i, sheet in enumerate(self.key(v, "sheets", list, "valeria")):
+            self.sheet(self.obj(sheet, f"valeria.sheets[{i}]"), f"valeria.sheets[{i}]", guilds, rewards)
+        statues = v.get("statues")
+        if statues is not None:
+            statues = self.obj(statues, "valeria.statues")
+            self.key(statues, "copies", list, "valeria.statues")
+            for i, card in enumerate(self.key(statues, "cards", list, "valeria.statues")):
+                card = self.obj(card, f"valeria.statues.cards[{i}]")
+                self.key(card, "number", int, f"valeria.statues.cards[{i}]")
+                self.valeria_chunk(card.get("chunk"), f"valeria.statues.cards[{i}]")
+        for i, events in enumerate(self.key(v, "events", list, "valeria")):
+            events = self.obj(events, f"valeria.events[{i}]")
+            self.key(events, "sheet", str, f"valeria.events[{i}]")
+            for j, card in enumerate(self.key(events, "cards", list, f"valeria.events[{i}]")):
+                self.valeria_chunk(self.obj(card, "event").get("chunk"), f"valeria.events[{i}].cards[{j}]")
+
+    def valeria_chunk(self, value: Any, where: str, optional: bool = False) -> None:
+        self.chunk_ref(value, where, optional)
+        if value is not None:
+            self.valeria_chunks.add(value)
+
+    def pips(self, pips: Any, where: str, rewards: list) -> None:
+        for p in self.arr(pips, where):
+            if not isinstance(p, int) or isinstance(p, bool) or not -1 <= p < len(rewards):
+                self.fail(where, f"a pip names reward {p!r}")
+
+    def sheet(self, sheet: dict, where: str, guilds: list, rewards: list) -> None:
+        self.key(sheet, "name", str, where)
+        for i, c in enumerate(self.key(sheet, "citizens", list, where)):
+            c = self.obj(c, f"{where}.citizens[{i}]")
+            self.index(c.get("guild"), guilds, f"{where}.citizens[{i}]", "guild")
+            self.pips(c.get("pips"), f"{where}.citizens[{i}]", rewards)
+            values = self.key(c, "values", list, f"{where}.citizens[{i}]")
+            if not values or not all(isinstance(x, int) and 1 <= x <= 12 for x in values):
+                self.fail(f"{where}.citizens[{i}]", "citizen values are 1 to 12")
+            if not isinstance(c.get("start"), int) or not 0 <= c["start"] <= len(c["pips"]):
+                self.fail(f"{where}.citizens[{i}]", "bad starting pips")
+        for i, t in enumerate(self.key(sheet, "tracks", list, where)):
+            t = self.obj(t, f"{where}.tracks[{i}]")
+            self.index(t.get("guild"), guilds, f"{where}.tracks[{i}]", "guild")
+            self.pips(t.get("pips"), f"{where}.tracks[{i}]", rewards)
+        self.pips(sheet.get("gold"), f"{where}.gold", rewards)
+        self.pips(sheet.get("wall"), f"{where}.wall", rewards)
+        starts = self.key(sheet, "starts", list, where)
+        domains = self.key(sheet, "domains", list, where)
+        names = [self.key(self.obj(dom, f"{where}.domains"), "name", str, f"{where}.domains")
+                 for dom in domains]
+        for i, dom in enumerate(domains):
+            self.valeria_chunk(dom.get("chunk"), f"{where}.domains[{i}]")
+            if dom.get("when") not in ("action", "claim"):
+                self.fail(f"{where}.domains[{i}]", "a Domain power is used in the action or on claiming")
+        for i, road in enumerate(self.key(sheet, "roads", list, where)):
+            road = self.obj(road, f"{where}.roads[{i}]")
+            self.pips(road.get("pips"), f"{where}.roads[{i}]", rewards)
+            if road.get("from") not in starts + names or road.get("to") not in names + [None]:
+                self.fail(f"{where}.roads[{i}]", "a road joins unknown places")
+            bridge = road.get("bridge")
+            if bridge is not None and (not isinstance(bridge, int)
+                                       or not 0 <= bridge <= len(road["pips"]) - 3):
+                self.fail(f"{where}.roads[{i}]", "a Bridge outside its road")
+        for i, lair in enumerate(self.key(sheet, "lairs", list, where)):
+            lair = self.obj(lair, f"{where}.lairs[{i}]")
+            vp = self.key(lair, "vp", list, f"{where}.lairs[{i}]")
+            if len(vp) != 2 or not all(isinstance(x, int) and x >= 0 for x in vp):
+                self.fail(f"{where}.lairs[{i}]", "VP is [high, low]")
+            if lair.get("access") not in [None, "start"] + names:
+                self.fail(f"{where}.lairs[{i}]", "a Lair opened by an unknown Domain")
+            blocks = self.key(lair, "blocks", list, f"{where}.lairs[{i}]")
+            if not blocks:
+                self.fail(f"{where}.lairs[{i}]", "a Lair without Range Blocks")
+            for j, block in enumerate(blocks):
+                block = self.obj(block, f"{where}.lairs[{i}].blocks[{j}]")
+                low, high = block.get("low"), block.get("high")
+                if not (isinstance(low, int) and isinstance(high, int) and 1 <= low <= high <= 12):
+                    self.fail(f"{where}.lairs[{i}].blocks[{j}]", "a range outside 1-12")
+                self.pips(block.get("pips"), f"{where}.lairs[{i}].blocks[{j}]", rewards)
 
     def chunk(self, c: Any, i: int) -> LoadedChunk:
         where = f"chunk {i}"
@@ -437,7 +551,11 @@ class _Verifier:
         except DecodeError as exc:
             self.fail(where, str(exc))
         starts = {ins.offset for ins in program}
+        valeria = index in self.valeria_chunks
         for ins in program:
+            if (ins.op in VALERIA_OPS) != valeria and ins.op not in EITHER_GAME_OPS:
+                game = "a Kingdoms of Valeria" if valeria else "a Dice Throne"
+                self.fail(where, f"{ins.op.name} at {ins.offset:04} has no meaning in {game} effect")
             self.operands(chunk, ins, starts, where)
         self.stack(program, where)
         chunk.program = program
@@ -499,6 +617,13 @@ class _Verifier:
                 self.fail(at, f"unknown mode {value}")
             elif shape == "dir" and value > 2:
                 self.fail(at, f"unknown direction {value}")
+            elif shape in ("guild", "color"):
+                rules = (d.get("valeria") or {}).get("rules") or {}
+                if value > len(rules.get("guilds" if shape == "guild" else "colors", [])):
+                    self.fail(at, f"dangling reference to {shape} {value}")
+            elif shape in ("section", "what", "voidkind"):
+                if value >= len({"section": SECTIONS, "what": COUNTABLES, "voidkind": VOID_KINDS}[shape]):
+                    self.fail(at, f"unknown {shape} {value}")
             elif shape == "const":
                 self.index(value, chunk.consts, at, "constant")
                 self.constant(ins.op, chunk.consts[value], at, hero)
@@ -520,6 +645,8 @@ class _Verifier:
             self.requirement(value, at)
         elif op == Op.SCHEDULE:
             self.trigger(value, at, hero)
+        elif op == Op.VOID and not isinstance(value, str):
+            self.fail(at, "a void names nothing")
 
     def stack(self, program: list[Instruction], where: str) -> None:
         """Every path keeps one stack depth at each instruction and ends empty."""

@@ -114,7 +114,7 @@ class Compiler:
              "cards": [self.card(c, _Scope(None, None, None), None) for c in cs.cards]}
             for cs in self.content.card_sets
         ]
-        return {
+        image = {
             "format": FORMAT_VERSION,
             "sources": self.sources,
             "rulesets": [r.data for r in self.content.rulesets],
@@ -129,8 +129,13 @@ class Compiler:
                 for ss in self.content.status_sets],
             "heroes": heroes,
             "card_sets": card_sets,
-            "chunks": [c.to_json() for c in self.chunks],
         }
+        if self.content.valeria:
+            from dtc.valeria.compiler import ValeriaCompiler
+
+            image["valeria"] = ValeriaCompiler(self, self.content.valeria).compile()
+        image["chunks"] = [c.to_json() for c in self.chunks]
+        return image
 
     def hero(self, hero: Hero, index: int) -> dict:
         scope = _Scope(hero, index, None)

@@ -15,7 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dtc.opcodes import ANY_CARD, COMPARISONS, SHAPE_SIZE, TABLE, TARGETS, Op
+from dtc.opcodes import (
+    ANY_CARD,
+    COMPARISONS,
+    COUNTABLES,
+    SECTIONS,
+    SHAPE_SIZE,
+    TABLE,
+    TARGETS,
+    VOID_KINDS,
+    Op,
+)
 
 
 class DecodeError(Exception):
@@ -145,6 +155,16 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
         return ("to any value", "to a value", "to a symbol")[value]
     if shape == "dir":
         return ("player chooses", "up", "down")[value]
+    if shape in ("guild", "color"):
+        rules = artifact.data.get("valeria", {}).get("rules", {})
+        names = rules.get("guilds" if shape == "guild" else "colors", [])
+        return ("any" if shape == "guild" else "any colored die") if value == 0 else names[value - 1]
+    if shape == "section":
+        return SECTIONS[value]
+    if shape == "what":
+        return COUNTABLES[value]
+    if shape == "voidkind":
+        return VOID_KINDS[value]
     if op == Op.THEN and shape == "u8":
         return "Then" if value == 0 else "after the Defensive Roll"
     if op == Op.DEAL and shape == "u8":

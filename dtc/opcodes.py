@@ -19,6 +19,12 @@ Operand shapes (size in bytes, what the value refers to):
   chunk     u16 artifact chunk table         tier    u8 0 = none, k = the status's tier k-1
   cmp       u8 COMPARISONS index             mode    u8 0 up / 1 down (rounding), or
   dir       u8 0 the player chooses / 1 up / 2 down      a change-dice mode (see CHANGE_DICE)
+
+Kingdoms of Valeria shapes (u8 each):
+  guild     0 = any, k = guild k-1 of the artifact's Valeria rules
+  color     0 = any colored die, k = colored die k-1 (the action dice, then the helper)
+  section   SECTIONS index                   what    COUNTABLES index
+  voidkind  VOID_KINDS index
 """
 
 from __future__ import annotations
@@ -115,6 +121,20 @@ class Op(IntEnum):
     MOVE = 104
     GET_COMP = 105
     IN_FORM = 106
+    # Kingdoms of Valeria: player sheets, dice, scoring
+    MARK_CITIZEN = 120
+    MARK_NEXT = 121
+    MARK_ROAD = 122
+    MARK_LAIR = 123
+    MARK_TRACK = 124
+    TAKE_STATUE = 125
+    COUNT_SHEET = 126
+    DIV = 127
+    SCORE = 128
+    ADD_STARS = 129
+    ADJUST_DIE = 130
+    FLIP_DIE = 131
+    VOID = 132
 
 
 @dataclass(frozen=True)
@@ -132,7 +152,7 @@ class OpInfo:
 SHAPE_SIZE = {
     "u8": 1, "u16": 2, "jump": 2, "const": 1, "status": 2, "symbol": 2, "comp": 1, "value": 1,
     "side": 1, "phase": 1, "dtype": 1, "target": 1, "die": 1, "ctype": 1, "chunk": 2, "tier": 1,
-    "cmp": 1, "mode": 1, "dir": 1,
+    "cmp": 1, "mode": 1, "dir": 1, "guild": 1, "section": 1, "what": 1, "color": 1, "voidkind": 1,
 }  # "table" is variable: 1 + 2 × count
 
 TARGETS = (
@@ -140,6 +160,10 @@ TARGETS = (
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
 )
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
+SECTIONS = ("gold", "wall")  # MARK_NEXT: sections marked in order with no choice
+COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "plinth_pips",
+              "citizen_pips")
+VOID_KINDS = ("citizen", "domain", "lair")
 ANY_CARD = 255
 
 _ROWS = [
@@ -235,9 +259,34 @@ _ROWS = [
     (Op.MOVE, ("comp", "dir"), 1, 0, True, "move the track N (asking up or down when dir is 0)"),
     (Op.GET_COMP, ("comp",), 0, 1, False, "push the component's value (a dial's number, a track's index)"),
     (Op.IN_FORM, ("comp", "value"), 0, 1, False, "push 1 if the component is at the value"),
+    (Op.MARK_CITIZEN, ("guild",), 1, 0, True,
+     "N times: ask which Citizen section (of the guild) gets its leftmost open pip; each marked "
+     "pip's reward runs at once (a chain, depth first)"),
+    (Op.MARK_NEXT, ("section",), 1, 0, True,
+     "mark the next N pips of the Gold Chart or the Wall (their rewards may ask)"),
+    (Op.MARK_ROAD, (), 1, 0, True, "N times: ask which road gets its next pip (one that may be built on)"),
+    (Op.MARK_LAIR, (), 1, 0, True, "N times: ask which Monster Lair gets the leftmost open pip of its "
+     "leftmost open Range Block"),
+    (Op.MARK_TRACK, (), 1, 0, True, "N times: ask which Guild Track gets its next pip"),
+    (Op.TAKE_STATUE, (), 0, 0, True, "ask which Statue of the draft line to take (or wait for the draft)"),
+    (Op.COUNT_SHEET, ("what", "guild"), 0, 1, False, "push how many of the countable the actor's sheet has"),
+    (Op.DIV, (), 2, 1, False, "a ÷ b rounded down (`for every 3 Gold pips`)"),
+    (Op.SCORE, (), 1, 0, False, "the actor scores N VP"),
+    (Op.ADD_STARS, (), 1, 0, False, "count N more Star pips for the actor"),
+    (Op.ADJUST_DIE, ("color", "u8", "u8"), 0, 0, True,
+     "ask which die (if any colored die) and whether to add the first u8 or subtract the second"),
+    (Op.FLIP_DIE, ("color",), 0, 0, False, "turn the colored die to its opposite side (7 - x)"),
+    (Op.VOID, ("voidkind", "const"), 0, 0, False, "void the named Citizen section, Domain or Lair"),
 ]
 
 TABLE: dict[Op, OpInfo] = {row[0]: OpInfo(*row) for row in _ROWS}
+
+# Which game's state an instruction needs: a Valeria chunk runs against player sheets, a
+# Dice Throne chunk against heroes; the stack and control instructions run in both.
+VALERIA_OPS = frozenset(op for op in Op if op >= Op.MARK_CITIZEN)
+EITHER_GAME_OPS = frozenset({Op.PUSH, Op.POP, Op.DUP, Op.ADD, Op.SUB, Op.MUL, Op.MIN, Op.HALF, Op.NOT,
+                             Op.COMPARE, Op.JUMP, Op.JUMP_IF_FALSE, Op.CHOOSE, Op.MAY, Op.DID, Op.PICK,
+                             Op.PICK_FROM, Op.END})
 
 # The kinds of component each component operand accepts (the verifier holds code to them).
 COMPONENT_KINDS: dict[Op, tuple[str, ...]] = {

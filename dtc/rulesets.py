@@ -20,7 +20,12 @@ class RulesetError(Exception):
 
 
 def _builtin_key() -> str:
+    """The content, grammar and schemas, and dtc's own code: a changed compiler compiles anew."""
     digest = hashlib.sha256(__version__.encode())
+    code = Path(__file__).resolve().parent
+    for path in sorted(code.rglob("*.py")):
+        digest.update(path.relative_to(code).as_posix().encode())
+        digest.update(path.read_bytes())
     for folder in ("content", "grammar", "schemas"):
         root = data_dir(folder)
         for path in sorted(root.rglob("*")):

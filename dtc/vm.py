@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from dtc.artifact import Artifact
 from dtc.dice import meets as dice_meets
 from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
-from dtc.opcodes import TABLE, TARGETS, Op
+from dtc.opcodes import COUNTABLES, SECTIONS, TABLE, TARGETS, VALERIA_OPS, VOID_KINDS, Op
 
 DEFAULT_BUDGET = 10_000
 MAX_DICE = 99  # no effect rolls more; a crafted artifact asking for more is refused at run time
@@ -36,7 +36,14 @@ _JUMP, _ROLL, _ADD_DMG, _HEAL = int(Op.JUMP), int(Op.ROLL), int(Op.ADD_DMG), int
 _INFLICT, _RAISE, _LOWER, _MAY = int(Op.INFLICT), int(Op.RAISE), int(Op.LOWER), int(Op.MAY)
 _GAIN_CP, _INSTEAD = int(Op.GAIN_CP), int(Op.INSTEAD)
 _ASKS = frozenset(int(op) for op, info in TABLE.items() if info.asks)
-MAX_CALL_DEPTH = 8
+# Valeria marks that ask where: (options method, mark method, what the player is choosing)
+_SHEET_CHOICES = {
+    Op.MARK_CITIZEN: ("citizen_options", "mark_citizen", "mark a Citizen"),
+    Op.MARK_ROAD: ("road_options", "mark_road", "mark a Road pip"),
+    Op.MARK_LAIR: ("lair_options", "mark_lair", "mark a Lair pip"),
+    Op.MARK_TRACK: ("track_options", "mark_track", "mark a Guild Track pip"),
+}
+MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
 
 
 class VMError(Exception):
@@ -123,6 +130,15 @@ class ChooseDirection(Request):
     amount: int
 
 
+@dataclass(slots=True)
+class ChoosePlace(Request):
+    """Where on a player sheet (a Citizen section, a road, a Lair, a Guild Track, a Statue of the
+    draft line, a die and its new value). Answer: the index of an option."""
+
+    options: tuple[str, ...]
+    purpose: str
+
+
 # --------------------------------------------------------------- interfaces
 
 
@@ -184,6 +200,35 @@ class GameState(Protocol):
     def rolled(self, ctx: RunContext, player: int) -> None:
         """The current roll (`ctx.roll`) was rolled, re-rolled or changed by `player`."""
     def schedule(self, ctx: RunContext, trigger: dict, chunk: int) -> None: ...
+
+
+class SheetState(Protocol):
+    """What the Valeria opcodes read and change: a roll-and-write game's player sheets.
+
+    Options are labels to show; `mark_*` take the index of the option chosen. `statue_options`
+    returns None when taking must wait (Statues won in a Harvest are drafted after it)."""
+
+    def citizen_options(self, player: int, guild: int | None) -> list[str]: ...
+    def mark_citizen(self, player: int, option: int) -> None: ...
+    def mark_next(self, player: int, section: str) -> None: ...
+    def road_options(self, player: int) -> list[str]: ...
+    def mark_road(self, player: int, option: int) -> None: ...
+    def lair_options(self, player: int) -> list[str]: ...
+    def mark_lair(self, player: int, option: int) -> None: ...
+    def track_options(self, player: int) -> list[str]: ...
+    def mark_track(self, player: int, option: int) -> None: ...
+    def statue_options(self, player: int) -> list[str] | None: ...
+    def take_statue(self, player: int, option: int) -> None: ...
+    def sheet_count(self, player: int, what: str, guild: int | None) -> int: ...
+    def score(self, player: int, vp: int) -> None: ...
+    def add_stars(self, player: int, count: int) -> None: ...
+    def dice_values(self) -> dict[str, int]:
+        """The colored dice as they lie (color -> value)."""
+    def set_die(self, color: str, value: int) -> None: ...
+    def void(self, player: int, kind: str, name: str) -> None: ...
+    def triggered(self, player: int) -> list[int]:
+        """The chunks the player's last mark set off (and forget them): rewards, instant Statues,
+        instant Domains."""
 
 
 @dataclass
@@ -387,7 +432,9 @@ class VM:
     def _plain(self, op, a, b, c, chunk, ctx, state, rng, stack, actor) -> None:
         """The less frequent instructions that ask nothing."""
         push, pop = stack.append, stack.pop
-        if op == Op.DUP:
+        if op >= Op.MARK_CITIZEN:
+            self._sheet(op, a, b, chunk, state, stack, actor)
+        elif op == Op.DUP:
             push(stack[-1])
         elif op == Op.POP:
             pop()
@@ -503,6 +550,42 @@ class VM:
         """The instructions that ask the caller; returns (actor, jump step or None)."""
         push, pop = stack.append, stack.pop
         owner = chunk.owner
+        if op in VALERIA_OPS and not hasattr(state, "sheet_count"):
+            raise VMError(f"{owner}: {Op(op).name} needs player sheets, and this game has none")
+        if op in _SHEET_CHOICES:
+            options_of, mark, purpose = _SHEET_CHOICES[op]
+            for _ in range(pop()):
+                options = (getattr(state, options_of)(actor, a - 1 if a else None) if op == Op.MARK_CITIZEN
+                           else getattr(state, options_of)(actor))
+                if not options:
+                    break  # nothing open: "you simply do not mark anything"
+                answer = yield ChoosePlace(owner, actor, tuple(options), purpose)
+                getattr(state, mark)(actor, self._index(answer, len(options), purpose))
+                yield from self._rewards(actor, state, rng, counter, depth)
+            return actor, None
+        if op == Op.MARK_NEXT:
+            for _ in range(pop()):
+                state.mark_next(actor, SECTIONS[a])
+                yield from self._rewards(actor, state, rng, counter, depth)
+            return actor, None
+        if op == Op.TAKE_STATUE:
+            options = state.statue_options(actor)
+            if options:
+                answer = yield ChoosePlace(owner, actor, tuple(options), "take a Statue")
+                state.take_statue(actor, self._index(answer, len(options), "Statue"))
+                yield from self._rewards(actor, state, rng, counter, depth)
+            return actor, None
+        if op == Op.ADJUST_DIE:
+            colors = self.artifact.data["valeria"]["rules"]["colors"]
+            values = state.dice_values()
+            dice = [colors[a - 1]] if a else colors
+            changes = [(color, values[color] + delta) for color in dice
+                       for delta in (b, -c) if delta and 1 <= values[color] + delta <= 6]
+            if changes:
+                labels = tuple(f"{color} {values[color]} -> {value}" for color, value in changes)
+                answer = yield ChoosePlace(owner, actor, labels, "change a die")
+                state.set_die(*changes[self._index(answer, len(changes), "change")])
+            return actor, None
         if op == Op.CHOOSE:
             answer = yield ChooseOption(owner, actor, self._option_labels(chunk, ins))
             return actor, a[self._index(answer, len(a), "option")]
@@ -591,6 +674,34 @@ class VM:
                 direction = 1 if answer == "up" else 2
             state.change_component(ctx, actor, a, amount if direction == 1 else -amount)
         return actor, None
+
+    def _rewards(self, actor, state, rng, counter, depth) -> Generator[Request, Any, None]:
+        """Run what the last mark set off (a reward pip's effect, an instant Statue or Domain),
+        each to its end before the next: "follow the chain until it runs out"."""
+        for chunk_index in state.triggered(actor):
+            yield from self._frame(chunk_index, RunContext(actor), state, rng, counter, depth + 1)
+
+    def _sheet(self, op, a, b, chunk, state, stack, actor) -> None:
+        """The Valeria instructions that ask nothing."""
+        push, pop = stack.append, stack.pop
+        if not hasattr(state, "sheet_count"):
+            raise VMError(f"{chunk.owner}: {Op(op).name} needs player sheets, and this game has none")
+        if op == Op.COUNT_SHEET:
+            push(state.sheet_count(actor, COUNTABLES[a], b - 1 if b else None))
+        elif op == Op.DIV:
+            y = pop()
+            push(pop() // y if y else 0)
+        elif op == Op.SCORE:
+            state.score(actor, pop())
+        elif op == Op.ADD_STARS:
+            state.add_stars(actor, pop())
+        elif op == Op.FLIP_DIE:
+            color = self.artifact.data["valeria"]["rules"]["colors"][a - 1]
+            state.set_die(color, 7 - state.dice_values()[color])
+        elif op == Op.VOID:
+            state.void(actor, VOID_KINDS[a], chunk.consts[b])
+        else:
+            raise VMError(f"{chunk.owner}: no handler for {Op(op).name}")
 
     def _meets(self, ctx, chunk_index_or_chunk, const) -> bool:
         req = self.requirement(self._chunk_index(chunk_index_or_chunk), const)

@@ -185,12 +185,13 @@ def build(documents: list[tuple[str, Document]], builtin_rules: Document | None 
         elif kind == "valeria_statues":
             d = doc.data
             cards = [Statue(s["number"], Text(s["effect"], doc, ("statues", i, "effect"),
-                                              f"Statue {s['number']}"), bool(s.get("instant")))
+                                              f"Valeria › Statue {s['number']}"), bool(s.get("instant")))
                      for i, s in enumerate(d["statues"])]
             out.statues.append(Statues(d["valeria_statues"], doc, list(d["copies"]), cards))
         elif kind == "valeria_events":
             d = doc.data
-            cards = [Event(e["name"], Text(e["effect"], doc, ("events", i, "effect"), f"Event {e['name']}"))
+            cards = [Event(e["name"], Text(e["effect"], doc, ("events", i, "effect"),
+                                           f"{d['valeria_events']} › {e['name']}"))
                      for i, e in enumerate(d["events"])]
             out.events.append(Events(d["valeria_events"], doc, d["sheet"], cards))
     return out
@@ -202,7 +203,7 @@ def _rules(doc: Document) -> Rules:
     for i, r in enumerate(d["rewards"]):
         effect = None
         if "effect" in r:
-            effect = Text(r["effect"], doc, ("rewards", i, "effect"), f"{r['name']} Reward")
+            effect = Text(r["effect"], doc, ("rewards", i, "effect"), f"Valeria › {r['name']} Reward")
         rewards.append(Reward(r["name"], r["mark"], effect, bool(r.get("star"))))
     return Rules(d["valeria_rules"], doc, list(d["guilds"]), list(d["dice"]["harvest"]),
                  dict(d["dice"]["actions"]), d["dice"]["helper"], d["plain_pip"], rewards,
@@ -241,7 +242,7 @@ def _sheet(doc: Document, rules: Rules | None) -> Sheet:
         bridge = r["bridge"] - 1 if "bridge" in r else None
         sheet.roads.append(Road(r["from"], r.get("to"), _pips(r["pips"], rules), bridge))
     for i, dom in enumerate(d["domains"]):
-        power = Text(dom["power"], doc, ("domains", i, "power"), f"{dom['name']} (Domain)")
+        power = Text(dom["power"], doc, ("domains", i, "power"), f"{d['valeria_sheet']} › {dom['name']}")
         sheet.domains.append(Domain(dom["name"], power))
     for lair in d["lairs"]:
         blocks = [Block(*_range(b["range"]), _pips(b["pips"], rules)) for b in lair["blocks"]]
