@@ -659,12 +659,41 @@ def test_choices_and_tracks(compiled):
     assert state.incoming[1] == 3  # set to Defense 3 (index 4), then one Step up: index 3
 
 
+def valeria_chunks(compiled) -> set[int]:
+    v = compiled.data["valeria"]
+    chunks = {r["chunk"] for r in v["rules"]["rewards"] if r["chunk"] is not None}
+    chunks |= {d["chunk"] for s in v["sheets"] for d in s["domains"]}
+    chunks |= {c["chunk"] for c in v["statues"]["cards"]}
+    chunks |= {c["chunk"] for e in v["events"] for c in e["cards"]}
+    return chunks
+
+
+def run_on_sheets(vm, compiled, index):
+    from dtc.valeria.engine import Game as Valeria
+
+    game = Valeria(compiled, 1, seed=index, solo=True)
+    game.setup()
+    game.phase = "action"
+    game.dice = {"harvest 1": 2, "harvest 2": 5, "Yellow": 3, "Red": 4, "Green": 5, "Blue": 6}
+    run = vm.run(index, RunContext(0), game, random.Random(index))
+    try:
+        next(run)
+        while True:
+            run.send(0)  # the first option of every choice
+    except StopIteration:
+        pass
+
+
 def test_every_opcode_runs(compiled):
     """Every opcode is executed somewhere: in the content's chunks or the programs above."""
     seen: set[Op] = set()
     vm = VM(compiled)
     vm.trace = lambda chunk, ins, stack: seen.add(ins.op)
+    valeria = valeria_chunks(compiled)
     for index, chunk in enumerate(compiled.chunks):
+        if index in valeria:  # a Kingdoms of Valeria effect runs against player sheets
+            run_on_sheets(vm, compiled, index)
+            continue
         hero = chunk.hero if chunk.hero is not None else 0
         state = SampleState(compiled, [hero, (hero + 1) % len(compiled.heroes)], logging=False)
         ctx = RunContext(0, hero, attacker=1, defender=1, roll=[4, 4, 4, 4, 6],

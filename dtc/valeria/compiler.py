@@ -36,24 +36,46 @@ class ValeriaCompiler:
         rules = self.rules
         out: dict[str, Any] = {
             "rules": {
-                "name": rules.name, "guilds": rules.guilds, "harvest": rules.harvest_dice,
-                "actions": rules.action_dice, "helper": rules.helper, "colors": self.colors,
-                "rewards": [{"name": r.name, "mark": r.mark, "star": r.star,
-                             "chunk": self.chunk(r.effect) if r.effect else None} for r in rules.rewards],
-                "end_tracks": rules.end_tracks, "slay_gold": rules.slay_gold, "draft": rules.draft,
-                "most_statues": rules.most_statues, "solo_turns": rules.solo_turns,
-                "solo_events": rules.solo_events, "bands": [list(b) for b in rules.bands],
+                "name": rules.name,
+                "guilds": rules.guilds,
+                "harvest": rules.harvest_dice,
+                "actions": rules.action_dice,
+                "helper": rules.helper,
+                "colors": self.colors,
+                "rewards": [
+                    {
+                        "name": r.name,
+                        "mark": r.mark,
+                        "star": r.star,
+                        "chunk": self.chunk(r.effect) if r.effect else None,
+                    }
+                    for r in rules.rewards
+                ],
+                "end_tracks": rules.end_tracks,
+                "slay_gold": rules.slay_gold,
+                "draft": rules.draft,
+                "most_statues": rules.most_statues,
+                "solo_turns": rules.solo_turns,
+                "solo_events": rules.solo_events,
+                "bands": [list(b) for b in rules.bands],
             },
             "sheets": [self.sheet(s) for s in self.valeria.sheets],
             "statues": None,
-            "events": [{"name": e.name, "sheet": e.sheet,
-                        "cards": [{"name": c.name, "chunk": self.chunk(c.effect)} for c in e.cards]}
-                       for e in self.valeria.events],
+            "events": [
+                {
+                    "name": e.name,
+                    "sheet": e.sheet,
+                    "cards": [{"name": c.name, "chunk": self.chunk(c.effect)} for c in e.cards],
+                }
+                for e in self.valeria.events
+            ],
         }
         if self.valeria.statues:
             statues = self.valeria.statues[0]
-            cards = [{"number": s.number, "instant": s.instant, "chunk": self.chunk(s.effect)}
-                     for s in statues.cards]
+            cards = [
+                {"number": s.number, "instant": s.instant, "chunk": self.chunk(s.effect)}
+                for s in statues.cards
+            ]
             out["statues"] = {"name": statues.name, "copies": statues.copies, "cards": cards}
         return out
 
@@ -67,20 +89,43 @@ class ValeriaCompiler:
         return {
             "name": sheet.name,
             "source": self.base.source_index(sheet.doc.path),
-            "citizens": [{"values": list(c.values), "label": c.label, "guild": guild[c.guild.lower()],
-                          "pips": self.pips(c.pips), "start": c.start} for c in sheet.citizens],
-            "tracks": [{"guild": guild[g.lower()], "pips": self.pips(p), "row": sheet.track_rows[g]}
-                       for g, p in sheet.tracks.items()],
-            "gold": self.pips(sheet.gold), "gold_rows": sheet.gold_rows, "wall": self.pips(sheet.wall),
+            "citizens": [
+                {
+                    "values": list(c.values),
+                    "label": c.label,
+                    "guild": guild[c.guild.lower()],
+                    "pips": self.pips(c.pips),
+                    "start": c.start,
+                }
+                for c in sheet.citizens
+            ],
+            "tracks": [
+                {"guild": guild[g.lower()], "pips": self.pips(p), "row": sheet.track_rows[g]}
+                for g, p in sheet.tracks.items()
+            ],
+            "gold": self.pips(sheet.gold),
+            "gold_rows": sheet.gold_rows,
+            "wall": self.pips(sheet.wall),
             "starts": sheet.starts,
-            "roads": [{"from": r.origin, "to": r.to, "pips": self.pips(r.pips), "bridge": r.bridge}
-                      for r in sheet.roads],
-            "domains": [{"name": d.name, "when": d.when, "power": d.power.text, "chunk": self.chunk(d.power)}
-                        for d in sheet.domains],
-            "lairs": [{"name": lair.name, "vp": list(lair.vp), "access": lair.access,
-                       "blocks": [{"low": b.low, "high": b.high, "pips": self.pips(b.pips)}
-                                  for b in lair.blocks]}
-                      for lair in sheet.lairs],
+            "roads": [
+                {"from": r.origin, "to": r.to, "pips": self.pips(r.pips), "bridge": r.bridge}
+                for r in sheet.roads
+            ],
+            "domains": [
+                {"name": d.name, "when": d.when, "power": d.power.text, "chunk": self.chunk(d.power)}
+                for d in sheet.domains
+            ],
+            "lairs": [
+                {
+                    "name": lair.name,
+                    "vp": list(lair.vp),
+                    "access": lair.access,
+                    "blocks": [
+                        {"low": b.low, "high": b.high, "pips": self.pips(b.pips)} for b in lair.blocks
+                    ],
+                }
+                for lair in sheet.lairs
+            ],
         }
 
     # -- effects

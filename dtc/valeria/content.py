@@ -17,9 +17,16 @@ from dtc.loader import Document
 from dtc.parser import Problem
 from dtc.valeria import language as lang
 
-DOING = {"Mark": "marking a pip", "TakeStatue": "taking a Statue", "Score": "scoring VP",
-         "CountStars": "counting Star pips", "Perform": "performing a reward", "Adjust": "changing a die",
-         "Flip": "flipping a die", "Void": "voiding"}
+DOING = {
+    "Mark": "marking a pip",
+    "TakeStatue": "taking a Statue",
+    "Score": "scoring VP",
+    "CountStars": "counting Star pips",
+    "Perform": "performing a reward",
+    "Adjust": "changing a die",
+    "Flip": "flipping a die",
+    "Void": "voiding",
+}
 
 
 @dataclass
@@ -184,15 +191,24 @@ def build(documents: list[tuple[str, Document]], builtin_rules: Document | None 
             out.sheets.append(_sheet(doc, rules))
         elif kind == "valeria_statues":
             d = doc.data
-            cards = [Statue(s["number"], Text(s["effect"], doc, ("statues", i, "effect"),
-                                              f"Valeria › Statue {s['number']}"), bool(s.get("instant")))
-                     for i, s in enumerate(d["statues"])]
+            cards = [
+                Statue(
+                    s["number"],
+                    Text(s["effect"], doc, ("statues", i, "effect"), f"Valeria › Statue {s['number']}"),
+                    bool(s.get("instant")),
+                )
+                for i, s in enumerate(d["statues"])
+            ]
             out.statues.append(Statues(d["valeria_statues"], doc, list(d["copies"]), cards))
         elif kind == "valeria_events":
             d = doc.data
-            cards = [Event(e["name"], Text(e["effect"], doc, ("events", i, "effect"),
-                                           f"{d['valeria_events']} › {e['name']}"))
-                     for i, e in enumerate(d["events"])]
+            cards = [
+                Event(
+                    e["name"],
+                    Text(e["effect"], doc, ("events", i, "effect"), f"{d['valeria_events']} › {e['name']}"),
+                )
+                for i, e in enumerate(d["events"])
+            ]
             out.events.append(Events(d["valeria_events"], doc, d["sheet"], cards))
     return out
 
@@ -205,11 +221,23 @@ def _rules(doc: Document) -> Rules:
         if "effect" in r:
             effect = Text(r["effect"], doc, ("rewards", i, "effect"), f"Valeria › {r['name']} Reward")
         rewards.append(Reward(r["name"], r["mark"], effect, bool(r.get("star"))))
-    return Rules(d["valeria_rules"], doc, list(d["guilds"]), list(d["dice"]["harvest"]),
-                 dict(d["dice"]["actions"]), d["dice"]["helper"], d["plain_pip"], rewards,
-                 d["end_after_complete_tracks"], d["slay_gold"], d["statues"]["draft"],
-                 d["statues"]["most"], d["solo"]["turns"], d["solo"]["events"],
-                 [(b["least"], b["title"]) for b in d["solo"]["bands"]])
+    return Rules(
+        d["valeria_rules"],
+        doc,
+        list(d["guilds"]),
+        list(d["dice"]["harvest"]),
+        dict(d["dice"]["actions"]),
+        d["dice"]["helper"],
+        d["plain_pip"],
+        rewards,
+        d["end_after_complete_tracks"],
+        d["slay_gold"],
+        d["statues"]["draft"],
+        d["statues"]["most"],
+        d["solo"]["turns"],
+        d["solo"]["events"],
+        [(b["least"], b["title"]) for b in d["solo"]["bands"]],
+    )
 
 
 def _pips(text: str, rules: Rules | None) -> list[str | None]:
@@ -266,8 +294,12 @@ class Check:
             return []
         if self.rules is None:
             doc = (self.content.sheets or self.content.statues or self.content.events)[0].doc
-            self.error("C021", "no Valeria rules to check against", doc.span(()),
-                                    "lint the sheet together with a `valeria_rules:` file")
+            self.error(
+                "C021",
+                "no Valeria rules to check against",
+                doc.span(()),
+                "lint the sheet together with a `valeria_rules:` file",
+            )
             return self.diags
         for rules in self.content.rules:
             self.check_rules(rules)
@@ -300,8 +332,11 @@ class Check:
 
     def name_error(self, text: Text, span: lang.Span | None, what: str, name: str, known: list[str]) -> None:
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        hint = f"did you mean `{close[0]}`?" if close else (
-            "it is one of " + ", ".join(f"`{k}`" for k in known) if known else None)
+        hint = (
+            f"did you mean `{close[0]}`?"
+            if close
+            else ("it is one of " + ", ".join(f"`{k}`" for k in known) if known else None)
+        )
         where = text.doc.text_span(text.path, span.start, span.end) if span else text.doc.span(text.path)
         self.error("C024", f"unknown {what} `{name}`", where, hint)
 
@@ -315,8 +350,9 @@ class Check:
         for name, doc, path in items:
             key = str(name).lower()
             if key in seen:
-                self.error("C008", f"two {what}s are called `{name}`", doc.span(path),
-                                        "give each its own name")
+                self.error(
+                    "C008", f"two {what}s are called `{name}`", doc.span(path), "give each its own name"
+                )
             else:
                 seen[key] = (doc, path)
 
@@ -324,8 +360,9 @@ class Check:
         if name is not None and name.lower() not in {g.lower() for g in self.rules.guilds}:
             self.name_error(text, span, "guild", name, self.rules.guilds)
 
-    def statements(self, text: Text, allowed: tuple[type, ...], context: str, hint: str,
-                   sheet: Sheet | None = None) -> tuple:
+    def statements(
+        self, text: Text, allowed: tuple[type, ...], context: str, hint: str, sheet: Sheet | None = None
+    ) -> tuple:
         statements = self.parse(text) or ()
         for s in statements:
             if not isinstance(s, allowed):
@@ -360,23 +397,45 @@ class Check:
         marks = [r.mark for r in rules.rewards]
         for i, r in enumerate(rules.rewards):
             if r.mark == rules.plain or marks.count(r.mark) > 1:
-                self.error("C008", f"the mark `{r.mark}` of {r.name} is used twice",
-                                        doc.span(("rewards", i, "mark")), "give each reward pip its own mark")
+                self.error(
+                    "C008",
+                    f"the mark `{r.mark}` of {r.name} is used twice",
+                    doc.span(("rewards", i, "mark")),
+                    "give each reward pip its own mark",
+                )
             if r.effect is not None:
-                self.statements(r.effect, (lang.Mark, lang.TakeStatue, lang.Perform), "a reward pip",
-                                "a reward marks pips or takes a Statue: `Mark a Gold pip.`")
-                if any(isinstance(s, lang.Perform) and s.reward.lower() == r.name.lower()
-                       for s in r.effect.statements or ()):
-                    self.error("C014", f"the {r.name} reward performs itself",
-                                            doc.span(r.effect.path), "a reward cannot perform its own reward")
+                self.statements(
+                    r.effect,
+                    (lang.Mark, lang.TakeStatue, lang.Perform),
+                    "a reward pip",
+                    "a reward marks pips or takes a Statue: `Mark a Gold pip.`",
+                )
+                if any(
+                    isinstance(s, lang.Perform) and s.reward.lower() == r.name.lower()
+                    for s in r.effect.statements or ()
+                ):
+                    self.error(
+                        "C014",
+                        f"the {r.name} reward performs itself",
+                        doc.span(r.effect.path),
+                        "a reward cannot perform its own reward",
+                    )
             elif not r.star:
-                self.warn("C016", f"the {r.name} reward neither does anything nor scores",
-                                          doc.span(("rewards", i)), "give it an `effect` or `star: true`")
+                self.warn(
+                    "C016",
+                    f"the {r.name} reward neither does anything nor scores",
+                    doc.span(("rewards", i)),
+                    "give it an `effect` or `star: true`",
+                )
         self.unique([(r.name, doc, ("rewards", i, "name")) for i, r in enumerate(rules.rewards)], "reward")
         least = [b[0] for b in rules.bands]
         if least != sorted(least) or (least and least[0] != 0):
-            self.error("C010", "the solo score bands must rise from 0", doc.span(("solo", "bands")),
-                                    "list the bands from the lowest, the first with `least: 0`")
+            self.error(
+                "C010",
+                "the solo score bands must rise from 0",
+                doc.span(("solo", "bands")),
+                "list the bands from the lowest, the first with `least: 0`",
+            )
 
     # -- sheets
     def pips(self, sheet: Sheet, path: tuple, text: str) -> None:
@@ -385,8 +444,12 @@ class Check:
             if c not in known:
                 span = sheet.doc.text_span(path, i, i + 1)
                 marks = ", ".join(f"`{r.mark}` {r.name}" for r in self.rules.rewards)
-                self.error("C025", f"`{c}` is not a pip mark", span,
-                                        f"pips are `{self.rules.plain}` (plain) or a reward's mark: {marks}")
+                self.error(
+                    "C025",
+                    f"`{c}` is not a pip mark",
+                    span,
+                    f"pips are `{self.rules.plain}` (plain) or a reward's mark: {marks}",
+                )
 
     def check_sheet(self, sheet: Sheet) -> None:
         d, doc = sheet.doc.data, sheet.doc
@@ -395,31 +458,53 @@ class Check:
         for i, c in enumerate(d["citizens"]):
             self.pips(sheet, ("citizens", i, "pips"), c["pips"])
             if c["guild"].lower() not in guilds:
-                self.error("C024", f"unknown guild `{c['guild']}`", doc.span(("citizens", i, "guild")),
-                                        "it is one of " + ", ".join(f"`{g}`" for g in self.rules.guilds))
+                self.error(
+                    "C024",
+                    f"unknown guild `{c['guild']}`",
+                    doc.span(("citizens", i, "guild")),
+                    "it is one of " + ", ".join(f"`{g}`" for g in self.rules.guilds),
+                )
             if c.get("start", 0) > len(c["pips"]):
-                self.error("C010", f"{c.get('start')} starting pips, but the section has "
-                                        f"{len(c['pips'])}", doc.span(("citizens", i, "start")))
+                self.error(
+                    "C010",
+                    f"{c.get('start')} starting pips, but the section has {len(c['pips'])}",
+                    doc.span(("citizens", i, "start")),
+                )
             for v in sheet.citizens[i].values:
                 if v in covered:
-                    self.error("C008", f"the value {v} is in the {covered[v]} and the {c['value']} "
-                                            "Citizen sections", doc.span(("citizens", i, "value")),
-                                            "each die value activates one section")
+                    self.error(
+                        "C008",
+                        f"the value {v} is in the {covered[v]} and the {c['value']} Citizen sections",
+                        doc.span(("citizens", i, "value")),
+                        "each die value activates one section",
+                    )
                 covered.setdefault(v, c["value"])
         missing = [v for v in range(2, 13) if v not in covered]
         if missing:
-            self.warn("C007", f"no Citizen section takes {', '.join(map(str, missing))}: "
-                                      "those Harvest sums and Recruits do nothing", doc.span(("citizens",)))
+            self.warn(
+                "C007",
+                f"no Citizen section takes {', '.join(map(str, missing))}: "
+                "those Harvest sums and Recruits do nothing",
+                doc.span(("citizens",)),
+            )
         for guild, rows in d["guild_tracks"].items():
             if guild.lower() not in guilds:
-                self.error("C024", f"unknown guild `{guild}`", doc.key_span(("guild_tracks", guild)),
-                                        "it is one of " + ", ".join(f"`{g}`" for g in self.rules.guilds))
+                self.error(
+                    "C024",
+                    f"unknown guild `{guild}`",
+                    doc.key_span(("guild_tracks", guild)),
+                    "it is one of " + ", ".join(f"`{g}`" for g in self.rules.guilds),
+                )
             for j, row in enumerate(rows):
                 self.pips(sheet, ("guild_tracks", guild, j), row)
         for g in self.rules.guilds:
             if g.lower() not in {k.lower() for k in d["guild_tracks"]}:
-                self.error("S004", f"the {g} guild has no Guild Track", doc.key_span(("guild_tracks",)),
-                                        f"add `{g}: [...]` under `guild_tracks`")
+                self.error(
+                    "S004",
+                    f"the {g} guild has no Guild Track",
+                    doc.key_span(("guild_tracks",)),
+                    f"add `{g}: [...]` under `guild_tracks`",
+                )
         for j, row in enumerate(d["gold_chart"]):
             self.pips(sheet, ("gold_chart", j), row)
         self.pips(sheet, ("wall",), d["wall"])
@@ -430,84 +515,136 @@ class Check:
     def check_roads(self, sheet: Sheet) -> None:
         doc = sheet.doc
         domains = {dom.name.lower(): dom for dom in sheet.domains}
-        self.unique([(dom.name, doc, ("domains", i, "name")) for i, dom in enumerate(sheet.domains)],
-                    "Domain")
+        self.unique(
+            [(dom.name, doc, ("domains", i, "name")) for i, dom in enumerate(sheet.domains)], "Domain"
+        )
         origins = {s.lower() for s in sheet.starts} | set(domains)
         reached: set[str] = set()
         for i, road in enumerate(sheet.roads):
             path = ("roads", "list", i)
             self.pips(sheet, path + ("pips",), doc.get(path + ("pips",)))
             if road.origin.lower() not in origins:
-                self.error("C024", f"a road starts at `{road.origin}`, which is neither a starting "
-                                        "pip nor a Domain", doc.span(path + ("from",)),
-                                        "name one of `roads.starts` or a Domain")
+                self.error(
+                    "C024",
+                    f"a road starts at `{road.origin}`, which is neither a starting pip nor a Domain",
+                    doc.span(path + ("from",)),
+                    "name one of `roads.starts` or a Domain",
+                )
             if road.to is not None:
                 if road.to.lower() not in domains:
                     close = difflib.get_close_matches(road.to, [dom.name for dom in sheet.domains], n=1)
-                    self.error("C024", f"a road leads to `{road.to}`, which is not a Domain",
-                                            doc.span(path + ("to",)), f"did you mean `{close[0]}`?" if close
-                                            else "add it under `domains` or fix the name")
+                    self.error(
+                        "C024",
+                        f"a road leads to `{road.to}`, which is not a Domain",
+                        doc.span(path + ("to",)),
+                        f"did you mean `{close[0]}`?" if close else "add it under `domains` or fix the name",
+                    )
                 reached.add(road.to.lower())
             if road.bridge is not None and road.bridge + 3 > len(road.pips):
-                self.error("C010", f"the Bridge's 3 pips from pip {road.bridge + 1} do not fit a "
-                                        f"road of {len(road.pips)} pips", doc.span(path + ("bridge",)))
+                self.error(
+                    "C010",
+                    f"the Bridge's 3 pips from pip {road.bridge + 1} do not fit a "
+                    f"road of {len(road.pips)} pips",
+                    doc.span(path + ("bridge",)),
+                )
         for i, dom in enumerate(sheet.domains):
             if dom.name.lower() not in reached:
-                self.warn("C026", f"no road reaches the {dom.name} Domain", doc.span(("domains", i)),
-                                          "add a road `to:` it, or remove it")
-            statements = self.statements(dom.power, (lang.Adjust, lang.Flip, lang.Mark), "a Domain power",
-                                         "a Domain power changes a die (`You may flip the Green die.`) or "
-                                         "gives a Citizen (`Immediately mark 1 Worker Citizen.`)")
+                self.warn(
+                    "C026",
+                    f"no road reaches the {dom.name} Domain",
+                    doc.span(("domains", i)),
+                    "add a road `to:` it, or remove it",
+                )
+            statements = self.statements(
+                dom.power,
+                (lang.Adjust, lang.Flip, lang.Mark),
+                "a Domain power",
+                "a Domain power changes a die (`You may flip the Green die.`) or "
+                "gives a Citizen (`Immediately mark 1 Worker Citizen.`)",
+            )
             kinds = {isinstance(s, lang.Mark) for s in statements}
             dom.when = "claim" if kinds == {True} else "action"
             if kinds == {True, False}:
-                self.misplaced(dom.power, statements[0], "a Domain power is either a dice power or an "
-                               "instant Citizen, not both", "split it into two Domains")
+                self.misplaced(
+                    dom.power,
+                    statements[0],
+                    "a Domain power is either a dice power or an instant Citizen, not both",
+                    "split it into two Domains",
+                )
         used = {r.origin.lower() for r in sheet.roads}
         for s in sheet.starts:
             if s.lower() not in used:
-                self.warn("C026", f"no road leaves the starting pip `{s}`",
-                                          doc.span(("roads", "starts")))
+                self.warn("C026", f"no road leaves the starting pip `{s}`", doc.span(("roads", "starts")))
 
     def check_lair(self, sheet: Sheet, i: int, lair: Lair) -> None:
         doc = sheet.doc
         high, low = lair.vp
         if high < low:
-            self.error("C010", f"{lair.name}: the first VP ({high}) is for the first to complete it "
-                                    f"and must not be below the second ({low})", doc.span(("lairs", i, "vp")))
+            self.error(
+                "C010",
+                f"{lair.name}: the first VP ({high}) is for the first to complete it "
+                f"and must not be below the second ({low})",
+                doc.span(("lairs", i, "vp")),
+            )
         for j, block in enumerate(lair.blocks):
             path = ("lairs", i, "blocks", j)
             self.pips(sheet, path + ("pips",), doc.get(path + ("pips",)))
             if block.low > block.high or not (1 <= block.low and block.high <= 12):
-                self.error("C010", f"the range {block.low}-{block.high} is not within 1-12",
-                                        doc.span(path + ("range",)), "a die with the Blue die shows 1 to 12")
+                self.error(
+                    "C010",
+                    f"the range {block.low}-{block.high} is not within 1-12",
+                    doc.span(path + ("range",)),
+                    "a die with the Blue die shows 1 to 12",
+                )
         domains = {d.name.lower() for d in sheet.domains}
         if lair.access not in (None, "start") and lair.access.lower() not in domains:
-            self.error("C024", f"`{lair.access}` opens {lair.name}, but it is not a Domain",
-                                    doc.span(("lairs", i, "access")), "write `start` or a Domain's name")
+            self.error(
+                "C024",
+                f"`{lair.access}` opens {lair.name}, but it is not a Domain",
+                doc.span(("lairs", i, "access")),
+                "write `start` or a Domain's name",
+            )
 
     # -- cards
     def check_statues(self, statues: Statues) -> None:
-        self.unique([(s.number, statues.doc, ("statues", i, "number")) for i, s in enumerate(statues.cards)],
-                    "Statue numbered")
+        self.unique(
+            [(s.number, statues.doc, ("statues", i, "number")) for i, s in enumerate(statues.cards)],
+            "Statue numbered",
+        )
         for s in statues.cards:
             if s.instant:
-                self.statements(s.effect, (lang.Mark, lang.Perform, lang.TakeStatue, lang.CountStars),
-                                "an instant Statue", "an instant Statue acts when taken: "
-                                "`Immediately perform 3 Recruit Rewards.`")
+                self.statements(
+                    s.effect,
+                    (lang.Mark, lang.Perform, lang.TakeStatue, lang.CountStars),
+                    "an instant Statue",
+                    "an instant Statue acts when taken: `Immediately perform 3 Recruit Rewards.`",
+                )
             else:
-                self.statements(s.effect, (lang.Score, lang.CountStars), "a scoring Statue",
-                                "a scoring Statue counts at the end: `Gain 1 VP for every Domain.` "
-                                "(mark it `instant: true` if it acts when taken)")
+                self.statements(
+                    s.effect,
+                    (lang.Score, lang.CountStars),
+                    "a scoring Statue",
+                    "a scoring Statue counts at the end: `Gain 1 VP for every Domain.` "
+                    "(mark it `instant: true` if it acts when taken)",
+                )
 
     def check_events(self, events: Events) -> None:
         sheet = next((s for s in self.content.sheets if s.name.lower() == events.sheet.lower()), None)
         if sheet is None and self.content.sheets:
-            self.error("C024", f"unknown sheet `{events.sheet}`", events.doc.span(("sheet",)),
-                                    "it is one of " + ", ".join(f"`{s.name}`" for s in self.content.sheets))
+            self.error(
+                "C024",
+                f"unknown sheet `{events.sheet}`",
+                events.doc.span(("sheet",)),
+                "it is one of " + ", ".join(f"`{s.name}`" for s in self.content.sheets),
+            )
         for e in events.cards:
-            self.statements(e.effect, (lang.Void,), "a Solo event", "an event voids something: "
-                            "`Void the 9/10 Citizen.`", sheet)
+            self.statements(
+                e.effect,
+                (lang.Void,),
+                "a Solo event",
+                "an event voids something: `Void the 9/10 Citizen.`",
+                sheet,
+            )
 
 
 def check(content: Valeria) -> list[Diagnostic]:

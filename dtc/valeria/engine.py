@@ -60,8 +60,7 @@ class Move:
     color: str
     blue: bool
     value: int
-    target: int  # citizen section, lair, or road
-    label: str
+    target: int  # citizen section, lair * 100 + Range Block, or road
 
 
 @dataclass
@@ -88,8 +87,16 @@ class Result:
 class Game:
     """A game of Kingdoms of Valeria for 1 (solo) to N players on one sheet layout."""
 
-    def __init__(self, artifact: Artifact, players: int, seed: int, sheet: str | None = None,
-                 solo: bool = False, rng: Any = None, record: bool = True):
+    def __init__(
+        self,
+        artifact: Artifact,
+        players: int,
+        seed: int,
+        sheet: str | None = None,
+        solo: bool = False,
+        rng: Any = None,
+        record: bool = True,
+    ):
         data = artifact.data.get("valeria")
         if not data or not data["sheets"]:
             raise ValeriaError("the ruleset has no Kingdoms of Valeria sheets")
@@ -106,8 +113,9 @@ class Game:
         self.rules = data["rules"]
         self.sheet = chosen
         self.statue_cards = data["statues"]["cards"] if data.get("statues") else []
-        self.events = next((e["cards"] for e in data["events"] if e["sheet"].lower() == chosen["name"].lower()),
-                           [])
+        self.events = next(
+            (e["cards"] for e in data["events"] if e["sheet"].lower() == chosen["name"].lower()), []
+        )
         self.seed = seed
         self.rng = rng if rng is not None else random.Random(seed)
         self.vm = VM.shared(artifact)
@@ -131,8 +139,12 @@ class Game:
 
     def _new_marks(self) -> Marks:
         s = self.sheet
-        return Marks([c["start"] for c in s["citizens"]], [0] * len(s["tracks"]), roads=[0] * len(s["roads"]),
-                     lairs=[[0] * len(lair["blocks"]) for lair in s["lairs"]])
+        return Marks(
+            [c["start"] for c in s["citizens"]],
+            [0] * len(s["tracks"]),
+            roads=[0] * len(s["roads"]),
+            lairs=[[0] * len(lair["blocks"]) for lair in s["lairs"]],
+        )
 
     # ================================================================= names
     def event(self, kind: str, **data: Any) -> None:
@@ -160,8 +172,15 @@ class Game:
         if self.solo:
             self.event_deck = list(range(len(self.events)))
             self.rng.shuffle(self.event_deck)
-        self.event("start", players=len(self.players), sheet=self.sheet["name"], first=self.first,
-                   seed=self.seed, draft=list(self.draft), solo=self.solo)
+        self.event(
+            "start",
+            players=len(self.players),
+            sheet=self.sheet["name"],
+            first=self.first,
+            seed=self.seed,
+            draft=list(self.draft),
+            solo=self.solo,
+        )
 
     def refill(self) -> None:
         while len(self.draft) < self.rules["draft"] and self.deck:
@@ -183,7 +202,9 @@ class Game:
                 self.finish()
             return
         self.active = (self.active + 1) % len(self.players)
-        if self.active == self.first and (self.end_triggered or self.turn_no >= MAX_ROUNDS * len(self.players)):
+        if self.active == self.first and (
+            self.end_triggered or self.turn_no >= MAX_ROUNDS * len(self.players)
+        ):
             self.finish()  # "Finish the current round so that all players have an equal number of turns"
 
     def turn(self) -> Generator[Request, Any, None]:
@@ -289,16 +310,30 @@ class Game:
             marks.used_powers.add(domain)
             before = dict(self.dice)
             yield from self.run(self.sheet["domains"][domain]["chunk"], a)
-            self.event("power", player=a, domain=self.sheet["domains"][domain]["name"], before=before,
-                       after=dict(self.dice))
+            self.event(
+                "power",
+                player=a,
+                domain=self.sheet["domains"][domain]["name"],
+                before=before,
+                after=dict(self.dice),
+            )
         moves = self.moves(a)
         if not moves:
             self.event("no_action", player=a)
             return
-        answer = yield ChoosePlace("Action phase", a, tuple(m.label for m in moves), "take an action")
-        move = moves[_index(answer, len(moves))]
-        self.event("action", player=a, action=move.action, color=move.color, blue=move.blue,
-                   value=move.value, label=move.label)
+        labels = tuple(self.describe(a, m) for m in moves)
+        answer = yield ChoosePlace("Action phase", a, labels, "take an action")
+        pick = _index(answer, len(moves))
+        move = moves[pick]
+        self.event(
+            "action",
+            player=a,
+            action=move.action,
+            color=move.color,
+            blue=move.blue,
+            value=move.value,
+            label=labels[pick],
+        )
         yield from self.perform(a, move)
         self.check_end(a)
 
@@ -307,8 +342,11 @@ class Game:
         out = []
         for d in sorted(marks.domains):
             domain = self.sheet["domains"][d]
-            if domain["when"] == "action" and d not in marks.used_powers \
-                    and ("domain", domain["name"]) not in marks.voided:
+            if (
+                domain["when"] == "action"
+                and d not in marks.used_powers
+                and ("domain", domain["name"]) not in marks.voided
+            ):
                 out.append((d, f"{domain['name']}: {domain.get('power', 'power')}"))
         return out
 
@@ -316,38 +354,49 @@ class Game:
         """Every legal action for the dice (the current ones by default)."""
         dice = dice or self.dice
         out = []
-        helper = self.rules["helper"]
+        helper = dice[self.rules["helper"]]
+        lairs = [i for i in range(len(self.sheet["lairs"])) if self.lair_open(a, i)]
+        roads = self.buildable(a)
         for color, action in self.rules["actions"].items():
             for blue in (False, True):
-                value = dice[color] + (dice[helper] if blue else 0)
-                how = f"{color} {dice[color]}" + (f" + {helper} {dice[helper]}" if blue else "")
-                for target, where in self.targets(a, action, value):
-                    out.append(Move(action, color, blue, value, target, f"{action.title()} {where} ({how})"))
+                value = dice[color] + (helper if blue else 0)
+                for target in self.targets(a, action, value, lairs, roads):
+                    out.append(Move(action, color, blue, value, target))
         return out
 
-    def targets(self, a: int, action: str, value: int) -> list[tuple[int, str]]:
+    def targets(self, a: int, action: str, value: int, lairs: list[int], roads: list[int]) -> list[int]:
+        """Where an action with this value may go (`lairs`, `roads`: the ones open to the player)."""
         marks = self.players[a]
-        sheet = self.sheet
         if action == "recruit":
             section = self.citizen_for(value)
-            if section is not None and self.citizen_open(a, section):
-                return [(section, f"the {sheet['citizens'][section]['label']} Citizen")]
-            return []
+            return [section] if section is not None and self.citizen_open(a, section) else []
         if action == "slay":
             out = []
-            for i, lair in enumerate(sheet["lairs"]):
-                if not self.lair_open(a, i):
-                    continue
-                for j, block in enumerate(lair["blocks"]):
+            for i in lairs:
+                for j, block in enumerate(self.sheet["lairs"][i]["blocks"]):
                     if block["low"] <= value <= block["high"] and marks.lairs[i][j] < len(block["pips"]):
-                        out.append((i * 100 + j, f"{lair['name']} {block['low']}-{block['high']}"))
+                        out.append(i * 100 + j)
             return out
-        out = []
-        for r in self.buildable(a):
-            road = sheet["roads"][r]
-            out.append((r, f"{road['from']} -> {road['to'] or 'dead end'}, "
-                           f"{min(value, len(road['pips']) - marks.roads[r])} pip(s)"))
-        return out
+        return roads
+
+    def describe(self, a: int, move: Move) -> str:
+        """A move as the player reads it: `Recruit the 7 Citizen (Yellow 3 + Blue 4)`."""
+        helper = self.rules["helper"]
+        how = f"{move.color} {move.value - (self.dice[helper] if move.blue else 0)}" + (
+            f" + {helper} {self.dice[helper]}" if move.blue else ""
+        )
+        sheet = self.sheet
+        if move.action == "recruit":
+            where = f"the {sheet['citizens'][move.target]['label']} Citizen"
+        elif move.action == "slay":
+            lair, block = divmod(move.target, 100)
+            b = sheet["lairs"][lair]["blocks"][block]
+            where = f"{sheet['lairs'][lair]['name']} {b['low']}-{b['high']}"
+        else:
+            road = sheet["roads"][move.target]
+            left = len(road["pips"]) - self.players[a].roads[move.target]
+            where = f"{road['from']} -> {road['to'] or 'dead end'}, {min(move.value, left)} pip(s)"
+        return f"{move.action.title()} {where} ({how})"
 
     def perform(self, a: int, move: Move) -> Generator[Request, Any, None]:
         marks = self.players[a]
@@ -382,8 +431,10 @@ class Game:
 
     def citizen_open(self, p: int, section: int) -> bool:
         c = self.sheet["citizens"][section]
-        return self.players[p].citizens[section] < len(c["pips"]) and ("citizen", c["label"]) not in \
-            self.players[p].voided
+        return (
+            self.players[p].citizens[section] < len(c["pips"])
+            and ("citizen", c["label"]) not in self.players[p].voided
+        )
 
     def mark_citizen_section(self, p: int, section: int) -> None:
         marks = self.players[p]
@@ -402,8 +453,13 @@ class Game:
             return False  # a completed section marks nothing
         position = marks.tracks[track]
         marks.tracks[track] += 1
-        self.event("mark", player=p, section="track", name=self.guild_name(self.sheet["tracks"][track]["guild"]),
-                   pip=position)
+        self.event(
+            "mark",
+            player=p,
+            section="track",
+            name=self.guild_name(self.sheet["tracks"][track]["guild"]),
+            pip=position,
+        )
         self._mark(p, "track", track, position, pips[position])
         return True
 
@@ -414,16 +470,23 @@ class Game:
             return
         position = marks.lairs[lair][block]
         marks.lairs[lair][block] += 1
-        self.event("mark", player=p, section="lair", name=self.sheet["lairs"][lair]["name"], block=block,
-                   pip=position)
+        self.event(
+            "mark",
+            player=p,
+            section="lair",
+            name=self.sheet["lairs"][lair]["name"],
+            block=block,
+            pip=position,
+        )
         self._mark(p, "lair", lair * 100 + block, position, pips[position])
         self.check_lair(p, lair)
 
     def check_lair(self, p: int, lair: int) -> None:
         marks = self.players[p]
         data = self.sheet["lairs"][lair]
-        if lair in marks.lair_vp or any(m < len(b["pips"]) for m, b in zip(marks.lairs[lair], data["blocks"],
-                                                                          strict=True)):
+        if lair in marks.lair_vp or any(
+            m < len(b["pips"]) for m, b in zip(marks.lairs[lair], data["blocks"], strict=True)
+        ):
             return
         # "The first player to complete a Monster Lair circles the higher VP value"
         first = lair not in self.first_completer
@@ -439,8 +502,13 @@ class Game:
             return
         position = marks.roads[road]
         marks.roads[road] += 1
-        self.event("mark", player=p, section="road", name=f"{data['from']} -> {data['to'] or 'dead end'}",
-                   pip=position)
+        self.event(
+            "mark",
+            player=p,
+            section="road",
+            name=f"{data['from']} -> {data['to'] or 'dead end'}",
+            pip=position,
+        )
         self._mark(p, "road", road, position, data["pips"][position])
         if marks.roads[road] == len(data["pips"]) and data["to"] is not None:
             self.claim(p, data["to"])
@@ -482,8 +550,11 @@ class Game:
 
     # ======================================================= the VM's sheet
     def citizen_options(self, player: int, guild: int | None) -> list[str]:
-        self._citizen_choices = [i for i, c in enumerate(self.sheet["citizens"])
-                                 if (guild is None or c["guild"] == guild) and self.citizen_open(player, i)]
+        self._citizen_choices = [
+            i
+            for i, c in enumerate(self.sheet["citizens"])
+            if (guild is None or c["guild"] == guild) and self.citizen_open(player, i)
+        ]
         return [f"the {self.sheet['citizens'][i]['label']} Citizen" for i in self._citizen_choices]
 
     def mark_citizen(self, player: int, option: int) -> None:
@@ -504,8 +575,10 @@ class Game:
 
     def road_options(self, player: int) -> list[str]:
         self._road_choices = self.buildable(player)
-        return [f"{self.sheet['roads'][r]['from']} -> {self.sheet['roads'][r]['to'] or 'dead end'}"
-                for r in self._road_choices]
+        return [
+            f"{self.sheet['roads'][r]['from']} -> {self.sheet['roads'][r]['to'] or 'dead end'}"
+            for r in self._road_choices
+        ]
 
     def mark_road(self, player: int, option: int) -> None:
         self.mark_road_pip(player, self._road_choices[option])
@@ -518,14 +591,21 @@ class Game:
         lair = self._lair_choices[option]
         marks = self.players[player]
         # "mark the next available pip in the leftmost incomplete Range Block in that Monster Lair"
-        block = next(j for j, b in enumerate(self.sheet["lairs"][lair]["blocks"])
-                     if marks.lairs[lair][j] < len(b["pips"]))
+        block = next(
+            j
+            for j, b in enumerate(self.sheet["lairs"][lair]["blocks"])
+            if marks.lairs[lair][j] < len(b["pips"])
+        )
         self.mark_lair_pip(player, lair, block)
 
     def track_options(self, player: int) -> list[str]:
         marks = self.players[player]
-        self._track_choices = [i for i, t in enumerate(self.sheet["tracks"]) if marks.tracks[i] < len(t["pips"])]
-        return [f"{self.guild_name(self.sheet['tracks'][i]['guild'])} Guild Track" for i in self._track_choices]
+        self._track_choices = [
+            i for i, t in enumerate(self.sheet["tracks"]) if marks.tracks[i] < len(t["pips"])
+        ]
+        return [
+            f"{self.guild_name(self.sheet['tracks'][i]['guild'])} Guild Track" for i in self._track_choices
+        ]
 
     def mark_track(self, player: int, option: int) -> None:
         self.mark_track_pip(player, self._track_choices[option])
@@ -534,7 +614,9 @@ class Game:
         marks = self.players[player]
         if len(marks.statues) >= self.rules["most_statues"]:
             return []  # "You may never have more than 4 Statue cards"
-        self._statue_choices = [i for i, n in enumerate(self.draft) if n not in marks.statues]  # no duplicates
+        self._statue_choices = [
+            i for i, n in enumerate(self.draft) if n not in marks.statues
+        ]  # no duplicates
         return [f"Statue {self.draft[i]}" for i in self._statue_choices]
 
     def statue_options(self, player: int) -> list[str] | None:
@@ -605,7 +687,9 @@ class Game:
 
     # ================================================================= the end
     def check_end(self, p: int) -> None:
-        complete = sum(1 for i, t in enumerate(self.sheet["tracks"]) if self.players[p].tracks[i] >= len(t["pips"]))
+        complete = sum(
+            1 for i, t in enumerate(self.sheet["tracks"]) if self.players[p].tracks[i] >= len(t["pips"])
+        )
         if not self.solo and not self.end_triggered and complete >= self.rules["end_tracks"]:
             self.end_triggered = True  # "whether it is their turn or not"
             self.event("end_triggered", player=p)
@@ -634,8 +718,11 @@ class Game:
             statue_vp[number] = marks.vp
         stars = count(self.sheet, marks, self.rules, "star_pips", None) + marks.stars_bonus
         domains = count(self.sheet, marks, self.rules, "domains", None)
-        lairs = sum(vp for lair, vp in marks.lair_vp.items()
-                    if ("lair", self.sheet["lairs"][lair]["name"]) not in marks.voided)
+        lairs = sum(
+            vp
+            for lair, vp in marks.lair_vp.items()
+            if ("lair", self.sheet["lairs"][lair]["name"]) not in marks.voided
+        )
         return Score(stars, domains, lairs, sum(statue_vp.values()), statue_vp)
 
 
@@ -644,30 +731,39 @@ def count(sheet: dict, marks: Marks, rules: dict, what: str, guild: int | None) 
     rewards = rules["rewards"]
     star = {i for i, r in enumerate(rewards) if r.get("star")}
     plinth = {i for i, r in enumerate(rewards) if r["name"].lower() == "plinth"}
-    live_citizens = [i for i, c in enumerate(sheet["citizens"]) if ("citizen", c["label"]) not in marks.voided]
+    live_citizens = [
+        i for i, c in enumerate(sheet["citizens"]) if ("citizen", c["label"]) not in marks.voided
+    ]
     if what == "bridges":
-        return sum(1 for r, road in enumerate(sheet["roads"])
-                   if road["bridge"] is not None and marks.roads[r] >= road["bridge"] + 3)
+        return sum(
+            1
+            for r, road in enumerate(sheet["roads"])
+            if road["bridge"] is not None and marks.roads[r] >= road["bridge"] + 3
+        )
     if what == "domains":
         return sum(1 for d in marks.domains if ("domain", sheet["domains"][d]["name"]) not in marks.voided)
     if what == "gold_pips":
         return marks.gold
     if what == "wall_stars":
-        return sum(1 for pip in sheet["wall"][:marks.wall] if pip in star)
+        return sum(1 for pip in sheet["wall"][: marks.wall] if pip in star)
     if what == "lairs":
         return sum(1 for lair in marks.lair_vp if ("lair", sheet["lairs"][lair]["name"]) not in marks.voided)
     if what == "plinth_pips":
-        return sum(1 for pip in sheet["gold"][:marks.gold] if pip in plinth)
+        return sum(1 for pip in sheet["gold"][: marks.gold] if pip in plinth)
     if what == "citizen_pips":
-        return sum(marks.citizens[i] for i in live_citizens if guild is None or sheet["citizens"][i]["guild"] == guild)
+        return sum(
+            marks.citizens[i]
+            for i in live_citizens
+            if guild is None or sheet["citizens"][i]["guild"] == guild
+        )
     if what == "star_pips":
-        marked = [sheet["citizens"][i]["pips"][:marks.citizens[i]] for i in live_citizens]
-        marked += [t["pips"][:marks.tracks[i]] for i, t in enumerate(sheet["tracks"])]
-        marked += [sheet["gold"][:marks.gold], sheet["wall"][:marks.wall]]
-        marked += [road["pips"][:marks.roads[r]] for r, road in enumerate(sheet["roads"])]
+        marked = [sheet["citizens"][i]["pips"][: marks.citizens[i]] for i in live_citizens]
+        marked += [t["pips"][: marks.tracks[i]] for i, t in enumerate(sheet["tracks"])]
+        marked += [sheet["gold"][: marks.gold], sheet["wall"][: marks.wall]]
+        marked += [road["pips"][: marks.roads[r]] for r, road in enumerate(sheet["roads"])]
         for i, lair in enumerate(sheet["lairs"]):
             if ("lair", lair["name"]) not in marks.voided:
-                marked += [b["pips"][:marks.lairs[i][j]] for j, b in enumerate(lair["blocks"])]
+                marked += [b["pips"][: marks.lairs[i][j]] for j, b in enumerate(lair["blocks"])]
         return sum(1 for pips in marked for pip in pips if pip in star)
     raise VMError(f"nothing to count called {what!r}")
 

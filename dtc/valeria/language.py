@@ -22,8 +22,16 @@ from dtc.resources import data_dir
 
 # What `Mark ...` marks, and what `Gain N VP for every ...` counts.
 MARK_TARGETS = ("citizen_choice", "guild_citizen", "gold", "road", "wall", "lair_choice", "track_choice")
-COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "plinth_pips",
-              "citizen_pips")
+COUNTABLES = (
+    "bridges",
+    "domains",
+    "gold_pips",
+    "wall_stars",
+    "lairs",
+    "star_pips",
+    "plinth_pips",
+    "citizen_pips",
+)
 
 
 @dataclass(frozen=True)
@@ -112,8 +120,7 @@ def to_json(statements: tuple[Statement, ...]) -> list[dict]:
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     text = (data_dir("grammar") / "valeria.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=False)
+    return Lark(text, parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=False)
 
 
 @lru_cache(maxsize=2048)
@@ -128,8 +135,13 @@ def parse(text: str) -> tuple[tuple[Statement, ...] | None, list[Problem]]:
     return tuple(_Build().transform(tree).children), []
 
 
-_DESCRIBE = {"NAME": "a name", "INT": "a number", "DOT": "`.`", "$END": "the end of the text",
-             "OF_YOUR_CHOICE": "`of your choice`"}
+_DESCRIBE = {
+    "NAME": "a name",
+    "INT": "a number",
+    "DOT": "`.`",
+    "$END": "the end of the text",
+    "OF_YOUR_CHOICE": "`of your choice`",
+}
 
 
 def _expected(names: set[str]) -> str:
@@ -146,31 +158,48 @@ def _expected(names: set[str]) -> str:
 
 
 def _explain(exc: UnexpectedInput, text: str) -> Problem:
-    hint = ("sentences read like the sheet: `Mark a Gold pip.`, `Take a Statue.`, "
-            "`Gain 1 VP for every Domain.`, `You may flip the Green die.`")
+    hint = (
+        "sentences read like the sheet: `Mark a Gold pip.`, `Take a Statue.`, "
+        "`Gain 1 VP for every Domain.`, `You may flip the Green die.`"
+    )
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
-        if text[pos:pos + 1].isalpha():  # a keyword matched the start of a longer word: show the word
+        if text[pos : pos + 1].isalpha():  # a keyword matched the start of a longer word: show the word
             start, end = pos, pos
             while start > 0 and text[start - 1].isalpha():
                 start -= 1
             while end < len(text) and text[end].isalpha():
                 end += 1
             return Problem("P001", f"unexpected word `{text[start:end]}`", start, end, hint)
-        return Problem("P004", f"unexpected character `{text[pos:pos + 1]}`", pos, pos + 1,
-                       "Valeria effects use words, numbers, `/` (as in `9/10`) and `.`")
+        return Problem(
+            "P004",
+            f"unexpected character `{text[pos : pos + 1]}`",
+            pos,
+            pos + 1,
+            "Valeria effects use words, numbers, `/` (as in `9/10`) and `.`",
+        )
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         expected = set(getattr(exc, "expected", None) or getattr(exc, "accepts", set()))
         end = len(text.rstrip())
-        return Problem("P002", f"the text ends too early; expected {_expected(expected)}",
-                       max(0, end - 1), max(1, end), "end every sentence with `.`")
+        return Problem(
+            "P002",
+            f"the text ends too early; expected {_expected(expected)}",
+            max(0, end - 1),
+            max(1, end),
+            "end every sentence with `.`",
+        )
     assert isinstance(exc, UnexpectedToken)
     token: Token = exc.token
     where = token.start_pos or 0
     end = token.end_pos if token.end_pos is not None else where + 1
     expected = set(exc.accepts or exc.expected)
-    return Problem("P001", f"unexpected `{token.value}`; expected {_expected(expected)}",
-                   where, max(end, where + 1), hint)
+    return Problem(
+        "P001",
+        f"unexpected `{token.value}`; expected {_expected(expected)}",
+        where,
+        max(end, where + 1),
+        hint,
+    )
 
 
 def _span(meta) -> Span | None:

@@ -1,0 +1,205 @@
+"""Valeria bots: a random one, and a greedy one that plays sensibly.
+
+The greedy bot values a move by what it adds to its sheet now: a Citizen by
+how often the black dice will activate it, a Lair pip by the share of the Lair's
+VP it brings closer, a road by its pips and the Domain at its end, reward pips
+by what they give.  It uses a Domain power when a die change makes a better move
+possible, takes the Statue worth most on its sheet as it stands, and marks
+where it is nearest to finishing something.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from dtc.valeria.engine import Game, Move
+from dtc.vm import ChoosePlace
+
+
+def activation_chances() -> dict[int, float]:
+    """For each value 1-12, the chance that one roll of the two black dice activates it."""
+    chance = {}
+    for v in range(1, 13):
+        hits = sum(1 for a in range(1, 7) for b in range(1, 7) if v in (a, b, a + b))
+        chance[v] = hits / 36
+    return chance
+
+
+CHANCE = activation_chances()
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def answer(self, game: Game, request: ChoosePlace) -> int:
+        return self.rng.randrange(len(request.options))
+
+    def observe(self, game: Game, request: ChoosePlace, answer: Any) -> None:
+        self.answer(game, request)
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self._best: dict = {}
+
+    def observe(self, game: Game, request: ChoosePlace, answer: Any) -> None:
+        self.answer(game, request)
+
+    def answer(self, game: Game, request: ChoosePlace) -> int:
+        p = request.player
+        purpose = request.purpose
+        if purpose == "take an action":
+            moves = game.moves(p)
+            return max(range(len(moves)), key=lambda i: (self.move_value(game, p, moves[i]), -i))
+        if purpose == "use a Domain power":
+            return self.power(game, p, len(request.options))
+        if purpose == "change a die":
+            return max(
+                range(len(request.options)),
+                key=lambda i: self.best_after(game, p, _change(request.options[i])),
+            )
+        if purpose == "mark a Citizen":
+            sections = game._citizen_choices
+            return max(range(len(sections)), key=lambda i: self.citizen_value(game, p, sections[i]))
+        if purpose == "mark a Road pip":
+            roads = game._road_choices
+            return min(range(len(roads)), key=lambda i: self.road_left(game, p, roads[i]))
+        if purpose == "mark a Lair pip":
+            lairs = game._lair_choices
+            return max(range(len(lairs)), key=lambda i: self.lair_share(game, p, lairs[i]))
+        if purpose in ("mark a Guild Track pip", "mark 1 Guild Track pip"):
+            tracks = [
+                i for i, t in enumerate(game.sheet["tracks"]) if game.players[p].tracks[i] < len(t["pips"])
+            ]
+            return max(range(len(tracks)), key=lambda i: game.players[p].tracks[tracks[i]])
+        if purpose == "take a Statue":
+            numbers = [int(o.split()[-1]) for o in request.options]
+            return max(range(len(numbers)), key=lambda i: self.statue_value(game, p, numbers[i]))
+        return 0
+
+    # -- values
+    def move_value(self, game: Game, p: int, move: Move) -> float:
+        sheet = game.sheet
+        marks = game.players[p]
+        if move.action == "recruit":
+            return self.citizen_value(game, p, move.target)
+        if move.action == "slay":
+            lair, block = divmod(move.target, 100)
+            pip = sheet["lairs"][lair]["blocks"][block]["pips"][marks.lairs[lair][block]]
+            return self.lair_share(game, p, lair) * 2 + self.pip_value(game, pip) + 0.5
+        road = sheet["roads"][move.target]
+        done = marks.roads[move.target]
+        new = road["pips"][done : done + move.value]
+        value = 0.4 * len(new) + sum(self.pip_value(game, pip) for pip in new)
+        if done + move.value >= len(road["pips"]) and road["to"] is not None:
+            value += 3.0
+        return value
+
+    def citizen_value(self, game: Game, p: int, section: int) -> float:
+        c = game.sheet["citizens"][section]
+        marks = game.players[p]
+        track = game.track_of(c["guild"])
+        room = len(game.sheet["tracks"][track]["pips"]) - marks.tracks[track]
+        activation = sum(CHANCE[v] for v in c["values"])
+        pip = c["pips"][marks.citizens[section]] if marks.citizens[section] < len(c["pips"]) else -1
+        turns_left = max(1.0, 30.0 - game.turn_no / max(1, len(game.players)))
+        return min(room, activation * turns_left) * 0.5 + self.pip_value(game, pip)
+
+    def pip_value(self, game: Game, pip: int) -> float:
+        reward = game.reward(pip)
+        if reward is None:
+            return 0.0
+        return 1.0 if reward.get("star") else 1.2
+
+    def lair_share(self, game: Game, p: int, lair: int) -> float:
+        data = game.sheet["lairs"][lair]
+        total = sum(len(b["pips"]) for b in data["blocks"])
+        done = sum(game.players[p].lairs[lair])
+        vp = data["vp"][1] if lair in game.first_completer else data["vp"][0]
+        return vp * (done + 1) / total / total
+
+    def road_left(self, game: Game, p: int, road: int) -> int:
+        return len(game.sheet["roads"][road]["pips"]) - game.players[p].roads[road]
+
+    def statue_value(self, game: Game, p: int, number: int) -> float:
+        card = next(c for c in game.statue_cards if c["number"] == number)
+        if card["instant"]:
+            return 5.0
+        marks = game.players[p]
+        kept = marks.vp
+        marks.vp = 0
+        game.run_scoring(card["chunk"], p)
+        value, marks.vp = marks.vp, kept
+        return value + 2.0
+
+    # -- dice powers
+    def best_after(self, game: Game, p: int, change: tuple[str, int] | None) -> float:
+        """The value of the best move if the dice were changed so (from a table of the best target
+        of each action at each value, made once per Action phase: an action's worth does not
+        depend on the other dice)."""
+        dice = dict(game.dice)
+        if change is not None:
+            dice[change[0]] = change[1]
+        key = (game.turn_no, p)
+        if self._best.get("key") != key:
+            lairs = [i for i in range(len(game.sheet["lairs"])) if game.lair_open(p, i)]
+            self._best = {"key": key, "open": (lairs, game.buildable(p))}
+        helper = dice[game.rules["helper"]]
+        return max(
+            max(
+                self.best_of(game, p, action, dice[color]),
+                self.best_of(game, p, action, dice[color] + helper),
+            )
+            for color, action in game.rules["actions"].items()
+        )
+
+    def best_of(self, game: Game, p: int, action: str, value: int) -> float:
+        found = self._best.get((action, value))
+        if found is None:
+            lairs, roads = self._best["open"]
+            moves = [Move(action, "", False, value, t) for t in game.targets(p, action, value, lairs, roads)]
+            found = self._best[(action, value)] = max(
+                (self.move_value(game, p, m) for m in moves), default=0.0
+            )
+        return found
+
+    def power(self, game: Game, p: int, options: int) -> int:
+        """Use the power whose best die change makes the best move better (else: no more powers)."""
+        now = self.best_after(game, p, None)
+        best, pick = now, options - 1
+        for i, (domain, _) in enumerate(game.power_options(p)):
+            for change in self.changes(game, domain):
+                after = self.best_after(game, p, change)
+                if after > best + 1e-9:
+                    best, pick = after, i
+        return pick
+
+    def changes(self, game: Game, domain: int) -> list[tuple[str, int]]:
+        """The die changes a Domain's power could make (read from its text: flip, or +1/-1)."""
+        text = game.sheet["domains"][domain].get("power", "")
+        colors = game.rules["colors"]
+        named = [c for c in colors if re.search(rf"\b{c}\b", text, re.I)] or colors
+        out = []
+        for color in named:
+            value = game.dice[color]
+            if "flip" in text.lower():
+                out.append((color, 7 - value))
+            else:
+                out += [(color, value + d) for d in (1, -1) if 1 <= value + d <= 6]
+        return out
+
+
+def _change(label: str) -> tuple[str, int] | None:
+    m = re.match(r"(.+) \d+ -> (\d+)$", label)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+BOTS = {"greedy": GreedyBot, "random": RandomBot}
