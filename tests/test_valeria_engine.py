@@ -344,9 +344,9 @@ def test_solo_game_twenty_turns_events_second_harvest_and_band(compiled):
     requests = drive(g.play())
     assert g.over.turns == 20 and g.over.band is not None
     assert g.ships <= 6
-    doubles = [e for e in g.events_log if e["e"] == "solo_event"]
+    doubles = [e for e in g.events if e["e"] == "solo_event"]
     assert len(doubles) == g.ships
-    assert any(e["e"] == "roll" for e in g.events_log)  # the second Harvest's roll
+    assert any(e["e"] == "roll" for e in g.events)  # the second Harvest's roll
     assert requests
 
 
@@ -438,5 +438,5 @@ def test_same_seed_same_game(compiled):
         g = Game(compiled, 3, seed=seed)
         r = random.Random(seed)
         drive(g.play(), default=lambda req: r.randrange(len(req.options)))
-        return g.events_log
+        return g.events
     assert events(4) == events(4) and events(4) != events(5)

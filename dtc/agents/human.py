@@ -16,6 +16,7 @@ from dtc.vm import (
     ChooseDirection,
     ChooseItems,
     ChooseOption,
+    ChoosePlace,
     ChoosePlayer,
     PickNumber,
     Request,
@@ -30,9 +31,11 @@ class Quit(Exception):
 class Human:
     name = "human"
 
-    def __init__(self, read: Callable[[str], str] = input, say: Callable[[str], None] = print):
+    def __init__(self, read: Callable[[str], str] = input, say: Callable[[str], None] = print,
+                 show: Callable[[Any, Request], str | None] | None = None):
         self.read = read
         self.say = say
+        self.show = show  # what to draw before a question (a game's sheets), if anything
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
         """Ask until `parse` accepts the text (it returns None to refuse)."""
@@ -138,6 +141,17 @@ class Human:
         span = f"{r.least}" if r.least == r.most else f"{r.least} to {r.most}"
         return self.ask(f"pick {span} > ", lambda t: _some(t, n, r.least, r.most),
                         f"give {span} different numbers from 1 to {n}")
+
+    def on_ChoosePlace(self, game, r: ChoosePlace):
+        shown = self.show(game, r) if self.show else None
+        if shown:
+            self.say(shown)
+        self.say(f"-- {r.owner}: {r.purpose} --")
+        for i, label in enumerate(r.options, 1):
+            self.say(f"  [{i}] {label}")
+        n = len(r.options)
+        return self.ask(f"{r.purpose}: which? (1-{n}) > ", lambda t: _number(t, 1, n),
+                        f"type a number from 1 to {n}") - 1
 
     def on_ChooseDirection(self, game, r: ChooseDirection):
         return self.ask(f"move {r.component} {r.amount} up or down? > ",

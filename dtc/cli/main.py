@@ -338,22 +338,15 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     import random as random_mod
 
     from dtc.agents.bots import BOTS
-    from dtc.agents.human import Human, Quit
+    from dtc.agents.human import Human
     from dtc.dicethrone.narrate import line
-    from dtc.dicethrone.session import Session, SessionError, Setup, load_save
+    from dtc.dicethrone.session import DICE_THRONE, Setup
+    from dtc.session import Session
 
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     if resume_path is not None:
-        try:
-            setup, recorded = load_save(resume_path)
-        except SessionError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_USAGE)
-        if setup.ruleset != loaded.content_hash:
-            click.echo(f"error: {resume_path} was saved with another ruleset "
-                       f"({setup.ruleset[:16]}…); pass the same --ruleset", err=True)
-            sys.exit(EXIT_USAGE)
+        setup, recorded = _resume(DICE_THRONE, loaded, resume_path)
         save_path = save_path or resume_path
     else:
         if not hero or not opponent:
@@ -365,28 +358,10 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         setup = Setup(loaded.content_hash, seed, heroes, agents)
     seats = [Human() if kind == "human" else BOTS[kind](setup.seed * 2 + i + 1)
              for i, kind in enumerate(setup.agents)]
-
-    def narrate(game, event):
-        text = line(game, event)
-        if text is not None:
-            click.echo(text)
-
     click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
-    session = Session(loaded, setup, seats, log_path, save_path, narrate)
-    try:
-        result = session.run(recorded)
-    except Quit:
-        session.save()
-        click.echo("")
-        if save_path:
-            click.echo(f"left the game; saved to {save_path} (continue with `dtc play --resume {save_path}`)")
-        else:
-            click.echo("left the game (use --save FILE to be able to continue)")
-        sys.exit(EXIT_CLEAN)
-    except SessionError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
+    session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line))
+    result = _run(session, recorded, save_path, "dtc play")
     if result.winner is None:
         winner = "a draw"
     else:
@@ -395,18 +370,64 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     sys.exit(EXIT_CLEAN)
 
 
+def _resume(kind, loaded, resume_path: Path):
+    """The setup and answers of a save made with this ruleset (or a clean exit 2)."""
+    from dtc.session import SessionError, load_save
+
+    try:
+        setup, recorded = load_save(kind, resume_path)
+    except SessionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    if setup.ruleset != loaded.content_hash:
+        click.echo(f"error: {resume_path} was saved with another ruleset "
+                   f"({setup.ruleset[:16]}…); pass the same --ruleset", err=True)
+        sys.exit(EXIT_USAGE)
+    return setup, recorded
+
+
+def _narrator(line):
+    def narrate(game, event):
+        text = line(game, event)
+        if text is not None:
+            click.echo(text)
+    return narrate
+
+
+def _run(session, recorded: list, save_path: Path | None, command: str):
+    """Play the session to its result; Ctrl-C or end of input saves and leaves cleanly."""
+    from dtc.agents.human import Quit
+    from dtc.session import SessionError
+
+    try:
+        return session.run(recorded)
+    except Quit:
+        session.save()
+        click.echo("")
+        if save_path:
+            click.echo(f"left the game; saved to {save_path} "
+                       f"(continue with `{command} --resume {save_path}`)")
+        else:
+            click.echo("left the game (use --save FILE to be able to continue)")
+        sys.exit(EXIT_CLEAN)
+    except SessionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
 @cli.command()
 @click.argument("log_file", type=click.Path(path_type=Path))
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
               help="The ruleset the game was played with (default: the built-in content).")
 def replay(log_file: Path, ruleset_path: Path | None) -> None:
     """Re-run a game log and check every request and event is the same."""
-    from dtc.dicethrone.session import SessionError
-    from dtc.dicethrone.session import replay as run_replay
+    from dtc.dicethrone.session import DICE_THRONE
+    from dtc.session import SessionError
+    from dtc.session import replay as run_replay
 
     loaded = _ruleset(ruleset_path)
     try:
-        result, steps = run_replay(loaded, log_file)
+        result, steps = run_replay(DICE_THRONE, loaded, log_file)
     except SessionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_PROBLEMS)
@@ -614,3 +635,173 @@ def heroes(content_paths: tuple[Path, ...]) -> None:
                    f"{sum(c.copies for c in h.cards)} own cards)")
     sys.exit(_exit_code(result, False))
 
+
+# ------------------------------------------------------------------ Valeria
+
+
+@cli.group()
+def valeria() -> None:
+    """Kingdoms of Valeria: play with bots, play solo, simulate, replay."""
+
+
+def _valeria_options(solo: bool):
+    def wrap(f):
+        options = [
+            click.option("--sheet", help="The player sheets (default: the first, Castle and Forest)."),
+            click.option("--seed", type=int, help="Seed for dice and decks (a random one when absent)."),
+            click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy",
+                         show_default=True),
+            click.option("--auto", is_flag=True, help="Bots play every seat; the game is narrated."),
+            click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
+                         help="A compiled ruleset (default: the built-in content)."),
+            click.option("--save", "save_path", type=click.Path(path_type=Path),
+                         help="Save the game to this file after every turn."),
+            click.option("--resume", "resume_path", type=click.Path(path_type=Path),
+                         help="Continue a saved game."),
+            click.option("--log", "log_path", type=click.Path(path_type=Path),
+                         help="Write the game as JSON lines (for `dtc valeria replay`)."),
+        ]
+        if not solo:
+            players = click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True,
+                                   help="Players; you are P1, bots play the others.")
+            options.insert(0, players)
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return wrap
+
+
+@valeria.command("play")
+@_valeria_options(solo=False)
+def valeria_play(players, sheet, seed, bot, auto, ruleset_path, save_path, resume_path, log_path) -> None:
+    """Play Kingdoms of Valeria at the terminal against bots (or watch them with --auto)."""
+    _valeria_game(players, False, sheet, seed, bot, auto, ruleset_path, save_path, resume_path, log_path,
+                  "dtc valeria play")
+
+
+@valeria.command("solo")
+@_valeria_options(solo=True)
+def valeria_solo(sheet, seed, bot, auto, ruleset_path, save_path, resume_path, log_path) -> None:
+    """Play the solo game: 20 turns, Events on black doubles, a second Harvest, a score band."""
+    _valeria_game(1, True, sheet, seed, bot, auto, ruleset_path, save_path, resume_path, log_path,
+                  "dtc valeria solo")
+
+
+def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path, resume_path, log_path,
+                  command) -> None:
+    import random as random_mod
+
+    from dtc.agents.human import Human
+    from dtc.session import Session
+    from dtc.valeria.bots import BOTS
+    from dtc.valeria.engine import Game, ValeriaError
+    from dtc.valeria.narrate import line, tally
+    from dtc.valeria.narrate import sheet as draw
+    from dtc.valeria.session import VALERIA, Setup
+
+    loaded = _ruleset(ruleset_path)
+    recorded: list = []
+    if resume_path is not None:
+        setup, recorded = _resume(VALERIA, loaded, resume_path)
+        save_path = save_path or resume_path
+    else:
+        seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
+        try:
+            name = Game(loaded, players, seed, sheet, solo).sheet["name"]
+        except ValeriaError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        agents = [bot if auto else "human"] + [bot] * (players - 1)
+        setup = Setup(loaded.content_hash, seed, name, players, solo, agents)
+
+    def show(game, request):
+        if request.purpose in ("take an action", "use a Domain power", "mark 1 Guild Track pip"):
+            return draw(game, request.player)
+        return None
+
+    seats = [Human(show=show) if kind == "human" else BOTS[kind](setup.seed * 7 + i)
+             for i, kind in enumerate(setup.agents)]
+    mode = "solo" if setup.solo else f"{setup.players} players"
+    click.echo(f"seed {setup.seed}; {mode}; {setup.sheet}"
+               + (f"; resuming after {len(recorded)} answers" if recorded else ""))
+    session = Session(loaded, VALERIA, setup, seats, log_path, save_path, _narrator(line))
+    result = _run(session, recorded, save_path, command)
+    click.echo("")
+    click.echo(tally(None, result))
+    sys.exit(EXIT_CLEAN)
+
+
+@valeria.command("replay")
+@click.argument("log_file", type=click.Path(path_type=Path))
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
+              help="The ruleset the game was played with (default: the built-in content).")
+def valeria_replay(log_file: Path, ruleset_path: Path | None) -> None:
+    """Re-run a Valeria game log and check every request and event is the same."""
+    from dtc.session import SessionError
+    from dtc.session import replay as run_replay
+    from dtc.valeria.session import VALERIA
+
+    loaded = _ruleset(ruleset_path)
+    try:
+        result, steps = run_replay(VALERIA, loaded, log_file)
+    except SessionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_PROBLEMS)
+    scores = ", ".join(f"P{p + 1} {s.total}" for p, s in enumerate(result.scores))
+    click.echo(f"replay matches: {steps} answers, {result.turns} turns, {scores}")
+    sys.exit(EXIT_CLEAN)
+
+
+@valeria.command("simulate")
+@click.option("--players", type=click.IntRange(1, 6), default=4, show_default=True,
+              help="Players (1: the solo game).")
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=500, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Worker processes (the numbers do not depend on it).")
+@click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True)
+@click.option("--sheet", help="The player sheets (default: the first).")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) -> None:
+    """Bot games: mean score per seat with a 95% interval, share of wins, game length."""
+    from dtc import artifact as artifact_mod
+    from dtc.valeria.engine import Game, ValeriaError
+    from dtc.valeria.simulate import simulate as run_simulation
+    from dtc.valeria.simulate import summary
+
+    loaded = _ruleset(ruleset_path)
+    try:
+        name = Game(loaded, players, seed, sheet, solo=players == 1).sheet["name"]
+    except ValeriaError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    raw = artifact_mod.to_bytes(loaded.data)
+    total = _with_progress(lambda progress: run_simulation(
+        loaded, raw, players, name, games, seed, jobs, bot, progress), games)
+    rows = summary(total)
+    meta = {"players": players, "games": games, "seed": seed, "bot": bot, "sheet": name,
+            "average_turns": round(total.turns / total.games, 2), "ruleset": loaded.content_hash}
+    if fmt == "json":
+        click.echo(json.dumps({**meta, "seats": rows}, indent=2))
+    elif fmt == "csv":
+        click.echo("seat,mean_score,mean_score_low,mean_score_high,sd,win_share")
+        for r in rows:
+            low, high = r["mean_score_ci95"]
+            click.echo(f"{r['seat']},{r['mean_score']},{low},{high},{r['sd']},{r['win_share']}")
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        mode = "solo" if players == 1 else f"{players} players"
+        t = Table(title=f"{games} games, {mode}, {name}, seed {seed}, {bot} bots, "
+                        f"{meta['average_turns']} turns per game")
+        for column in ("seat", "mean score (95% CI)", "sd", "wins"):
+            t.add_column(column)
+        for r in rows:
+            low, high = r["mean_score_ci95"]
+            t.add_row(f"P{r['seat']}", f"{r['mean_score']:.1f} ({low:.1f}-{high:.1f})", f"{r['sd']:.1f}",
+                      f"{r['win_share']:.1%}")
+        Console(width=120).print(t)
+    sys.exit(EXIT_CLEAN)

@@ -1,34 +1,15 @@
-"""Session: a game with its seats, recorded — logs, saves, resumes and replays.
-
-A game is fully described by the ruleset's hash, the seed, the heroes and the
-list of answers; that is the save format (rewritten atomically after every
-turn) and the core of the log.  A log (`--log`) is JSON lines: a header, then
-every request with its answer and every event, in order.  `replay()` re-runs a
-log and fails loudly at the first request or event that differs.
-"""
+"""Dice Throne sessions: the setup of a game and how to start it (the rest is `dtc.session`)."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
 
-from dtc import artifact as artifact_mod
 from dtc.artifact import Artifact
-from dtc.dicethrone.engine import Game, Result
+from dtc.dicethrone.engine import Game
 from dtc.dicethrone.requests import AnswerError
+from dtc.session import Kind, SessionError
 from dtc.vm import VMError
-
-SAVE_KIND = "dtc-dicethrone-save"
-LOG_KIND = "dtc-dicethrone-log"
-FORMAT = 1
-
-
-class SessionError(Exception):
-    """A save or log that cannot be used, or a replay that differs; one-line message."""
 
 
 @dataclass
@@ -43,204 +24,20 @@ class Setup:
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
 
-
-def plain(value: Any) -> Any:
-    """JSON-ready data for requests and answers (tuples become lists)."""
-    if dataclasses.is_dataclass(value):
-        return {"type": type(value).__name__,
-                **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    return value
+    @staticmethod
+    def from_json(data: dict) -> Setup:
+        return Setup(data["ruleset"], int(data["seed"]), list(data["heroes"]), list(data["agents"]))
 
 
-@dataclass
-class Session:
-    """Runs a game between agents, recording what the setup, a save or a log needs."""
-
-    artifact: Artifact
-    setup: Setup
-    agents: list[Any]
-    log_path: Path | None = None
-    save_path: Path | None = None
-    on_event: Callable[[Game, dict], None] | None = None
-    answers: list[Any] = field(default_factory=list)
-
-    def new_game(self) -> Game:
-        indices = []
-        for name in self.setup.heroes:
-            found = self.artifact.hero(name)
-            if found is None:
-                raise SessionError(f"the ruleset has no hero `{name}`")
-            indices.append(found[0])
-        return Game(self.artifact, indices, self.setup.seed)
-
-    def run(self, recorded: list[Any] | None = None) -> Result:
-        """Play to the end; `recorded` answers (from a save) are given first, unasked."""
-        game = self.new_game()
-        pending = list(recorded or [])
-        log = open(self.log_path, "w", encoding="utf-8") if self.log_path else None
-        shown = 0
-        turns_seen = 0
-        try:
-            if log:
-                log.write(json.dumps({"dtc": LOG_KIND, "version": FORMAT, **self.setup.to_json()}) + "\n")
-            run = game.play()
-            try:
-                request = next(run)
-                while True:
-                    shown = self._events(game, shown, log, live=not pending)
-                    turns = game.turn_no
-                    if turns != turns_seen:
-                        turns_seen = turns
-                        self.save()
-                    from_save = bool(pending)
-                    agent = self.agents[request.player]
-                    if from_save:
-                        answer = pending.pop(0)
-                        if hasattr(agent, "observe"):  # bots catch up, so a resumed game plays on the same
-                            agent.observe(game, request, answer)
-                    else:
-                        answer = agent.answer(game, request)
-                    answer = plain(answer)
-                    self.answers.append(answer)
-                    if log:
-                        log.write(json.dumps({"ask": plain(request), "answer": answer}) + "\n")
-                    try:
-                        request = run.send(answer)
-                    except (AnswerError, VMError) as exc:
-                        if not from_save:
-                            raise
-                        raise SessionError(f"the saved game does not fit this ruleset: its answer "
-                                           f"{len(self.answers)} ({_short(answer)}) is refused: {exc}"
-                                           ) from None
-            except StopIteration as stop:
-                result = stop.value
-            if pending:
-                raise SessionError(f"the saved game does not fit this ruleset: the game ended with "
-                                   f"{len(pending)} saved answers left over")
-            self._events(game, shown, log, live=True)
-            self.save()
-            return result
-        finally:
-            if log:
-                log.close()
-
-    def _events(self, game: Game, shown: int, log, live: bool) -> int:
-        for event in game.events[shown:]:
-            if log:
-                log.write(json.dumps({"event": event}) + "\n")
-            if live and self.on_event is not None:
-                self.on_event(game, event)
-        return len(game.events)
-
-    def save(self) -> None:
-        if self.save_path is None:
-            return
-        data = {"dtc": SAVE_KIND, "version": FORMAT, **self.setup.to_json(), "answers": self.answers}
-        artifact_mod.write(self.save_path, json.dumps(data).encode())
+def new_game(artifact: Artifact, setup: Setup) -> Game:
+    indices = []
+    for name in setup.heroes:
+        found = artifact.hero(name)
+        if found is None:
+            raise SessionError(f"the ruleset has no hero `{name}`")
+        indices.append(found[0])
+    return Game(artifact, indices, setup.seed)
 
 
-# ------------------------------------------------------------ saves, logs
-
-
-def load_save(path: Path) -> tuple[Setup, list[Any]]:
-    """The setup and answers of a save file."""
-    data = _read_json(path)
-    if not isinstance(data, dict) or data.get("dtc") != SAVE_KIND:
-        raise SessionError(f"{path} is not a dtc save file")
-    if data.get("version") != FORMAT:
-        raise SessionError(f"{path}: save format {data.get('version')!r} is not supported")
-    try:
-        setup = Setup(data["ruleset"], int(data["seed"]), list(data["heroes"]), list(data["agents"]))
-        answers = list(data["answers"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SessionError(f"{path}: damaged save file ({exc})") from None
-    return setup, answers
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise SessionError(f"{path} is not valid JSON: {exc}") from None
-
-
-def read_log(path: Path) -> tuple[Setup, list[dict]]:
-    """The setup and records (`ask`/`answer` and `event`) of a log file."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise SessionError(f"{path}:{number}: not a JSON line ({exc.args[0]})") from None
-        if records and (not isinstance(record, dict)
-                        or not ({"ask", "answer"} <= record.keys() or "event" in record)):
-            raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}} "
-                               f"or {{\"event\"}}; this one is neither")
-        records.append(record)
-    if not records or not isinstance(records[0], dict) or records[0].get("dtc") != LOG_KIND:
-        raise SessionError(f"{path} is not a dtc game log")
-    head = records[0]
-    try:
-        setup = Setup(head["ruleset"], int(head["seed"]), list(head["heroes"]), list(head["agents"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SessionError(f"{path}: damaged log header ({exc})") from None
-    return setup, records[1:]
-
-
-def replay(artifact: Artifact, path: Path) -> tuple[Result, int]:
-    """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference."""
-    setup, records = read_log(path)
-    if setup.ruleset != artifact.content_hash:
-        raise SessionError(f"the log was played with ruleset {setup.ruleset[:16]}…, "
-                           f"not {artifact.content_hash[:16]}…; pass the same --ruleset")
-    game = Session(artifact, setup, []).new_game()
-    asks = [r for r in records if "ask" in r]
-    events = [r["event"] for r in records if "event" in r]
-    steps = 0
-    run = game.play()
-    try:
-        request = next(run)
-        while True:
-            if steps >= len(asks):
-                raise SessionError(f"replay differs at request {steps + 1}: the log ends, "
-                                   f"the game asks {_short(plain(request))}")
-            expected = asks[steps]["ask"]
-            if plain(request) != expected:
-                raise SessionError(f"replay differs at request {steps + 1}: the log has "
-                                   f"{_short(expected)}, the game asks {_short(plain(request))}")
-            answer = asks[steps]["answer"]
-            steps += 1  # counted before sending: the last answer ends the game with StopIteration
-            try:
-                request = run.send(answer)
-            except (AnswerError, VMError) as exc:
-                raise SessionError(f"replay differs at request {steps}: the game refuses the logged "
-                                   f"answer {_short(answer)}: {exc}") from None
-    except StopIteration as stop:
-        result = stop.value
-    if steps != len(asks):
-        raise SessionError(f"replay differs: the game ended after {steps} requests, the log has {len(asks)}")
-    for i, (got, want) in enumerate(zip(game.events, events, strict=False)):
-        if got != want:
-            raise SessionError(f"replay differs at event {i + 1}: the log has {_short(want)}, "
-                               f"the game has {_short(got)}")
-    if len(game.events) != len(events):
-        raise SessionError(f"replay differs: {len(game.events)} events, the log has {len(events)}")
-    return result, steps
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) < 160 else text[:157] + "..."
-
+DICE_THRONE = Kind("dtc-dicethrone-save", "dtc-dicethrone-log", Setup.from_json, new_game,
+                   (AnswerError, VMError))

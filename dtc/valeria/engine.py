@@ -121,7 +121,7 @@ class Game:
         self.vm = VM.shared(artifact)
         self.solo = solo
         self.record = record
-        self.events_log: list[dict] = []
+        self.events: list[dict] = []
         self.pip_log: list[tuple[int, str, int, int]] = []  # (player, section, index, pip) in order
         self.players = [self._new_marks() for _ in range(players)]
         self.dice: dict[str, int] = {}
@@ -149,7 +149,7 @@ class Game:
     # ================================================================= names
     def event(self, kind: str, **data: Any) -> None:
         if self.record:
-            self.events_log.append({"e": kind, **data})
+            self.events.append({"e": kind, **data})
 
     def reward(self, index: int) -> dict | None:
         return None if index < 0 else self.rules["rewards"][index]

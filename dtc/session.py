@@ -1,0 +1,236 @@
+"""Session: a game with its seats, recorded — logs, saves, resumes and replays, for any game.
+
+A game is fully described by its setup (the ruleset's hash, the seed, who
+plays what) and the list of answers; that is the save format (rewritten
+atomically after every turn) and the core of the log.  A log (`--log`) is JSON
+lines: a header, then every request with its answer and every event, in order.
+`replay()` re-runs a log and fails loudly at the first request or event that
+differs.  A `Kind` says which game: its file markers, how to read its setup and
+how to start a game from it.  A game has `play()` (the request generator),
+`events` and `turn_no`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dtc import artifact as artifact_mod
+from dtc.artifact import Artifact
+from dtc.vm import VMError
+
+FORMAT = 1
+
+
+class SessionError(Exception):
+    """A save or log that cannot be used, or a replay that differs; one-line message."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """Which game a session plays: file markers, its setup, how to start it, refused answers."""
+
+    save: str  # the `dtc` marker of a save file
+    log: str  # and of a log file
+    setup_from: Callable[[dict], Any]  # plain data -> setup (KeyError/TypeError/ValueError if damaged)
+    new_game: Callable[[Artifact, Any], Any]  # (artifact, setup) -> a game; SessionError if it cannot
+    refused: tuple[type[Exception], ...] = (VMError,)  # what the game raises for an answer that does not fit
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready data for requests and answers (tuples become lists)."""
+    if dataclasses.is_dataclass(value):
+        return {"type": type(value).__name__,
+                **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class Session:
+    """Runs a game between agents, recording what the setup, a save or a log needs."""
+
+    artifact: Artifact
+    kind: Kind
+    setup: Any  # with `ruleset` and `to_json()`
+    agents: list[Any]
+    log_path: Path | None = None
+    save_path: Path | None = None
+    on_event: Callable[[Any, dict], None] | None = None
+    answers: list[Any] = field(default_factory=list)
+
+    def run(self, recorded: list[Any] | None = None) -> Any:
+        """Play to the end; `recorded` answers (from a save) are given first, unasked."""
+        game = self.kind.new_game(self.artifact, self.setup)
+        pending = list(recorded or [])
+        log = open(self.log_path, "w", encoding="utf-8") if self.log_path else None
+        shown = 0
+        turns_seen = 0
+        try:
+            if log:
+                head = {"dtc": self.kind.log, "version": FORMAT, **self.setup.to_json()}
+                log.write(json.dumps(head) + "\n")
+            run = game.play()
+            try:
+                request = next(run)
+                while True:
+                    shown = self._events(game, shown, log, live=not pending)
+                    turns = game.turn_no
+                    if turns != turns_seen:
+                        turns_seen = turns
+                        self.save()
+                    from_save = bool(pending)
+                    agent = self.agents[request.player]
+                    if from_save:
+                        answer = pending.pop(0)
+                        if hasattr(agent, "observe"):  # bots catch up, so a resumed game plays on the same
+                            agent.observe(game, request, answer)
+                    else:
+                        answer = agent.answer(game, request)
+                    answer = plain(answer)
+                    self.answers.append(answer)
+                    if log:
+                        log.write(json.dumps({"ask": plain(request), "answer": answer}) + "\n")
+                    try:
+                        request = run.send(answer)
+                    except self.kind.refused as exc:
+                        if not from_save:
+                            raise
+                        raise SessionError(f"the saved game does not fit this ruleset: its answer "
+                                           f"{len(self.answers)} ({_short(answer)}) is refused: {exc}"
+                                           ) from None
+            except StopIteration as stop:
+                result = stop.value
+            if pending:
+                raise SessionError(f"the saved game does not fit this ruleset: the game ended with "
+                                   f"{len(pending)} saved answers left over")
+            self._events(game, shown, log, live=True)
+            self.save()
+            return result
+        finally:
+            if log:
+                log.close()
+
+    def _events(self, game: Any, shown: int, log, live: bool) -> int:
+        for event in game.events[shown:]:
+            if log:
+                log.write(json.dumps({"event": event}) + "\n")
+            if live and self.on_event is not None:
+                self.on_event(game, event)
+        return len(game.events)
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        data = {"dtc": self.kind.save, "version": FORMAT, **self.setup.to_json(), "answers": self.answers}
+        artifact_mod.write(self.save_path, json.dumps(data).encode())
+
+
+# ------------------------------------------------------------ saves, logs
+
+
+def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any]]:
+    """The setup and answers of a save file."""
+    data = _read_json(path)
+    if not isinstance(data, dict) or data.get("dtc") != kind.save:
+        raise SessionError(f"{path} is not a dtc save file of this game")
+    if data.get("version") != FORMAT:
+        raise SessionError(f"{path}: save format {data.get('version')!r} is not supported")
+    try:
+        setup = kind.setup_from(data)
+        answers = list(data["answers"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SessionError(f"{path}: damaged save file ({exc})") from None
+    return setup, answers
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise SessionError(f"{path} is not valid JSON: {exc}") from None
+
+
+def read_log(kind: Kind, path: Path) -> tuple[Any, list[dict]]:
+    """The setup and records (`ask`/`answer` and `event`) of a log file."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise SessionError(f"{path}:{number}: not a JSON line ({exc.args[0]})") from None
+        if records and (not isinstance(record, dict)
+                        or not ({"ask", "answer"} <= record.keys() or "event" in record)):
+            raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}} "
+                               f"or {{\"event\"}}; this one is neither")
+        records.append(record)
+    if not records or not isinstance(records[0], dict) or records[0].get("dtc") != kind.log:
+        raise SessionError(f"{path} is not a dtc game log of this game")
+    head = records[0]
+    try:
+        setup = kind.setup_from(head)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SessionError(f"{path}: damaged log header ({exc})") from None
+    return setup, records[1:]
+
+
+def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
+    """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference."""
+    setup, records = read_log(kind, path)
+    if setup.ruleset != artifact.content_hash:
+        raise SessionError(f"the log was played with ruleset {setup.ruleset[:16]}…, "
+                           f"not {artifact.content_hash[:16]}…; pass the same --ruleset")
+    game = kind.new_game(artifact, setup)
+    asks = [r for r in records if "ask" in r]
+    events = [r["event"] for r in records if "event" in r]
+    steps = 0
+    run = game.play()
+    try:
+        request = next(run)
+        while True:
+            if steps >= len(asks):
+                raise SessionError(f"replay differs at request {steps + 1}: the log ends, "
+                                   f"the game asks {_short(plain(request))}")
+            expected = asks[steps]["ask"]
+            if plain(request) != expected:
+                raise SessionError(f"replay differs at request {steps + 1}: the log has "
+                                   f"{_short(expected)}, the game asks {_short(plain(request))}")
+            answer = asks[steps]["answer"]
+            steps += 1  # counted before sending: the last answer ends the game with StopIteration
+            try:
+                request = run.send(answer)
+            except kind.refused as exc:
+                raise SessionError(f"replay differs at request {steps}: the game refuses the logged "
+                                   f"answer {_short(answer)}: {exc}") from None
+    except StopIteration as stop:
+        result = stop.value
+    if steps != len(asks):
+        raise SessionError(f"replay differs: the game ended after {steps} requests, the log has {len(asks)}")
+    for i, (got, want) in enumerate(zip(game.events, events, strict=False)):
+        if got != want:
+            raise SessionError(f"replay differs at event {i + 1}: the log has {_short(want)}, "
+                               f"the game has {_short(got)}")
+    if len(game.events) != len(events):
+        raise SessionError(f"replay differs: {len(game.events)} events, the log has {len(events)}")
+    return result, steps
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) < 160 else text[:157] + "..."
+

@@ -1,0 +1,116 @@
+"""Simulate Valeria: a player count, a game count and a seed in; mean scores per seat out.
+
+Game i has its own seed, derived from (seed, i) only, and the tallies are sums,
+so the numbers are the same whatever the number of worker processes; only
+counters are kept, so memory does not grow with the number of games.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dtc import artifact as artifact_mod
+from dtc.artifact import Artifact
+from dtc.dicethrone.simulate import game_seed
+from dtc.valeria.bots import BOTS
+from dtc.valeria.engine import Game
+
+CHUNK = 20
+
+
+@dataclass
+class Tally:
+    players: int
+    games: int = 0
+    score: list[float] = field(default_factory=list)
+    squares: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)  # shared wins count as a share
+    turns: int = 0
+
+    def __post_init__(self) -> None:
+        self.score = self.score or [0.0] * self.players
+        self.squares = self.squares or [0.0] * self.players
+        self.wins = self.wins or [0.0] * self.players
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.turns += other.turns
+        for i in range(self.players):
+            self.score[i] += other.score[i]
+            self.squares[i] += other.squares[i]
+            self.wins[i] += other.wins[i]
+
+
+def play_one(a: Artifact, players: int, sheet: str | None, seed: int, bot: str):
+    """One bot game (solo when `players` is 1); returns its Result."""
+    game = Game(a, players, seed, sheet, solo=players == 1, record=False)
+    agents = [BOTS[bot](seed * 7 + i) for i in range(players)]
+    run = game.play()
+    try:
+        request = next(run)
+        while True:
+            request = run.send(agents[request.player].answer(game, request))
+    except StopIteration as stop:
+        return stop.value
+
+
+def play_games(a: Artifact, players: int, sheet: str | None, seed: int, start: int, count: int,
+               bot: str) -> Tally:
+    tally = Tally(players)
+    for index in range(start, start + count):
+        result = play_one(a, players, sheet, game_seed(seed, players, index), bot)
+        tally.games += 1
+        tally.turns += result.turns
+        for p, s in enumerate(result.scores):
+            tally.score[p] += s.total
+            tally.squares[p] += s.total * s.total
+        for w in result.winners:
+            tally.wins[w] += 1 / len(result.winners)
+    return tally
+
+
+_WORKER: dict = {}
+
+
+def _init(raw: bytes) -> None:
+    _WORKER["artifact"] = artifact_mod.load(raw)
+
+
+def _task(job: tuple) -> Tally:
+    return play_games(_WORKER["artifact"], *job)
+
+
+def simulate(a: Artifact, raw: bytes, players: int, sheet: str | None, games: int, seed: int, jobs: int,
+             bot: str, progress: Callable[[int], None] | None = None) -> Tally:
+    work = [(players, sheet, seed, start, min(CHUNK, games - start), bot) for start in range(0, games, CHUNK)]
+    total = Tally(players)
+    if jobs <= 1:
+        for job in work:
+            tally = play_games(a, *job)
+            total.add(tally)
+            if progress:
+                progress(tally.games)
+        return total
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init, initargs=(raw,)) as pool:
+        for tally in pool.imap_unordered(_task, work):
+            total.add(tally)
+            if progress:
+                progress(tally.games)
+    return total
+
+
+def summary(tally: Tally) -> list[dict]:
+    """Per seat: mean score with a 95% interval, its standard deviation, and its share of wins."""
+    out = []
+    n = tally.games
+    for p in range(tally.players):
+        mean = tally.score[p] / n
+        var = max(0.0, tally.squares[p] / n - mean * mean) * n / max(1, n - 1)
+        half = 1.96 * math.sqrt(var / n)
+        out.append({"seat": p + 1, "mean_score": round(mean, 2),
+                    "mean_score_ci95": [round(mean - half, 2), round(mean + half, 2)],
+                    "sd": round(math.sqrt(var), 2), "win_share": round(tally.wins[p] / n, 4)})
+    return out
