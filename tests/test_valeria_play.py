@@ -1,0 +1,189 @@
+"""`dtc valeria`: solo and multiplayer games at a pseudo-terminal and with bots, saves, replays,
+simulations; and property tests over many seeded bot games."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dtc.cli.main import cli
+from dtc.valeria.bots import BOTS
+from dtc.valeria.engine import Game
+from dtc.valeria.simulate import play_one
+
+DTC = str(Path(sys.executable).with_name("dtc"))
+EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200")) // 5
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_solo_auto_plays_20_turns_and_prints_a_score_and_its_band():
+    result = run("valeria", "solo", "--seed", 1, "--auto")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "== Turn 20: P1 ==" in out and "== Turn 21" not in out
+    assert re.search(r"Score Tally\s+P1\nStar pips\s+\d+\nDomains\s+\d+\nMonster Lairs\s+\d+\nStatues\s+\d+\n"
+                     r"Total\s+(\d+)", out)
+    total = int(re.search(r"Total\s+(\d+)", out).group(1))
+    band = re.search(rf"{total} VP: (.+)", out).group(1)
+    expected = ("You have lost your title" if total < 60 else "Was it luck or skill" if total < 70
+                else "Prime Castellan" if total < 80 else "You have been promoted")
+    assert band.startswith(expected)
+    assert run("valeria", "solo", "--seed", 1, "--auto").output == out
+
+
+def test_simulate_prints_mean_scores_per_seat_the_same_for_any_jobs():
+    one = run("valeria", "simulate", "--players", 4, "--games", 60, "--seed", 2, "--format", "json")
+    two = run("valeria", "simulate", "--players", 4, "--games", 60, "--seed", 2, "--format", "json",
+              "--jobs", 2)
+    assert one.exit_code == 0 and one.output == two.output
+    data = json.loads(one.output)
+    assert [s["seat"] for s in data["seats"]] == [1, 2, 3, 4]
+    assert abs(sum(s["win_share"] for s in data["seats"]) - 1) < 1e-3
+    for seat in data["seats"]:
+        low, high = seat["mean_score_ci95"]
+        assert 20 < low <= seat["mean_score"] <= high < 120
+    table = run("valeria", "simulate", "--players", 2, "--games", 10, "--seed", 2)
+    assert table.exit_code == 0 and "mean score (95% CI)" in table.output and "P2" in table.output
+
+
+def test_the_greedy_bot_outscores_the_random_one():
+    from dtc.rulesets import builtin
+
+    loaded = builtin()
+    greedy = sum(play_one(loaded, 1, None, seed, "greedy").scores[0].total for seed in range(15))
+    random_ = sum(play_one(loaded, 1, None, seed, "random").scores[0].total for seed in range(15))
+    assert greedy > random_ * 1.3
+
+
+def test_a_bot_game_log_replays_and_a_save_resumes_to_the_same_end(tmp_path):
+    log, save = tmp_path / "g.jsonl", tmp_path / "g.json"
+    whole = run("valeria", "play", "--players", 3, "--auto", "--seed", 8, "--log", log, "--save", save)
+    assert whole.exit_code == 0
+    replayed = run("valeria", "replay", log)
+    assert replayed.exit_code == 0 and replayed.output.startswith("replay matches:")
+    data = json.loads(save.read_text())
+    assert data["dtc"] == "dtc-valeria-save" and data["players"] == 3
+    data["answers"] = data["answers"][: len(data["answers"]) // 3]
+    save.write_text(json.dumps(data))
+    resumed = run("valeria", "play", "--resume", save)
+    assert resumed.output.split("Score Tally")[1] == whole.output.split("Score Tally")[1]
+    lines = log.read_text().splitlines()
+    mark = next(i for i, line in enumerate(lines) if '"e": "mark"' in line)
+    record = json.loads(lines[mark])
+    record["event"]["pip"] += 1
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines[:mark] + [json.dumps(record)] + lines[mark + 1:]))
+    bad = run("valeria", "replay", tmp_path / "bad.jsonl")
+    assert bad.exit_code == 1 and "replay differs at event" in bad.stderr
+    dice_log = run("replay", log)  # a Valeria log is not a Dice Throne one
+    assert dice_log.exit_code == 1 and "is not a dtc game log of this game" in dice_log.stderr
+
+
+def test_bad_valeria_input_is_refused():
+    assert "no sheet `Summer`" in run("valeria", "solo", "--sheet", "Summer").stderr
+    assert run("valeria", "play", "--players", 9).exit_code == 2
+    assert "no sheet" in run("valeria", "simulate", "--sheet", "Nope").stderr
+
+
+def spawn(*args):
+    child = pexpect.spawn(DTC, [str(a) for a in args], timeout=15, dimensions=(60, 200),
+                          env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())})
+    child.delaybeforesend = None
+    return child
+
+
+PROMPT = r"(.+): which\? \(1-(\d+)\) > "
+
+
+def test_an_interactive_game_at_a_terminal(tmp_path):
+    """Sheets drawn, actions offered, nonsense refused with a hint, Ctrl-C saves, resume, replay."""
+    save, log = tmp_path / "v.json", tmp_path / "v.jsonl"
+    child = spawn("valeria", "play", "--players", 2, "--seed", 4, "--save", save)
+    child.expect(r"Citizens\s+1:Ho\[")
+    child.expect(r"Holy\s+")
+    child.expect(PROMPT)
+    child.sendline("banana")
+    child.expect(r"\? type a number from 1 to \d+")
+    child.expect(PROMPT)
+    child.sendline("0")
+    child.expect(r"\? type a number from 1 to \d+")
+    child.expect(PROMPT)
+    for _ in range(12):
+        child.sendline("1")
+        child.expect(PROMPT)
+    child.sendintr()
+    child.expect("left the game; saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    child = spawn("valeria", "play", "--resume", save, "--log", log)
+    child.expect(r"resuming after \d+ answers")
+    while True:
+        index = child.expect([PROMPT, r"winner: P\d"])
+        if index == 1:
+            break
+        child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    replayed = run("valeria", "replay", log)
+    assert replayed.exit_code == 0, replayed.output
+
+
+# ------------------------------------------------------------ properties
+
+
+def bot_game(players: int, seed: int, bot: str, sheet: str | None) -> Game:
+    from dtc.rulesets import builtin
+
+    game = Game(builtin(), players, seed, sheet, solo=players == 1)
+    agents = [BOTS[bot](seed + i) for i in range(players)]
+    run_ = game.play()
+    try:
+        request = next(run_)
+        while True:
+            request = run_.send(agents[request.player].answer(game, request))
+    except StopIteration:
+        pass
+    return game
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(1, 5), seed=st.integers(0, 2**32 - 1), bot=st.sampled_from(["greedy", "random"]),
+       sheet=st.sampled_from(["Castle and Forest", "Winter"]))
+def test_any_game_marks_in_order_keeps_the_limits_and_ends(players, seed, bot, sheet):
+    """"Important Rules to Remember": no pip skipped or marked out of order; "Statue Cards": at most
+    four, no duplicates; every game ends."""
+    game = bot_game(players, seed, bot, sheet)
+    assert game.over is not None
+    seen: dict[tuple, int] = {(p, "citizen", i): c["start"] for p in range(players)
+                              for i, c in enumerate(game.sheet["citizens"])}  # the starting pips
+    for player, section, index, position in game.pip_log:
+        key = (player, section, index)
+        assert position == seen.get(key, 0), ("out of order", key, position)
+        seen[key] = position + 1
+    for marks in game.players:
+        assert len(marks.statues) <= 4 and len(set(marks.statues)) == len(marks.statues)
+        assert marks.gold <= len(game.sheet["gold"]) and marks.wall <= len(game.sheet["wall"])
+        for i, t in enumerate(game.sheet["tracks"]):
+            assert marks.tracks[i] <= len(t["pips"])
+    if players == 1:
+        assert game.over.turns == 20
+    else:
+        assert game.over.turns % players == 0  # "all players have an equal number of turns"
+
+
+@settings(max_examples=max(3, EXAMPLES // 4), deadline=None)
+@given(players=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
+def test_same_seed_same_game(players, seed):
+    assert bot_game(players, seed, "greedy", None).events == bot_game(players, seed, "greedy", None).events
