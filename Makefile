@@ -15,11 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-## run: lint the built-in content, list its heroes, and play a narrated bot game with it
+## run: lint the built-in content, list its heroes, and play a narrated Dice Throne bot game with it
+##      (then a Kingdoms of Valeria solo game's score: `make run VALERIA=1` narrates it)
 run: $(STAMP)
 	$(BIN)/dtc lint content/
 	$(BIN)/dtc heroes
 	$(BIN)/dtc play --hero sun_elf --vs forgemaster --auto --seed $(SEED)
+	$(BIN)/dtc valeria solo --auto --seed $(SEED) > $(VENV)/valeria-solo.txt
+	@$(if $(VALERIA),cat,tail -n 12) $(VENV)/valeria-solo.txt
 
 ## test: the whole test suite (what CI runs)
 test: $(STAMP)
@@ -28,7 +31,7 @@ test: $(STAMP)
 ## fuzz: the property tests with many more examples (thousands of games; minutes)
 fuzz: $(STAMP)
 	DTC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest tests/test_properties.py tests/test_engine_properties.py \
-		tests/test_artifact.py
+		tests/test_artifact.py tests/test_valeria_play.py
 
 ## test-fast: everything but the slow packaging and fuzzing tests
 test-fast: $(STAMP)
@@ -45,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_lint.py
 	$(BIN)/python bench/bench_vm.py
 	$(BIN)/python bench/bench_odds.py
+	$(BIN)/python bench/bench_valeria.py
 	$(BIN)/python bench/bench_games.py
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)

@@ -343,7 +343,10 @@ def test_solo_game_twenty_turns_events_second_harvest_and_band(compiled):
     g = Game(compiled, 1, seed=5, solo=True)
     requests = drive(g.play())
     assert g.over.turns == 20 and g.over.band is not None
-    assert g.ships <= 6
+    rolls = [e["dice"] for e in g.events if e["e"] == "turn"]
+    doubled = sum(1 for d in rolls if d["harvest 1"] == d["harvest 2"])
+    assert doubled and g.ships == min(6, doubled)  # an Event on each double, at most six
+    assert any(e["e"] == "void" for e in g.events)
     doubles = [e for e in g.events if e["e"] == "solo_event"]
     assert len(doubles) == g.ships
     assert any(e["e"] == "roll" for e in g.events)  # the second Harvest's roll

@@ -49,6 +49,8 @@ class GreedyBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self._best: dict = {}
+        self._roads: dict = {}
+        self._values: dict = {}
 
     def observe(self, game: Game, request: ChoosePlace, answer: Any) -> None:
         self.answer(game, request)
@@ -58,7 +60,7 @@ class GreedyBot:
         purpose = request.purpose
         if purpose == "take an action":
             moves = game.moves(p)
-            return max(range(len(moves)), key=lambda i: (self.move_value(game, p, moves[i]), -i))
+            return max(range(len(moves)), key=lambda i: (self.value_of(game, p, moves[i]), -i))
         if purpose == "use a Domain power":
             return self.power(game, p, len(request.options))
         if purpose == "change a die":
@@ -97,11 +99,23 @@ class GreedyBot:
             return self.lair_share(game, p, lair) * 2 + self.pip_value(game, pip) + 0.5
         road = sheet["roads"][move.target]
         done = marks.roads[move.target]
-        new = road["pips"][done : done + move.value]
-        value = 0.4 * len(new) + sum(self.pip_value(game, pip) for pip in new)
-        if done + move.value >= len(road["pips"]) and road["to"] is not None:
+        end = min(len(road["pips"]), done + move.value)
+        worth = self.road_worth(game, move.target)  # of the first k pips, for each k
+        value = 0.4 * (end - done) + worth[end] - worth[done]
+        if end == len(road["pips"]) and road["to"] is not None:
             value += 3.0
         return value
+
+    def road_worth(self, game: Game, road: int) -> list[float]:
+        """The reward worth of a road's first k pips, for each k (a sheet never changes)."""
+        key = (id(game.sheet), road)
+        found = self._roads.get(key)
+        if found is None:
+            found = [0.0]
+            for pip in game.sheet["roads"][road]["pips"]:
+                found.append(found[-1] + self.pip_value(game, pip))
+            self._roads[key] = found
+        return found
 
     def citizen_value(self, game: Game, p: int, section: int) -> float:
         c = game.sheet["citizens"][section]
@@ -121,7 +135,9 @@ class GreedyBot:
 
     def lair_share(self, game: Game, p: int, lair: int) -> float:
         data = game.sheet["lairs"][lair]
-        total = sum(len(b["pips"]) for b in data["blocks"])
+        total = self._roads.get(("lair", id(game.sheet), lair))
+        if total is None:
+            total = self._roads[("lair", id(game.sheet), lair)] = sum(len(b["pips"]) for b in data["blocks"])
         done = sum(game.players[p].lairs[lair])
         vp = data["vp"][1] if lair in game.first_completer else data["vp"][0]
         return vp * (done + 1) / total / total
@@ -165,10 +181,20 @@ class GreedyBot:
         found = self._best.get((action, value))
         if found is None:
             lairs, roads = self._best["open"]
-            moves = [Move(action, "", False, value, t) for t in game.targets(p, action, value, lairs, roads)]
+            targets = game.targets(p, action, value, lairs, roads)
             found = self._best[(action, value)] = max(
-                (self.move_value(game, p, m) for m in moves), default=0.0
+                (self.value_of(game, p, Move(action, "", False, value, t)) for t in targets), default=0.0
             )
+        return found
+
+    def value_of(self, game: Game, p: int, move: Move) -> float:
+        """`move_value`, remembered for the turn (the sheet does not change while a player chooses)."""
+        key = (game.turn_no, p, move.action, move.value, move.target)
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) > 4096:
+                self._values.clear()
+            found = self._values[key] = self.move_value(game, p, move)
         return found
 
     def power(self, game: Game, p: int, options: int) -> int:
@@ -184,13 +210,18 @@ class GreedyBot:
 
     def changes(self, game: Game, domain: int) -> list[tuple[str, int]]:
         """The die changes a Domain's power could make (read from its text: flip, or +1/-1)."""
-        text = game.sheet["domains"][domain].get("power", "")
-        colors = game.rules["colors"]
-        named = [c for c in colors if re.search(rf"\b{c}\b", text, re.I)] or colors
+        key = ("power", id(game.sheet), domain)
+        found = self._roads.get(key)
+        if found is None:
+            text = game.sheet["domains"][domain].get("power", "")
+            colors = game.rules["colors"]
+            named = [c for c in colors if re.search(rf"\b{c}\b", text, re.I)] or colors
+            found = self._roads[key] = (named, "flip" in text.lower())
+        named, flip = found
         out = []
         for color in named:
             value = game.dice[color]
-            if "flip" in text.lower():
+            if flip:
                 out.append((color, 7 - value))
             else:
                 out += [(color, value + d) for d in (1, -1) if 1 <= value + d <= 6]

@@ -113,7 +113,7 @@ class Game:
         self.rules = data["rules"]
         self.sheet = chosen
         self.statue_cards = data["statues"]["cards"] if data.get("statues") else []
-        self.events = next(
+        self.event_cards = next(
             (e["cards"] for e in data["events"] if e["sheet"].lower() == chosen["name"].lower()), []
         )
         self.seed = seed
@@ -124,6 +124,8 @@ class Game:
         self.events: list[dict] = []
         self.pip_log: list[tuple[int, str, int, int]] = []  # (player, section, index, pip) in order
         self.players = [self._new_marks() for _ in range(players)]
+        self._section_of = {v: i for i, c in enumerate(chosen["citizens"]) for v in c["values"]}
+        self._track_of = {t["guild"]: i for i, t in enumerate(chosen["tracks"])}
         self.dice: dict[str, int] = {}
         self.active = 0
         self.first = 0
@@ -170,7 +172,7 @@ class Game:
         self.refill()
         self.first = self.active = self.rng.randrange(len(self.players))
         if self.solo:
-            self.event_deck = list(range(len(self.events)))
+            self.event_deck = list(range(len(self.event_cards)))
             self.rng.shuffle(self.event_deck)
         self.event(
             "start",
@@ -244,7 +246,7 @@ class Game:
         if len(set(black)) != 1 or self.ships >= self.rules["solo_events"] or not self.event_deck:
             return
         self.ships += 1
-        card = self.events[self.event_deck.pop()]
+        card = self.event_cards[self.event_deck.pop()]
         self.event("solo_event", name=card["name"], ships=self.ships)
         yield from self.run(card["chunk"], 0)
 
@@ -287,10 +289,11 @@ class Game:
         self.refill()
 
     def citizen_for(self, value: int) -> int | None:
-        return next((i for i, c in enumerate(self.sheet["citizens"]) if value in c["values"]), None)
+        """The Citizen section a die value activates or recruits (None: no section takes it)."""
+        return self._section_of.get(value)
 
     def track_of(self, guild: int) -> int:
-        return next(i for i, t in enumerate(self.sheet["tracks"]) if t["guild"] == guild)
+        return self._track_of[guild]
 
     # ============================================================== action
     def action(self, a: int) -> Generator[Request, Any, None]:
