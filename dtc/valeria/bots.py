@@ -189,7 +189,14 @@ class GreedyBot:
 
     def value_of(self, game: Game, p: int, move: Move) -> float:
         """`move_value`, remembered for the turn (the sheet does not change while a player chooses)."""
-        key = (game.turn_no, p, move.action, move.value, move.target)
+        # a Recruit's or a Slay's worth does not depend on the value that reached it, a Build's only
+        # on how many pips it marks
+        amount = 0
+        if move.action == "build":
+            amount = min(
+                move.value, len(game.sheet["roads"][move.target]["pips"]) - game.players[p].roads[move.target]
+            )
+        key = (game.turn_no, p, move.action, move.target, amount)
         found = self._values.get(key)
         if found is None:
             if len(self._values) > 4096:
