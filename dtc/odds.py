@@ -91,6 +91,18 @@ def shape(classes: int, dice: int) -> Shape:
     return found
 
 
+def _positions(roll, class_of: dict[int, int], want: tuple[int, ...]) -> tuple[int, ...]:
+    """The positions of dice in `roll` that make up the multiset `want` (counts per class)."""
+    left = list(want)
+    kept = []
+    for position, v in enumerate(roll):
+        c = class_of[v]
+        if left[c]:
+            left[c] -= 1
+            kept.append(position)
+    return tuple(kept)
+
+
 # ------------------------------------------------------------- the solver
 
 
@@ -137,14 +149,7 @@ class Table:
         chance = Fraction(self.values[r][s], self.faces ** (self.dice * r))
         if r == 0:
             return chance, list(range(len(roll)))
-        want = list(self.shape.states[self.keeps[r][s]])
-        kept = []
-        for position, v in enumerate(roll):
-            c = self.class_of[v]
-            if want[c]:
-                want[c] -= 1
-                kept.append(position)
-        return chance, kept
+        return chance, list(_positions(roll, self.class_of, self.shape.states[self.keeps[r][s]]))
 
     def quick(self, roll: list[int] | tuple[int, ...], rerolls_left: int) -> tuple[float, tuple[int, ...]]:
         """`best` as a float and a tuple, memoized on the roll (for bots, many times a game)."""
@@ -157,14 +162,7 @@ class Table:
             chance = self.values[r][s] / self.faces ** (self.dice * r)
             found = memo[key] = (chance, self.shape.states[self.keeps[r][s]])
         chance, want = found
-        want = list(want)
-        kept = []
-        for position, v in enumerate(roll):
-            c = self.class_of[v]
-            if want[c]:
-                want[c] -= 1
-                kept.append(position)
-        return chance, tuple(kept)
+        return chance, _positions(roll, self.class_of, want)
 
     def to_json(self) -> dict:
         return {"class_of": {str(v): c for v, c in self.class_of.items()}, "weights": self.weights,
@@ -311,14 +309,7 @@ class WorthPlan:
             r = min(rerolls_left, len(self.keeps) - 1)
             found = self._quick[key] = (self.expected[r][s], sh.states[self.keeps[r][s]])
         worth, want = found
-        want = list(want)
-        kept = []
-        for position, v in enumerate(roll):
-            c = self.class_of[v]
-            if want[c]:
-                want[c] -= 1
-                kept.append(position)
-        return worth, tuple(kept)
+        return worth, _positions(roll, self.class_of, want)
 
 
 def solve_worth(rewards: list[float], weights: list[int], dice: int, attempts: int,

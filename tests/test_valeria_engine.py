@@ -443,3 +443,20 @@ def test_same_seed_same_game(compiled):
         drive(g.play(), default=lambda req: r.randrange(len(req.options)))
         return g.events
     assert events(4) == events(4) and events(4) != events(5)
+
+
+def test_lairs_completed_together_in_a_harvest_go_by_turn_order_from_the_active_player(compiled):
+    """"Monster Lairs": when Harvest rewards let several players complete the same Lair at once,
+    priority follows turn order starting from the Active Player."""
+    g = game(compiled, players=2)
+    g.active = 1
+    warren = lair(g, "Goblin Warren")
+    for p in g.players:
+        p.citizens = [0] * len(p.citizens)
+        p.citizens[section(g, "1")] = 1  # Holy; the Holy track's 20th pip is a Slay reward
+        p.tracks[track(g, "Holy")] = 19
+        p.lairs[warren] = [2, 2]  # one pip left
+    set_dice(g, black=(1, 5))
+    asked = drive(g.harvest(), "Goblin Warren", "Goblin Warren")
+    assert [r.player for r in asked if r.purpose == "mark a Lair pip"] == [1, 0]
+    assert g.players[1].lair_vp[warren] == 5 and g.players[0].lair_vp[warren] == 3

@@ -386,6 +386,19 @@ def _resume(kind, loaded, resume_path: Path):
     return setup, recorded
 
 
+def _replay(kind, log_file: Path, ruleset_path: Path | None):
+    """(result, answers checked) of re-running a log, or a one-line error and exit 1."""
+    from dtc.session import SessionError
+    from dtc.session import replay as run_replay
+
+    loaded = _ruleset(ruleset_path)
+    try:
+        return run_replay(kind, loaded, log_file)
+    except SessionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_PROBLEMS)
+
+
 def _narrator(line):
     def narrate(game, event):
         text = line(game, event)
@@ -422,15 +435,8 @@ def _run(session, recorded: list, save_path: Path | None, command: str):
 def replay(log_file: Path, ruleset_path: Path | None) -> None:
     """Re-run a game log and check every request and event is the same."""
     from dtc.dicethrone.session import DICE_THRONE
-    from dtc.session import SessionError
-    from dtc.session import replay as run_replay
 
-    loaded = _ruleset(ruleset_path)
-    try:
-        result, steps = run_replay(DICE_THRONE, loaded, log_file)
-    except SessionError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_PROBLEMS)
+    result, steps = _replay(DICE_THRONE, log_file, ruleset_path)
     winner = "draw" if result.winner is None else f"P{result.winner + 1} won"
     click.echo(f"replay matches: {steps} answers, {result.turns} turns, {winner}")
     sys.exit(EXIT_CLEAN)
@@ -737,16 +743,9 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
               help="The ruleset the game was played with (default: the built-in content).")
 def valeria_replay(log_file: Path, ruleset_path: Path | None) -> None:
     """Re-run a Valeria game log and check every request and event is the same."""
-    from dtc.session import SessionError
-    from dtc.session import replay as run_replay
     from dtc.valeria.session import VALERIA
 
-    loaded = _ruleset(ruleset_path)
-    try:
-        result, steps = run_replay(VALERIA, loaded, log_file)
-    except SessionError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_PROBLEMS)
+    result, steps = _replay(VALERIA, log_file, ruleset_path)
     scores = ", ".join(f"P{p + 1} {s.total}" for p, s in enumerate(result.scores))
     click.echo(f"replay matches: {steps} answers, {result.turns} turns, {scores}")
     sys.exit(EXIT_CLEAN)
