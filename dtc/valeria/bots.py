@@ -14,7 +14,7 @@ import random
 import re
 from typing import Any
 
-from dtc.valeria.engine import Game, Move
+from dtc.valeria.engine import Game
 from dtc.vm import ChoosePlace
 
 
@@ -59,8 +59,11 @@ class GreedyBot:
         p = request.player
         purpose = request.purpose
         if purpose == "take an action":
-            moves = game.moves(p)
-            return max(range(len(moves)), key=lambda i: (self.value_of(game, p, moves[i]), -i))
+            moves = game.offered
+            return max(
+                range(len(moves)),
+                key=lambda i: (self.value_of(game, p, moves[i].action, moves[i].value, moves[i].target), -i),
+            )
         if purpose == "use a Domain power":
             return self.power(game, p, len(request.options))
         if purpose == "change a die":
@@ -88,19 +91,20 @@ class GreedyBot:
         return 0
 
     # -- values
-    def move_value(self, game: Game, p: int, move: Move) -> float:
+    def move_value(self, game: Game, p: int, action: str, value: int, target: int) -> float:
+        """What an action with this value at this target adds to the sheet now."""
         sheet = game.sheet
         marks = game.players[p]
-        if move.action == "recruit":
-            return self.citizen_value(game, p, move.target)
-        if move.action == "slay":
-            lair, block = divmod(move.target, 100)
+        if action == "recruit":
+            return self.citizen_value(game, p, target)
+        if action == "slay":
+            lair, block = divmod(target, 100)
             pip = sheet["lairs"][lair]["blocks"][block]["pips"][marks.lairs[lair][block]]
             return self.lair_share(game, p, lair) * 2 + self.pip_value(game, pip) + 0.5
-        road = sheet["roads"][move.target]
-        done = marks.roads[move.target]
-        end = min(len(road["pips"]), done + move.value)
-        worth = self.road_worth(game, move.target)  # of the first k pips, for each k
+        road = sheet["roads"][target]
+        done = marks.roads[target]
+        end = min(len(road["pips"]), done + value)
+        worth = self.road_worth(game, target)  # of the first k pips, for each k
         value = 0.4 * (end - done) + worth[end] - worth[done]
         if end == len(road["pips"]) and road["to"] is not None:
             value += 3.0
@@ -146,6 +150,13 @@ class GreedyBot:
         return len(game.sheet["roads"][road]["pips"]) - game.players[p].roads[road]
 
     def statue_value(self, game: Game, p: int, number: int) -> float:
+        key = ("statue", game.turn_no, game.phase, p, number)
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = self._statue_value(game, p, number)
+        return found
+
+    def _statue_value(self, game: Game, p: int, number: int) -> float:
         card = next(c for c in game.statue_cards if c["number"] == number)
         if card["instant"]:
             return 5.0
@@ -161,56 +172,70 @@ class GreedyBot:
         """The value of the best move if the dice were changed so (from a table of the best target
         of each action at each value, made once per Action phase: an action's worth does not
         depend on the other dice)."""
-        dice = dict(game.dice)
-        if change is not None:
-            dice[change[0]] = change[1]
         key = (game.turn_no, p)
         if self._best.get("key") != key:
             lairs = [i for i in range(len(game.sheet["lairs"])) if game.lair_open(p, i)]
             self._best = {"key": key, "open": (lairs, game.buildable(p))}
-        helper = dice[game.rules["helper"]]
-        return max(
-            max(
-                self.best_of(game, p, action, dice[color]),
-                self.best_of(game, p, action, dice[color] + helper),
+        dice = game.dice
+        changed, to = change if change is not None else (None, 0)
+        helper_color = game.rules["helper"]
+        helper = to if changed == helper_color else dice[helper_color]
+        best = 0.0
+        for color, action in game.rules["actions"].items():
+            value = to if changed == color else dice[color]
+            best = max(
+                best, self.best_of(game, p, action, value), self.best_of(game, p, action, value + helper)
             )
-            for color, action in game.rules["actions"].items()
-        )
+        return best
 
     def best_of(self, game: Game, p: int, action: str, value: int) -> float:
+        """The worth of the best target an action with this value can reach (0: none)."""
         found = self._best.get((action, value))
         if found is None:
             lairs, roads = self._best["open"]
             targets = game.targets(p, action, value, lairs, roads)
             found = self._best[(action, value)] = max(
-                (self.value_of(game, p, Move(action, "", False, value, t)) for t in targets), default=0.0
+                (self.value_of(game, p, action, value, t) for t in targets), default=0.0
             )
         return found
 
-    def value_of(self, game: Game, p: int, move: Move) -> float:
-        """`move_value`, remembered for the turn (the sheet does not change while a player chooses)."""
-        # a Recruit's or a Slay's worth does not depend on the value that reached it, a Build's only
-        # on how many pips it marks
+    def value_of(self, game: Game, p: int, action: str, value: int, target: int) -> float:
+        """`move_value`, remembered for the turn (the sheet does not change while a player chooses):
+        a Recruit's or a Slay's worth does not depend on the value that reached it, a Build's only
+        on how many pips it marks."""
         amount = 0
-        if move.action == "build":
-            amount = min(
-                move.value, len(game.sheet["roads"][move.target]["pips"]) - game.players[p].roads[move.target]
-            )
-        key = (game.turn_no, p, move.action, move.target, amount)
+        if action == "build":
+            amount = min(value, len(game.sheet["roads"][target]["pips"]) - game.players[p].roads[target])
+        key = (game.turn_no, p, action, target, amount)
         found = self._values.get(key)
         if found is None:
             if len(self._values) > 4096:
                 self._values.clear()
-            found = self._values[key] = self.move_value(game, p, move)
+            found = self._values[key] = self.move_value(game, p, action, value, target)
         return found
 
     def power(self, game: Game, p: int, options: int) -> int:
         """Use the power whose best die change makes the best move better (else: no more powers)."""
-        now = self.best_after(game, p, None)
-        best, pick = now, options - 1
+        best, pick = self.best_after(game, p, None), options - 1
+        dice = game.dice
+        helper_color = game.rules["helper"]
+        actions = game.rules["actions"]
+        blue = dice[helper_color]
+        # the best move each die gives now; a change to one die only changes its own entry
+        own = {
+            c: max(self.best_of(game, p, a, dice[c]), self.best_of(game, p, a, dice[c] + blue))
+            for c, a in actions.items()
+        }
         for i, (domain, _) in enumerate(game.power_options(p)):
-            for change in self.changes(game, domain):
-                after = self.best_after(game, p, change)
+            for color, to in self.changes(game, domain):
+                if color == helper_color:
+                    after = self.best_after(game, p, (color, to))
+                else:
+                    mine = max(
+                        self.best_of(game, p, actions[color], to),
+                        self.best_of(game, p, actions[color], to + blue),
+                    )
+                    after = max([mine] + [v for c, v in own.items() if c != color])
                 if after > best + 1e-9:
                     best, pick = after, i
         return pick

@@ -52,7 +52,7 @@ class Marks:
     vp: int = 0  # scored by Statue cards at the end
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made by the dozen every turn, and frozen ones are slow to make
 class Move:
     """An action the active player may take: the die (and Blue), the action and its target."""
 
@@ -126,6 +126,12 @@ class Game:
         self.players = [self._new_marks() for _ in range(players)]
         self._section_of = {v: i for i, c in enumerate(chosen["citizens"]) for v in c["values"]}
         self._track_of = {t["guild"]: i for i, t in enumerate(chosen["tracks"])}
+        # a harvested value -> (its Citizen section, that guild's track, the section as a void names it)
+        self._harvests = {
+            v: (i, self._track_of[c["guild"]], ("citizen", c["label"]))
+            for v, i in self._section_of.items()
+            for c in [chosen["citizens"][i]]
+        }
         self.dice: dict[str, int] = {}
         self.active = 0
         self.first = 0
@@ -138,6 +144,7 @@ class Game:
         self.event_deck: list[int] = []
         self.ships = 0
         self.over: Result | None = None
+        self.offered: list[Move] = []
 
     def _new_marks(self) -> Marks:
         s = self.sheet
@@ -261,20 +268,21 @@ class Game:
             marks = self.players[p]
             marks.harvested = 0
             for value in values:
-                section = self.citizen_for(value)
-                if section is None or ("citizen", self.sheet["citizens"][section]["label"]) in marks.voided:
+                found = self._harvests.get(value)
+                if found is None or found[2] in marks.voided:
                     continue
-                count = marks.citizens[section]
-                track = self.track_of(self.sheet["citizens"][section]["guild"])
-                for _ in range(count):
+                section, track, _ = found
+                for _ in range(marks.citizens[section]):
                     if self.mark_track_pip(p, track):
-                        yield from self.run_queue(p)
+                        if self.players[p].queue:
+                            yield from self.run_queue(p)
             if marks.harvested == 0:  # "If you mark no pips at all in the Harvest phase"
                 open_tracks = self.track_options(p)
                 if open_tracks:
                     answer = yield ChoosePlace("Harvest", p, tuple(open_tracks), "mark 1 Guild Track pip")
                     self.mark_track(p, _index(answer, len(open_tracks)))
-                    yield from self.run_queue(p)
+                    if self.players[p].queue:
+                        yield from self.run_queue(p)
             self.check_end(p)
         # "players who filled in a Plinth Reward Pip during the Harvest take a Statue card from the draft
         # line in player order ... The draft line is refilled ... at the end of the phase"
@@ -285,7 +293,8 @@ class Game:
                 if options:
                     answer = yield ChoosePlace("Harvest", p, tuple(options), "take a Statue")
                     self.take_statue(p, _index(answer, len(options)), refill=False)
-                    yield from self.run_queue(p)
+                    if self.players[p].queue:
+                        yield from self.run_queue(p)
         self.refill()
 
     def citizen_for(self, value: int) -> int | None:
@@ -320,7 +329,7 @@ class Game:
                 before=before,
                 after=dict(self.dice),
             )
-        moves = self.moves(a)
+        moves = self.offered = self.moves(a)  # bots read the moves offered rather than make them again
         if not moves:
             self.event("no_action", player=a)
             return
@@ -405,21 +414,25 @@ class Game:
         marks = self.players[a]
         if move.action == "recruit":
             self.mark_citizen_section(a, move.target)
-            yield from self.run_queue(a)
+            if self.players[a].queue:
+                yield from self.run_queue(a)
         elif move.action == "slay":
             lair, block = divmod(move.target, 100)
             self.mark_lair_pip(a, lair, block)
-            yield from self.run_queue(a)
+            if self.players[a].queue:
+                yield from self.run_queue(a)
             for _ in range(self.rules["slay_gold"]):  # "then gain 1 Gold by marking 1 pip in the Gold Chart"
                 self.mark_next(a, "gold")
-                yield from self.run_queue(a)
+                if self.players[a].queue:
+                    yield from self.run_queue(a)
         else:
             road = self.sheet["roads"][move.target]
             for _ in range(move.value):  # "You must stop when the Road reaches a Domain or a dead end"
                 if marks.roads[move.target] >= len(road["pips"]):
                     break
                 self.mark_road_pip(a, move.target)
-                yield from self.run_queue(a)
+                if self.players[a].queue:
+                    yield from self.run_queue(a)
 
     # ============================================================== marking
     def _mark(self, player: int, section: str, index: int, position: int, pip: int) -> None:
@@ -446,7 +459,8 @@ class Game:
             return
         position = marks.citizens[section]
         marks.citizens[section] += 1
-        self.event("mark", player=p, section="citizen", name=c["label"], pip=position)
+        if self.record:
+            self.event("mark", player=p, section="citizen", name=c["label"], pip=position)
         self._mark(p, "citizen", section, position, c["pips"][position])
 
     def mark_track_pip(self, p: int, track: int) -> bool:
@@ -456,13 +470,14 @@ class Game:
             return False  # a completed section marks nothing
         position = marks.tracks[track]
         marks.tracks[track] += 1
-        self.event(
-            "mark",
-            player=p,
-            section="track",
-            name=self.guild_name(self.sheet["tracks"][track]["guild"]),
-            pip=position,
-        )
+        if self.record:
+            self.event(
+                "mark",
+                player=p,
+                section="track",
+                name=self.guild_name(self.sheet["tracks"][track]["guild"]),
+                pip=position,
+            )
         self._mark(p, "track", track, position, pips[position])
         return True
 
@@ -473,14 +488,15 @@ class Game:
             return
         position = marks.lairs[lair][block]
         marks.lairs[lair][block] += 1
-        self.event(
-            "mark",
-            player=p,
-            section="lair",
-            name=self.sheet["lairs"][lair]["name"],
-            block=block,
-            pip=position,
-        )
+        if self.record:
+            self.event(
+                "mark",
+                player=p,
+                section="lair",
+                name=self.sheet["lairs"][lair]["name"],
+                block=block,
+                pip=position,
+            )
         self._mark(p, "lair", lair * 100 + block, position, pips[position])
         self.check_lair(p, lair)
 
@@ -505,13 +521,14 @@ class Game:
             return
         position = marks.roads[road]
         marks.roads[road] += 1
-        self.event(
-            "mark",
-            player=p,
-            section="road",
-            name=f"{data['from']} -> {data['to'] or 'dead end'}",
-            pip=position,
-        )
+        if self.record:
+            self.event(
+                "mark",
+                player=p,
+                section="road",
+                name=f"{data['from']} -> {data['to'] or 'dead end'}",
+                pip=position,
+            )
         self._mark(p, "road", road, position, data["pips"][position])
         if marks.roads[road] == len(data["pips"]) and data["to"] is not None:
             self.claim(p, data["to"])
@@ -573,7 +590,8 @@ class Game:
             marks.gold += 1
         else:
             marks.wall += 1
-        self.event("mark", player=player, section=section, name=section, pip=count)
+        if self.record:
+            self.event("mark", player=player, section=section, name=section, pip=count)
         self._mark(player, section, 0, count, pips[count])
 
     def road_options(self, player: int) -> list[str]:
@@ -666,14 +684,9 @@ class Game:
     # ================================================================ running
     def run(self, chunk: int, player: int) -> Generator[Request, Any, None]:
         """Run a chunk for a player (its requests go to that player)."""
-        run = self.vm.run(chunk, RunContext(player), self, self.rng)
-        try:
-            request = next(run)
-            while True:
-                request = run.send((yield request))
-        except StopIteration:
-            pass
-        yield from self.run_queue(player)
+        yield from self.vm.run(chunk, RunContext(player), self, self.rng)
+        if self.players[player].queue:
+            yield from self.run_queue(player)
 
     def run_scoring(self, chunk: int, player: int) -> None:
         """A scoring effect runs to its end at once: it may not ask anything."""
