@@ -59,11 +59,12 @@ class GreedyBot:
         p = request.player
         purpose = request.purpose
         if purpose == "take an action":
-            moves = game.offered
-            return max(
-                range(len(moves)),
-                key=lambda i: (self.value_of(game, p, moves[i].action, moves[i].value, moves[i].target), -i),
-            )
+            best, pick = -1.0, 0
+            for i, m in enumerate(game.offered):  # the first of the best
+                value = self.value_of(game, p, m.action, m.value, m.target)
+                if value > best:
+                    best, pick = value, i
+            return pick
         if purpose == "use a Domain power":
             return self.power(game, p, len(request.options))
         if purpose == "change a die":

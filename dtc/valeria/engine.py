@@ -126,6 +126,18 @@ class Game:
         self.players = [self._new_marks() for _ in range(players)]
         self._section_of = {v: i for i, c in enumerate(chosen["citizens"]) for v in c["values"]}
         self._track_of = {t["guild"]: i for i, t in enumerate(chosen["tracks"])}
+        # how moves name their targets (a sheet never changes)
+        self._names = {("citizen", i): f"the {c['label']} Citizen" for i, c in enumerate(chosen["citizens"])}
+        self._names.update(
+            {("road", i): f"{r['from']} -> {r['to'] or 'dead end'}" for i, r in enumerate(chosen["roads"])}
+        )
+        self._names.update(
+            {
+                ("block", i * 100 + j): f"{lair['name']} {b['low']}-{b['high']}"
+                for i, lair in enumerate(chosen["lairs"])
+                for j, b in enumerate(lair["blocks"])
+            }
+        )
         # a harvested value -> (its Citizen section, that guild's track, the section as a void names it)
         self._harvests = {
             v: (i, self._track_of[c["guild"]], ("citizen", c["label"]))
@@ -394,20 +406,20 @@ class Game:
     def describe(self, a: int, move: Move) -> str:
         """A move as the player reads it: `Recruit the 7 Citizen (Yellow 3 + Blue 4)`."""
         helper = self.rules["helper"]
-        how = f"{move.color} {move.value - (self.dice[helper] if move.blue else 0)}" + (
-            f" + {helper} {self.dice[helper]}" if move.blue else ""
+        how = (
+            f"{move.color} {move.value - self.dice[helper]} + {helper} {self.dice[helper]}"
+            if move.blue
+            else f"{move.color} {move.value}"
         )
         sheet = self.sheet
         if move.action == "recruit":
-            where = f"the {sheet['citizens'][move.target]['label']} Citizen"
+            where = self._names[("citizen", move.target)]
         elif move.action == "slay":
-            lair, block = divmod(move.target, 100)
-            b = sheet["lairs"][lair]["blocks"][block]
-            where = f"{sheet['lairs'][lair]['name']} {b['low']}-{b['high']}"
+            where = self._names[("block", move.target)]
         else:
             road = sheet["roads"][move.target]
             left = len(road["pips"]) - self.players[a].roads[move.target]
-            where = f"{road['from']} -> {road['to'] or 'dead end'}, {min(move.value, left)} pip(s)"
+            where = f"{self._names[('road', move.target)]}, {min(move.value, left)} pip(s)"
         return f"{move.action.title()} {where} ({how})"
 
     def perform(self, a: int, move: Move) -> Generator[Request, Any, None]:
