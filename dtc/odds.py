@@ -39,6 +39,7 @@ from dtc.dicethrone.tables import Check
 from dtc.resources import cache_dir
 
 FORMAT = 1  # of the cache file
+MAX_PLANS = 256  # worth plans kept in memory (a few ms each to make again)
 
 
 # ------------------------------------------------------------------ states
@@ -394,6 +395,8 @@ class Book:
                 for j, ok in enumerate(self.met(hero, requirement, class_of, weights, dice)):
                     if ok and worth > rewards[j]:
                         rewards[j] = worth
+            if len(self.plans) >= MAX_PLANS:
+                self.plans.clear()  # upgrades make many ability sets: keep memory flat over any run
             found = self.plans[key] = solve_worth(rewards, weights, dice, self.attempts, class_of)
         return found
 

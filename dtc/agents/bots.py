@@ -31,6 +31,8 @@ from dtc.vm import (
     YesNo,
 )
 
+MEMO_LIMIT = 20_000  # entries of a hero table's memo before it is emptied
+
 
 class RandomBot:
     """Answers every request with a uniformly random legal answer."""
@@ -190,6 +192,8 @@ class HeuristicBot:
         key = ("worth plan", tuple((id(o[2]), o[4]) for o in offense))
         plan_ = p.table.memo.get(key)
         if plan_ is None:
+            if len(p.table.memo) > MEMO_LIMIT:
+                p.table.memo.clear()  # all of it is remade on demand; memory stays flat
             book = odds.book(game.a, game.rules.roll_attempts)
             plan_ = p.table.memo[key] = book.worth_plan(
                 p.table.index, [(option.requirement, self.worth(p, i, option))
