@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from array import array
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from pathlib import Path
@@ -123,7 +124,6 @@ class Table:
     values: list[list[int]]
     keeps: list[list[int]]
     chances: list[int]
-    _quick: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def faces(self) -> int:
@@ -151,19 +151,6 @@ class Table:
         if r == 0:
             return chance, list(range(len(roll)))
         return chance, list(_positions(roll, self.class_of, self.shape.states[self.keeps[r][s]]))
-
-    def quick(self, roll: list[int] | tuple[int, ...], rerolls_left: int) -> tuple[float, tuple[int, ...]]:
-        """`best` as a float and a tuple, memoized on the roll (for bots, many times a game)."""
-        key = (tuple(sorted(roll)), rerolls_left)
-        memo = self._quick
-        found = memo.get(key)
-        if found is None:
-            s = self.state_of(roll)
-            r = min(rerolls_left, self.attempts - 1)
-            chance = self.values[r][s] / self.faces ** (self.dice * r)
-            found = memo[key] = (chance, self.shape.states[self.keeps[r][s]])
-        chance, want = found
-        return chance, _positions(roll, self.class_of, want)
 
     def to_json(self) -> dict:
         return {"class_of": {str(v): c for v, c in self.class_of.items()}, "weights": self.weights,
@@ -293,24 +280,18 @@ class WorthPlan:
 
     class_of: dict[int, int]
     dice: int
-    expected: list[list[float]]
-    keeps: list[list[int]]
-    _quick: dict = field(default_factory=dict, repr=False, compare=False)
+    expected: list[array]  # per re-rolls left, per state: compact, as simulations keep many plans
+    keeps: list[array]
 
     def keep(self, roll: list[int] | tuple[int, ...], rerolls_left: int) -> tuple[float, tuple[int, ...]]:
         """(expected worth, positions of the dice to keep) for the roll with `rerolls_left`."""
-        key = (tuple(sorted(roll)), rerolls_left)
-        found = self._quick.get(key)
         sh = shape(max(self.class_of.values()) + 1, self.dice)
-        if found is None:
-            counts = [0] * sh.classes
-            for v in roll:
-                counts[self.class_of[v]] += 1
-            s = sh.index[tuple(counts)]
-            r = min(rerolls_left, len(self.keeps) - 1)
-            found = self._quick[key] = (self.expected[r][s], sh.states[self.keeps[r][s]])
-        worth, want = found
-        return worth, _positions(roll, self.class_of, want)
+        counts = [0] * sh.classes
+        for v in roll:
+            counts[self.class_of[v]] += 1
+        s = sh.index[tuple(counts)]
+        r = min(rerolls_left, len(self.keeps) - 1)
+        return self.expected[r][s], _positions(roll, self.class_of, sh.states[self.keeps[r][s]])
 
 
 def solve_worth(rewards: list[float], weights: list[int], dice: int, attempts: int,
@@ -343,7 +324,7 @@ def solve_worth(rewards: list[float], weights: list[int], dice: int, attempts: i
             value[s], keep[s] = best[s], arg[s]
         expected.append(value)
         keeps.append(keep)
-    return WorthPlan(class_of, dice, expected, keeps)
+    return WorthPlan(class_of, dice, [array("d", e) for e in expected], [array("I", k) for k in keeps])
 
 
 # ------------------------------------------------------------- the book

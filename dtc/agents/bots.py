@@ -31,7 +31,7 @@ from dtc.vm import (
     YesNo,
 )
 
-MEMO_LIMIT = 20_000  # entries of a hero table's memo before it is emptied
+PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
 
 
 class RandomBot:
@@ -189,13 +189,14 @@ class HeuristicBot:
         in expectation (from the odds tables: each option's requirement, weighed by its worth)."""
         p = game.seats[request.player]
         offense = p.offense()
-        key = ("worth plan", tuple((id(o[2]), o[4]) for o in offense))
-        plan_ = p.table.memo.get(key)
+        plans = p.table.memo.setdefault("worth plans", {})
+        key = tuple((id(o[2]), o[4]) for o in offense)
+        plan_ = plans.get(key)
         if plan_ is None:
-            if len(p.table.memo) > MEMO_LIMIT:
-                p.table.memo.clear()  # all of it is remade on demand; memory stays flat
+            if len(plans) >= PLANS_PER_HERO:
+                plans.clear()  # remade on demand from the book: memory stays flat over any run
             book = odds.book(game.a, game.rules.roll_attempts)
-            plan_ = p.table.memo[key] = book.worth_plan(
+            plan_ = plans[key] = book.worth_plan(
                 p.table.index, [(option.requirement, self.worth(p, i, option))
                                 for i, _, option, _, _ in offense])
         _, keep = plan_.keep(request.dice, request.attempts - request.attempt)
