@@ -28,6 +28,7 @@ def activation_chances() -> dict[int, float]:
 
 
 CHANCE = activation_chances()
+ACTIVATION: dict[str, float] = {}  # a Citizen section's label ("9/10") -> its chance per roll
 
 
 class RandomBot:
@@ -51,6 +52,8 @@ class GreedyBot:
         self._best: dict = {}
         self._roads: dict = {}
         self._values: dict = {}
+        self._values_for: tuple = ()
+        self._statues: dict = {}
 
     def observe(self, game: Game, request: ChoosePlace, answer: Any) -> None:
         self.answer(game, request)
@@ -127,7 +130,9 @@ class GreedyBot:
         marks = game.players[p]
         track = game.track_of(c["guild"])
         room = len(game.sheet["tracks"][track]["pips"]) - marks.tracks[track]
-        activation = sum(CHANCE[v] for v in c["values"])
+        activation = ACTIVATION.get(c["label"])
+        if activation is None:
+            activation = ACTIVATION[c["label"]] = sum(CHANCE[v] for v in c["values"])
         pip = c["pips"][marks.citizens[section]] if marks.citizens[section] < len(c["pips"]) else -1
         turns_left = max(1.0, 30.0 - game.turn_no / max(1, len(game.players)))
         return min(room, activation * turns_left) * 0.5 + self.pip_value(game, pip)
@@ -151,10 +156,12 @@ class GreedyBot:
         return len(game.sheet["roads"][road]["pips"]) - game.players[p].roads[road]
 
     def statue_value(self, game: Game, p: int, number: int) -> float:
-        key = ("statue", game.turn_no, game.phase, p, number)
-        found = self._values.get(key)
+        key = (game.turn_no, game.phase, p, number)
+        found = self._statues.get(key)
         if found is None:
-            found = self._values[key] = self._statue_value(game, p, number)
+            if len(self._statues) > 256:
+                self._statues.clear()
+            found = self._statues[key] = self._statue_value(game, p, number)
         return found
 
     def _statue_value(self, game: Game, p: int, number: int) -> float:
@@ -207,11 +214,12 @@ class GreedyBot:
         amount = 0
         if action == "build":
             amount = min(value, len(game.sheet["roads"][target]["pips"]) - game.players[p].roads[target])
-        key = (game.turn_no, p, action, target, amount)
+        if self._values_for != (game.turn_no, p):  # the worths hold for one player's turn
+            self._values_for = (game.turn_no, p)
+            self._values = {}
+        key = (action, target, amount)
         found = self._values.get(key)
         if found is None:
-            if len(self._values) > 4096:
-                self._values.clear()
             found = self._values[key] = self.move_value(game, p, action, value, target)
         return found
 
@@ -229,6 +237,9 @@ class GreedyBot:
         }
         for i, (domain, _) in enumerate(game.power_options(p)):
             for color, to in self.changes(game, domain):
+                # no value of this die can beat the best move: skip the search (most turns)
+                if self.ceiling(game, p, None if color == helper_color else actions[color]) <= best + 1e-9:
+                    continue
                 if color == helper_color:
                     after = self.best_after(game, p, (color, to))
                 else:
@@ -240,6 +251,32 @@ class GreedyBot:
                 if after > best + 1e-9:
                     best, pick = after, i
         return pick
+
+    def ceiling(self, game: Game, p: int, action: str | None) -> float:
+        """The most any target of the action (of every action for None) could be worth this turn,
+        whatever the dice: a bound that lets most power searches stop at once."""
+        key = ("ceiling", action)
+        found = self._best.get(key)
+        if found is None:
+            if action is None:
+                found = max(self.ceiling(game, p, a) for a in set(game.rules["actions"].values()))
+            else:
+                lairs, roads = self._best["open"]
+                marks, sheet = game.players[p], game.sheet
+                if action == "recruit":
+                    targets = [i for i in range(len(sheet["citizens"])) if game.citizen_open(p, i)]
+                elif action == "slay":
+                    targets = [
+                        i * 100 + j
+                        for i in lairs
+                        for j, b in enumerate(sheet["lairs"][i]["blocks"])
+                        if marks.lairs[i][j] < len(b["pips"])
+                    ]
+                else:
+                    targets = roads  # a Build is worth most when it marks the whole road
+                found = max((self.value_of(game, p, action, 12, t) for t in targets), default=0.0)
+            self._best[key] = found
+        return found
 
     def changes(self, game: Game, domain: int) -> list[tuple[str, int]]:
         """The die changes a Domain's power could make (read from its text: flip, or +1/-1)."""

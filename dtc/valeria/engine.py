@@ -345,7 +345,8 @@ class Game:
         if not moves:
             self.event("no_action", player=a)
             return
-        labels = tuple(self.describe(a, m) for m in moves)
+        hows = self.hows()
+        labels = tuple(self.describe(a, m, hows) for m in moves)
         answer = yield ChoosePlace("Action phase", a, labels, "take an action")
         pick = _index(answer, len(moves))
         move = moves[pick]
@@ -403,24 +404,25 @@ class Game:
             return out
         return roads
 
-    def describe(self, a: int, move: Move) -> str:
-        """A move as the player reads it: `Recruit the 7 Citizen (Yellow 3 + Blue 4)`."""
+    def hows(self) -> dict[tuple[str, bool], str]:
+        """How each die (alone or with Blue) reads in a move's label, for the dice as they lie."""
         helper = self.rules["helper"]
-        how = (
-            f"{move.color} {move.value - self.dice[helper]} + {helper} {self.dice[helper]}"
-            if move.blue
-            else f"{move.color} {move.value}"
-        )
-        sheet = self.sheet
+        blue = self.dice[helper]
+        out = {}
+        for color in self.rules["actions"]:
+            out[(color, False)] = f"{color} {self.dice[color]}"
+            out[(color, True)] = f"{color} {self.dice[color]} + {helper} {blue}"
+        return out
+
+    def describe(self, a: int, move: Move, hows: dict | None = None) -> str:
+        """A move as the player reads it: `Recruit the 7 Citizen (Yellow 3 + Blue 4)`."""
+        how = (hows or self.hows())[(move.color, move.blue)]
         if move.action == "recruit":
-            where = self._names[("citizen", move.target)]
-        elif move.action == "slay":
-            where = self._names[("block", move.target)]
-        else:
-            road = sheet["roads"][move.target]
-            left = len(road["pips"]) - self.players[a].roads[move.target]
-            where = f"{self._names[('road', move.target)]}, {min(move.value, left)} pip(s)"
-        return f"{move.action.title()} {where} ({how})"
+            return f"Recruit {self._names[('citizen', move.target)]} ({how})"
+        if move.action == "slay":
+            return f"Slay {self._names[('block', move.target)]} ({how})"
+        left = len(self.sheet["roads"][move.target]["pips"]) - self.players[a].roads[move.target]
+        return f"Build {self._names[('road', move.target)]}, {min(move.value, left)} pip(s) ({how})"
 
     def perform(self, a: int, move: Move) -> Generator[Request, Any, None]:
         marks = self.players[a]
