@@ -130,12 +130,17 @@ class GreedyBot:
         marks = game.players[p]
         track = game.track_of(c["guild"])
         room = len(game.sheet["tracks"][track]["pips"]) - marks.tracks[track]
-        activation = ACTIVATION.get(c["label"])
-        if activation is None:
-            activation = ACTIVATION[c["label"]] = sum(CHANCE[v] for v in c["values"])
+        activation = self.activation(c)
         pip = c["pips"][marks.citizens[section]] if marks.citizens[section] < len(c["pips"]) else -1
         turns_left = max(1.0, 30.0 - game.turn_no / max(1, len(game.players)))
         return min(room, activation * turns_left) * 0.5 + self.pip_value(game, pip)
+
+    @staticmethod
+    def activation(citizen: dict) -> float:
+        found = ACTIVATION.get(citizen["label"])
+        if found is None:
+            found = ACTIVATION[citizen["label"]] = sum(CHANCE[v] for v in citizen["values"])
+        return found
 
     def pip_value(self, game: Game, pip: int) -> float:
         reward = game.reward(pip)
@@ -262,19 +267,17 @@ class GreedyBot:
                 found = max(self.ceiling(game, p, a) for a in set(game.rules["actions"].values()))
             else:
                 lairs, roads = self._best["open"]
-                marks, sheet = game.players[p], game.sheet
-                if action == "recruit":
-                    targets = [i for i in range(len(sheet["citizens"])) if game.citizen_open(p, i)]
-                elif action == "slay":
-                    targets = [
-                        i * 100 + j
-                        for i in lairs
-                        for j, b in enumerate(sheet["lairs"][i]["blocks"])
-                        if marks.lairs[i][j] < len(b["pips"])
+                sheet = game.sheet
+                if action == "recruit":  # at most its activation share of the turns left, and a reward
+                    turns_left = max(1.0, 30.0 - game.turn_no / max(1, len(game.players)))
+                    shares = [
+                        self.activation(c) for i, c in enumerate(sheet["citizens"]) if game.citizen_open(p, i)
                     ]
-                else:
-                    targets = roads  # a Build is worth most when it marks the whole road
-                found = max((self.value_of(game, p, action, 12, t) for t in targets), default=0.0)
+                    found = 0.5 * turns_left * max(shares) + 1.2 if shares else 0.0
+                elif action == "slay":  # its Lair's share, and a reward, and the Gold
+                    found = max((self.lair_share(game, p, i) * 2 + 1.7 for i in lairs), default=0.0)
+                else:  # a Build is worth most when it marks the whole road
+                    found = max((self.value_of(game, p, action, 12, r) for r in roads), default=0.0)
             self._best[key] = found
         return found
 

@@ -717,10 +717,12 @@ class Game:
 
     # ================================================================= the end
     def check_end(self, p: int) -> None:
+        if self.solo or self.end_triggered:
+            return
         complete = sum(
             1 for i, t in enumerate(self.sheet["tracks"]) if self.players[p].tracks[i] >= len(t["pips"])
         )
-        if not self.solo and not self.end_triggered and complete >= self.rules["end_tracks"]:
+        if complete >= self.rules["end_tracks"]:
             self.end_triggered = True  # "whether it is their turn or not"
             self.event("end_triggered", player=p)
 
