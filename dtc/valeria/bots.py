@@ -53,6 +53,8 @@ class GreedyBot:
         self._roads: dict = {}
         self._values: dict = {}
         self._values_for: tuple = ()
+        self._gains: dict[int, list[float]] = {}
+        self._gains_for: tuple = ()
         self._statues: dict = {}
 
     def observe(self, game: Game, request: ChoosePlace, answer: Any) -> None:
@@ -63,8 +65,13 @@ class GreedyBot:
         purpose = request.purpose
         if purpose == "take an action":
             best, pick = -1.0, 0
+            gains = self.road_gains(game, p)
             for i, m in enumerate(game.offered):  # the first of the best
-                value = self.value_of(game, p, m.action, m.value, m.target)
+                if m.action == "build":
+                    gain = gains[m.target]
+                    value = gain[min(m.value, len(gain) - 1)]
+                else:
+                    value = self.value_of(game, p, m.action, m.value, m.target)
                 if value > best:
                     best, pick = value, i
             return pick
@@ -105,14 +112,26 @@ class GreedyBot:
             lair, block = divmod(target, 100)
             pip = sheet["lairs"][lair]["blocks"][block]["pips"][marks.lairs[lair][block]]
             return self.lair_share(game, p, lair) * 2 + self.pip_value(game, pip) + 0.5
-        road = sheet["roads"][target]
-        done = marks.roads[target]
-        end = min(len(road["pips"]), done + value)
-        worth = self.road_worth(game, target)  # of the first k pips, for each k
-        value = 0.4 * (end - done) + worth[end] - worth[done]
-        if end == len(road["pips"]) and road["to"] is not None:
-            value += 3.0
-        return value
+        gain = self.road_gains(game, p)[target]
+        return gain[min(value, len(gain) - 1)]
+
+    def road_gains(self, game: Game, p: int) -> dict[int, list[float]]:
+        """For each road the player may build on, what a Build marking k of its pips is worth,
+        for each k (made once per turn: a Build's worth depends only on how many pips it marks)."""
+        key = (game.turn_no, p)
+        if self._gains_for != key:
+            self._gains_for = key
+            self._gains = {}
+            marks = game.players[p]
+            for r in game.buildable(p):
+                road = game.sheet["roads"][r]
+                done, size = marks.roads[r], len(road["pips"])
+                worth = self.road_worth(game, r)  # of the first k pips, for each k
+                gain = [0.4 * (end - done) + worth[end] - worth[done] for end in range(done, size + 1)]
+                if road["to"] is not None:
+                    gain[-1] += 3.0  # the road reaches its Domain
+                self._gains[r] = gain
+        return self._gains
 
     def road_worth(self, game: Game, road: int) -> list[float]:
         """The reward worth of a road's first k pips, for each k (a sheet never changes)."""
@@ -205,24 +224,31 @@ class GreedyBot:
         """The worth of the best target an action with this value can reach (0: none)."""
         found = self._best.get((action, value))
         if found is None:
-            lairs, roads = self._best["open"]
-            targets = game.targets(p, action, value, lairs, roads)
-            found = self._best[(action, value)] = max(
-                (self.value_of(game, p, action, value, t) for t in targets), default=0.0
-            )
+            if action == "build":
+                found = self.best_build(game, p, value)
+            elif action == "recruit":  # one section takes each value
+                section = game.citizen_for(value)
+                found = 0.0
+                if section is not None and game.citizen_open(p, section):
+                    found = self.value_of(game, p, action, value, section)
+            else:
+                lairs, roads = self._best["open"]
+                targets = game.targets(p, action, value, lairs, roads)
+                found = max((self.value_of(game, p, action, value, t) for t in targets), default=0.0)
+            self._best[(action, value)] = found
         return found
 
+    def best_build(self, game: Game, p: int, value: int) -> float:
+        """The worth of the best Build with this value (0: no road to build on)."""
+        return max((g[min(value, len(g) - 1)] for g in self.road_gains(game, p).values()), default=0.0)
+
     def value_of(self, game: Game, p: int, action: str, value: int, target: int) -> float:
-        """`move_value`, remembered for the turn (the sheet does not change while a player chooses):
-        a Recruit's or a Slay's worth does not depend on the value that reached it, a Build's only
-        on how many pips it marks."""
-        amount = 0
-        if action == "build":
-            amount = min(value, len(game.sheet["roads"][target]["pips"]) - game.players[p].roads[target])
+        """`move_value` of a Recruit or a Slay, remembered for the turn (the sheet does not change while
+        a player chooses, and their worth does not depend on the value that reached the target)."""
         if self._values_for != (game.turn_no, p):  # the worths hold for one player's turn
             self._values_for = (game.turn_no, p)
             self._values = {}
-        key = (action, target, amount)
+        key = (action, target)
         found = self._values.get(key)
         if found is None:
             found = self._values[key] = self.move_value(game, p, action, value, target)
@@ -240,13 +266,17 @@ class GreedyBot:
             c: max(self.best_of(game, p, a, dice[c]), self.best_of(game, p, a, dice[c] + blue))
             for c, a in actions.items()
         }
+        plain = max(self.best_of(game, p, a, dice[c]) for c, a in actions.items())
         for i, (domain, _) in enumerate(game.power_options(p)):
             for color, to in self.changes(game, domain):
                 # no value of this die can beat the best move: skip the search (most turns)
                 if self.ceiling(game, p, None if color == helper_color else actions[color]) <= best + 1e-9:
                     continue
-                if color == helper_color:
-                    after = self.best_after(game, p, (color, to))
+                if color == helper_color:  # Blue only changes the moves made with Blue
+                    after = plain
+                    for c, a in actions.items():
+                        if self.ceiling(game, p, a) > max(best, after) + 1e-9:
+                            after = max(after, self.best_of(game, p, a, dice[c] + to))
                 else:
                     mine = max(
                         self.best_of(game, p, actions[color], to),
@@ -277,7 +307,7 @@ class GreedyBot:
                 elif action == "slay":  # its Lair's share, and a reward, and the Gold
                     found = max((self.lair_share(game, p, i) * 2 + 1.7 for i in lairs), default=0.0)
                 else:  # a Build is worth most when it marks the whole road
-                    found = max((self.value_of(game, p, action, 12, r) for r in roads), default=0.0)
+                    found = self.best_build(game, p, 12)
             self._best[key] = found
         return found
 

@@ -138,6 +138,12 @@ class Game:
                 for j, b in enumerate(lair["blocks"])
             }
         )
+        # where each road begins: a starting pip (always open), or the Domain that opens it
+        domain_index = {d["name"]: i for i, d in enumerate(chosen["domains"])}
+        self._road_opening = [
+            (len(r["pips"]), r["from"] in chosen["starts"], domain_index.get(r["from"]))
+            for r in chosen["roads"]
+        ]
         # a harvested value -> (its Citizen section, that guild's track, the section as a void names it)
         self._harvests = {
             v: (i, self._track_of[c["guild"]], ("citizen", c["label"]))
@@ -561,12 +567,10 @@ class Game:
     def buildable(self, p: int) -> list[int]:
         """Roads the player may build on: from a starting pip or a claimed Domain, or already begun."""
         marks = self.players[p]
-        claimed = {self.sheet["domains"][d]["name"] for d in marks.domains}
         out = []
-        for r, road in enumerate(self.sheet["roads"]):
-            if marks.roads[r] >= len(road["pips"]):
-                continue
-            if marks.roads[r] > 0 or road["from"] in self.sheet["starts"] or road["from"] in claimed:
+        for r, (size, from_start, from_domain) in enumerate(self._road_opening):
+            done = marks.roads[r]
+            if done < size and (done > 0 or from_start or from_domain in marks.domains):
                 out.append(r)
         return out
 
