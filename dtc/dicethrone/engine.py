@@ -554,46 +554,55 @@ class Game(GameState):
         if self.ultimate_lock and not own:
             return []
         main = own and window == "main"
-        attack = self.attack
-        attacking = attack is not None and attack.attacker == seat and attack.dealt
         out: list[Action] = []
-        cp = p.cp
-        for index, card in enumerate(p.hand):
-            c = card.card
-            if c.kind == "action":
-                timing = c.timing
-                if not (timing == "instant" or (timing == "main" and main)
-                        or (timing == "roll" and window in ROLL_WINDOWS)):
-                    continue
-                if c.cost > cp or (c.alters_dice and not self.roll):
-                    continue
-                if c.attack_modifier and self.rules.own_attacks_only and not attacking:
-                    continue
-                out.append(Action("play", c.name, index, c.cost, c.value))
-            elif c.kind == "upgrade" and main:
-                cost = self.upgrade_cost(seat, c)
-                if cost is not None and cp >= cost:
-                    out.append(Action("upgrade", f"{c.upgrades} {'I' * c.level}", index, cost,
-                                      3.0 + c.level))
+        hand = p.hand
+        if hand:
+            cp = p.cp
+            in_roll = window in ROLL_WINDOWS
+            attacking = None
+            for index, card in enumerate(hand):
+                c = card.card
+                if c.kind == "action":
+                    timing = c.timing
+                    if c.cost > cp or not (timing == "instant" or (timing == "main" and main)
+                                           or (timing == "roll" and in_roll)):
+                        continue
+                    if c.alters_dice and not self.roll:
+                        continue
+                    if c.attack_modifier and self.rules.own_attacks_only:
+                        if attacking is None:
+                            attacking = self._attacking(seat)
+                        if not attacking:
+                            continue
+                    out.append(Action("play", c.name, index, c.cost, c.value))
+                elif main and c.kind == "upgrade":
+                    cost = self.upgrade_cost(seat, c)
+                    if cost is not None and cp >= cost:
+                        out.append(Action("upgrade", f"{c.upgrades} {'I' * c.level}", index, cost,
+                                          3.0 + c.level))
         if p.tokens:
             for status, tokens in p.tokens.items():
                 if tokens and status in self.spendables and self.spendable_now(seat, status, window):
                     entry = self.a.statuses[status]
-                    worth = 2.0 if not entry.get("attack_modifier") or attacking else 0.0
+                    worth = 2.0 if not entry.get("attack_modifier") or self._attacking(seat) else 0.0
                     out.append(Action("spend", entry["name"], status, 0, worth))
         if window == "main" or window == "roll_end":
             for n, (name, _) in enumerate(self.any_time_effects(seat)):
                 out.append(Action("use", name, n, 0, 0.5))
         if main:
             value = self.rules.sell_value
-            for index, card in enumerate(p.hand):
-                out.append(Action("sell", card.card.name, index, value, -1.0))
+            out += [Action("sell", card.card.name, index, value, -1.0) for index, card in enumerate(hand)]
         return out
+
+    def _attacking(self, seat: int) -> bool:
+        """Whether `seat` is the attacker of an Attack that deals damage (attack modifiers apply)."""
+        attack = self.attack
+        return attack is not None and attack.attacker == seat and attack.dealt
 
     def upgrade_cost(self, seat: int, card) -> int | None:
         p = self.seats[seat]
         current = p.upgrades.get(card.upgrades)
-        if not any(a.name == card.upgrades for a in p.abilities):
+        if current is None and not any(a.name == card.upgrades for a in p.abilities):
             return None
         if current is None:
             return card.cost
