@@ -261,7 +261,7 @@ class _Verifier:
             self.key(die, "name", str, f"dice[{i}]")
             faces = self.key(die, "faces", dict, f"dice[{i}]")
             for value, symbol in faces.items():
-                if not value.isdigit():
+                if not (value.isascii() and value.isdigit()):
                     self.fail(f"dice[{i}].faces", f"face {value!r} is not a number")
                 self.index(symbol, d["symbols"], f"dice[{i}].faces", "symbol")
         for i, status in enumerate(d["statuses"]):
@@ -414,7 +414,7 @@ class _Verifier:
         prompts = {}
         for key, text in self.key(c, "prompts", dict, where).items():
             ok = isinstance(text, str) or (isinstance(text, list) and all(isinstance(t, str) for t in text))
-            if not key.isdigit() or not ok:
+            if not (key.isascii() and key.isdigit()) or not ok:
                 self.fail(where, "damaged prompts")
             prompts[int(key)] = text
         return LoadedChunk(owner, source, hero, status, code, consts, expand_lines(runs), prompts)
@@ -489,7 +489,7 @@ class _Verifier:
         if not isinstance(dice.get("count"), int) or not 1 <= dice["count"] <= 10:
             self.fail(where, "bad dice count")
         for value, symbol in self.key(dice, "faces", dict, where).items():
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):
                 self.fail(where, f"face {value!r} is not a number")
             self.index(symbol, self.data["symbols"], where, "symbol")
         for j, comp in enumerate(self.key(h, "components", list, where)):
@@ -621,6 +621,9 @@ class _Verifier:
                 rules = (d.get("valeria") or {}).get("rules") or {}
                 if value > len(rules.get("guilds" if shape == "guild" else "colors", [])):
                     self.fail(at, f"dangling reference to {shape} {value}")
+            elif shape == "reward":
+                rules = (d.get("valeria") or {}).get("rules") or {}
+                self.index(value, rules.get("rewards", []), at, "reward")
             elif shape in ("section", "what", "voidkind"):
                 if value >= len({"section": SECTIONS, "what": COUNTABLES, "voidkind": VOID_KINDS}[shape]):
                     self.fail(at, f"unknown {shape} {value}")

@@ -159,6 +159,8 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
         rules = artifact.data.get("valeria", {}).get("rules", {})
         names = rules.get("guilds" if shape == "guild" else "colors", [])
         return ("any" if shape == "guild" else "any colored die") if value == 0 else names[value - 1]
+    if shape == "reward":
+        return artifact.data["valeria"]["rules"]["rewards"][value]["name"]
     if shape == "section":
         return SECTIONS[value]
     if shape == "what":

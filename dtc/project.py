@@ -31,6 +31,7 @@ class Result:
     sources: dict[str, SourceFile] = field(default_factory=dict)
     files: int = 0
     usage_error: bool = False  # a path was missing or unreadable
+    unreadable: int = 0  # files that could not be read as a valid document (their errors are reported)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -71,11 +72,14 @@ def load_documents(files: list[Path], result: Result) -> list[tuple[str, Documen
         if any(d.code == "Y009" for d in diags):
             result.usage_error = True
         if doc is None:
+            result.unreadable += 1
             continue
         kind, diags = check_document(doc)
         result.diagnostics.extend(diags)
         if kind is not None and not diags:
             documents.append((kind, doc))
+        else:
+            result.unreadable += 1
     return documents
 
 
@@ -111,7 +115,8 @@ def _valeria(documents: list[tuple[str, Document]], result: Result):
         result.sources.update(quiet.sources)
         fallback = loaded[0][1] if loaded else None
     built = valeria.build(mine, fallback)
-    result.diagnostics.extend(valeria.check(built))
+    # a sheet whose file did not load is not "unknown" to the events that name it
+    result.diagnostics.extend(valeria.check(built, complete=not result.unreadable))
     return built
 
 

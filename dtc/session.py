@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +71,16 @@ class Session:
         """Play to the end; `recorded` answers (from a save) are given first, unasked."""
         game = self.kind.new_game(self.artifact, self.setup)
         pending = list(recorded or [])
-        log = open(self.log_path, "w", encoding="utf-8") if self.log_path else None
+        for path in (self.save_path, self.log_path):
+            if path is not None:
+                check_writable(path)
+        if self.save_path is not None and self.log_path is not None \
+                and Path(self.save_path).resolve() == Path(self.log_path).resolve():
+            raise SessionError(f"--save and --log name the same file ({self.save_path}); give two")
+        try:
+            log = open(self.log_path, "w", encoding="utf-8") if self.log_path else None
+        except OSError as exc:
+            raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
         shown = 0
         turns_seen = 0
         try:
@@ -85,7 +95,8 @@ class Session:
                     turns = game.turn_no
                     if turns != turns_seen:
                         turns_seen = turns
-                        self.save()
+                        if not pending:  # a save being resumed is rewritten only once it has all fitted
+                            self.save()
                     from_save = bool(pending)
                     agent = self.agents[request.player]
                     if from_save:
@@ -130,10 +141,46 @@ class Session:
         if self.save_path is None:
             return
         data = {"dtc": self.kind.save, "version": FORMAT, **self.setup.to_json(), "answers": self.answers}
-        artifact_mod.write(self.save_path, json.dumps(data).encode())
+        try:
+            artifact_mod.write(self.save_path, json.dumps(data).encode())
+        except OSError as exc:
+            raise SessionError(f"cannot save to {self.save_path}: {exc.strerror or exc}") from None
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before a game starts, a save or log path that could not be written."""
+    path = Path(path)
+    if path.is_dir():
+        raise SessionError(f"cannot write {path}: it is a directory; name a file")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # missing folders are made when saving
+    if not folder.is_dir():
+        raise SessionError(f"cannot write {path}: {folder} is not a directory")
+    if not os.access(folder, os.W_OK):
+        raise SessionError(f"cannot write {path}: {folder} is not writable")
 
 
 # ------------------------------------------------------------ saves, logs
+
+
+def integer(value: Any, what: str) -> int:
+    """A whole number from a save or log header (not a float, text or true/false)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} {value!r} is not a whole number")
+    return value
+
+
+def agent_names(value: Any, count: int, known: set[str]) -> list[str]:
+    """The seats' agents from a save or log header: one known name per seat."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"agents {value!r} is not a list of names")
+    if len(value) != count:
+        raise ValueError(f"{len(value)} agents for {count} seats")
+    for name in value:
+        if name not in known:
+            raise ValueError(f"unknown agent {name!r} (known: {', '.join(sorted(known))})")
+    return list(value)
 
 
 def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any]]:
@@ -145,9 +192,13 @@ def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any]]:
         raise SessionError(f"{path}: save format {data.get('version')!r} is not supported")
     try:
         setup = kind.setup_from(data)
-        answers = list(data["answers"])
-    except (KeyError, TypeError, ValueError) as exc:
+        answers = data["answers"]
+    except KeyError as exc:
+        raise SessionError(f"{path}: damaged save file (no {exc})") from None
+    except (TypeError, ValueError) as exc:
         raise SessionError(f"{path}: damaged save file ({exc})") from None
+    if not isinstance(answers, list):
+        raise SessionError(f"{path}: damaged save file (its answers are not a list)")
     return setup, answers
 
 
@@ -166,6 +217,8 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[dict]]:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SessionError(f"{path} is not a dtc game log (not UTF-8 text)") from None
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -184,7 +237,9 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[dict]]:
     head = records[0]
     try:
         setup = kind.setup_from(head)
-    except (KeyError, TypeError, ValueError) as exc:
+    except KeyError as exc:
+        raise SessionError(f"{path}: damaged log header (no {exc})") from None
+    except (TypeError, ValueError) as exc:
         raise SessionError(f"{path}: damaged log header ({exc})") from None
     return setup, records[1:]
 
@@ -204,8 +259,9 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
         request = next(run)
         while True:
             if steps >= len(asks):
-                raise SessionError(f"replay differs at request {steps + 1}: the log ends, "
-                                   f"the game asks {_short(plain(request))}")
+                raise SessionError(f"the log is incomplete: it ends after {steps} answers, before the "
+                                   f"game does (was the game left early?); next the game asks "
+                                   f"{_short(plain(request))}")
             expected = asks[steps]["ask"]
             if plain(request) != expected:
                 raise SessionError(f"replay differs at request {steps + 1}: the log has "

@@ -189,7 +189,7 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
 
     (tmp_path / "cut.jsonl").write_text("\n".join(lines[: len(lines) // 2]))
     bad = run("replay", tmp_path / "cut.jsonl")
-    assert bad.exit_code == 1 and "the log ends" in bad.stderr
+    assert bad.exit_code == 1 and "the log is incomplete: it ends after" in bad.stderr
 
 
 @pytest.mark.parametrize("text, message", [

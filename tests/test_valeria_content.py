@@ -118,3 +118,53 @@ def test_statue_and_event_mistakes(tmp_path):
     assert "error[C024]: unknown reward `Recruitt`" in err and "did you mean `Recruit`?" in err
     assert "error[C016]: taking a Statue has no meaning in a scoring Statue" in err
     assert "error[C024]: unknown Citizen section `13`" in err
+
+
+def compile_(*paths, out):
+    return CliRunner().invoke(cli, ["compile", *map(str, paths), "-o", str(out)], catch_exceptions=False)
+
+
+def test_rules_mistakes_are_found_by_lint_as_compile_finds_them(tmp_path):
+    """A loop of rewards, an end no sheet can reach, a second set of rules: lint errors, with the
+    exit code `dtc compile` gives (never an internal error)."""
+    rules = (VALERIA / "rules.yaml").read_text()
+    rules = rules.replace("effect: Mark a Gold pip.", "effect: Perform a Road Reward.")
+    rules = rules.replace("effect: Mark a Road pip.", "effect: Perform a Gold Reward.")
+    rules = rules.replace("end_after_complete_tracks: 3", "end_after_complete_tracks: 9")
+    (tmp_path / "rules.yaml").write_text(rules)
+    result = lint(tmp_path / "rules.yaml")
+    assert result.exit_code == 1
+    assert "error[C014]: rewards perform each other in a loop: Gold -> Road -> Gold" in result.stderr
+    assert "error[C010]: the end needs 9 complete Guild Tracks, but there are 4" in result.stderr
+    built = compile_(tmp_path / "rules.yaml", out=tmp_path / "out.dtcb")
+    assert built.exit_code == 1 and "internal error" not in built.output + built.stderr
+    assert not (tmp_path / "out.dtcb").exists()
+    second = (VALERIA / "rules.yaml").read_text().replace("valeria_rules: ", "valeria_rules: Second ", 1)
+    shutil.copy(VALERIA / "rules.yaml", tmp_path / "rules.yaml")
+    (tmp_path / "second.yaml").write_text(second)
+    assert "error[C008]: a second set of Valeria rules" in lint(tmp_path).stderr
+
+
+def test_more_sheet_and_card_mistakes(tmp_path):
+    sheet = (VALERIA / "castle-forest.yaml").read_text()
+    sheet = sheet.replace("name: Troll Bridge", "name: Goblin Warren")
+    sheet = sheet.replace("{from: Thornfield, to: Nightshade,", "{from: Thornfield, to: Thornfield,")
+    (tmp_path / "sheet.yaml").write_text(sheet)
+    statues = (VALERIA / "statues.yaml").read_text().replace(
+        "{number: 3, effect: Gain 1 VP for every 3 Gold pips.}",
+        "{number: 3, effect: Gain 0 VPs for every 0 Gold pips.}")
+    (tmp_path / "statues.yaml").write_text(statues)
+    err = lint(tmp_path).stderr
+    assert "error[C008]: two Monster Lairs are called `Goblin Warren`" in err
+    assert "error[C010]: a road leads from `Thornfield` back to itself" in err
+    assert "error[C010]: a vp of 0 does nothing" in err and "error[C010]: a per of 0 does nothing" in err
+
+
+def test_a_broken_sheet_is_not_also_an_unknown_sheet(tmp_path):
+    sheet = (VALERIA / "castle-forest.yaml").read_text().replace("{name: Mistral,", "{name: Mistral", 1)
+    (tmp_path / "sheet.yaml").write_text(sheet)
+    shutil.copy(VALERIA / "solo-events.yaml", tmp_path)
+    shutil.copy(VALERIA / "rules.yaml", tmp_path)
+    err = lint(tmp_path).stderr
+    assert "sheet.yaml" in err and "unknown sheet" not in err
+

@@ -206,7 +206,18 @@ def test_levis_winter_slay_needs_access(compiled):
     assert slays == {"Slay Frost Hollow 1-6", "Slay Frost Hollow 7-12"}
     me.domains.add(domain(g, "Frostgate"))
     slays = {g.describe(0, m).split(" (")[0] for m in g.moves(0) if m.action == "slay"}
-    assert "Slay Ice Caves 1-6" in slays and "Slay Ice Caves 7-12" in slays
+    assert "Slay Ice Caves 1-8" in slays and "Slay Ice Caves 9-12" in slays
+    # "Example: Levi's roll shows a 4 on the Red die and a 6 on the Blue die for a total of 10. He has
+    # the Domain marked and has access to the 6/4 VP Monster Lair. He fills in the left-most pip in
+    # the 9-12 Range Block, earning a Road Reward Pip ... he gains an additional 1 Gold"
+    caves = lair(g, "Ice Caves")
+    assert g.sheet["lairs"][caves]["vp"] == [6, 4]
+    set_dice(g, red=4, blue=6, yellow=6, green=6)
+    roads_before = sum(me.roads)
+    drive(g.action(0), "no more powers", "Slay Ice Caves 9-12 (Red 4 + Blue 6)")
+    assert me.lairs[caves] == [0, 1]  # the left-most pip of the 9-12 Range Block
+    assert sum(me.roads) == roads_before + 1  # its Road Reward Pip
+    assert me.gold == 1  # and the Slay action's Gold
     hollow = lair(g, "Frost Hollow")
     me.domains.clear()
     me.lairs[hollow] = [len(b["pips"]) for b in g.sheet["lairs"][hollow]["blocks"]]
@@ -279,6 +290,65 @@ def test_instant_statues_act_when_taken(compiled):
     g.take_statue(0, 0)
     drive(g.run_queue(0))
     assert me.gold == 3 and me.stars_bonus == 3 and 14 in me.statues
+
+
+def test_performing_a_star_reward_counts_stars(tmp_path):
+    """A Star pip gains 1 VP at the end ("Reward Pips"): performing Star Rewards counts as Stars
+    (it used to compile to nothing)."""
+    import shutil
+
+    from conftest import ROOT
+
+    from dtc import project
+    from dtc.compiler import compile_content
+
+    shutil.copytree(ROOT / "content" / "valeria", tmp_path / "valeria")
+    statues = tmp_path / "valeria" / "statues.yaml"
+    statues.write_text(statues.read_text().replace(
+        "Immediately perform 3 Gold Rewards. Count this card as 3 Star pips.",
+        "Immediately perform 3 Star Rewards."))
+    front = project.run([tmp_path / "valeria"])
+    assert front.errors == []
+    loaded = artifact.load(artifact.to_bytes(compile_content(front.content, project.artifact_names(
+        front, [tmp_path]))))
+    g = game(loaded)
+    g.phase = "action"
+    g.draft = [14, 1, 2, 3, 4, 5]
+    g.statue_choices(0)
+    g.take_statue(0, 0)
+    drive(g.run_queue(0))
+    assert g.players[0].stars_bonus == 3 and g.players[0].gold == 0
+
+
+def test_a_renamed_reward_is_counted_by_its_new_name(tmp_path):
+    """Statue 7 counts the Plinth pips marked ("Gain 3 VPs for every Plinth pip"); the reward's
+    name is content: renamed Pedestal in the rules and on the card, it scores the same."""
+    import shutil
+
+    from conftest import ROOT
+
+    from dtc import project
+    from dtc.compiler import compile_content
+
+    def statue_7(folder):
+        front = project.run([folder])
+        assert front.errors == []
+        loaded = artifact.load(artifact.to_bytes(compile_content(front.content, project.artifact_names(
+            front, [folder.parent]))))
+        g = game(loaded)
+        g.players[0].gold = len(g.sheet["gold"])  # a full Gold Chart
+        g.players[0].statues = [7]
+        names = [g.rules["rewards"][pip]["name"] for pip in g.sheet["gold"] if pip >= 0]
+        plinths = names.count("Plinth") + names.count("Pedestal")
+        return g.final_score(0).statue_vp[7], plinths
+
+    shutil.copytree(ROOT / "content" / "valeria", tmp_path / "valeria")
+    standard, plinths = statue_7(tmp_path / "valeria")
+    assert plinths > 0 and standard == 3 * plinths
+    for name in ("rules.yaml", "statues.yaml", "castle-forest.yaml", "winter.yaml"):
+        path = tmp_path / "valeria" / name
+        path.write_text(path.read_text().replace("Plinth", "Pedestal"))
+    assert statue_7(tmp_path / "valeria") == (standard, plinths)
 
 
 def test_domain_powers_do_not_wrap_and_are_used_once(compiled):

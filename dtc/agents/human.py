@@ -113,7 +113,7 @@ class Human:
     def on_PickNumber(self, game, r: PickNumber):
         choices = r.choices
         return self.ask(f"{r.prompt}: how many? ({', '.join(map(str, choices))}) > ",
-                        lambda t: int(t) if t.isdigit() and int(t) in choices else None,
+                        lambda t: int(t) if _digits(t) and int(t) in choices else None,
                         f"type one of {', '.join(map(str, choices))}")
 
     def on_ChooseDice(self, game, r: ChooseDice):
@@ -130,7 +130,7 @@ class Human:
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)
         return self.ask(f"choose a player ({names}) > ",
-                        lambda t: int(t[1:]) - 1 if t.upper().startswith("P") and t[1:].isdigit()
+                        lambda t: int(t[1:]) - 1 if t.upper().startswith("P") and _digits(t[1:])
                         and int(t[1:]) - 1 in r.players else None, f"type one of {names}")
 
     def on_ChooseItems(self, game, r: ChooseItems):
@@ -161,8 +161,13 @@ class Human:
 # ------------------------------------------------------------------ parsing
 
 
+def _digits(text: str) -> bool:
+    """Plain digits 0-9 (`str.isdigit` also takes ² and ①, which `int` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def _number(text: str, low: int, high: int) -> int | None:
-    return int(text) if text.isdigit() and low <= int(text) <= high else None
+    return int(text) if _digits(text) and low <= int(text) <= high else None
 
 
 def _yes_no(text: str) -> bool | None:
@@ -173,7 +178,7 @@ def _positions(text: str, n: int, most: int | None = None) -> list[int] | None:
     if text == "":
         return []
     parts = text.replace(",", " ").split()
-    if not all(p.isdigit() and 1 <= int(p) <= n for p in parts):
+    if not all(_digits(p) and 1 <= int(p) <= n for p in parts):
         return None
     picks = sorted({int(p) - 1 for p in parts})
     if most is not None and len(picks) > most:
@@ -197,7 +202,7 @@ def _changes(text: str, n: int, most: int, values) -> list[list[int]] | None:
     out = []
     for part in text.replace(",", " ").split():
         die, _, value = part.partition("=")
-        if not (die.isdigit() and value.isdigit() and 1 <= int(die) <= n and int(value) in values):
+        if not (_digits(die) and _digits(value) and 1 <= int(die) <= n and int(value) in values):
             return None
         out.append([int(die) - 1, int(value)])
     return out if len(out) <= most else None

@@ -346,6 +346,7 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     if resume_path is not None:
+        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto"])
         setup, recorded = _resume(DICE_THRONE, loaded, resume_path)
         save_path = save_path or resume_path
     else:
@@ -368,6 +369,16 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         winner = f"{setup.heroes[result.winner]} (P{result.winner + 1}) won"
     click.echo(f"result: {winner} after {result.turns} turns")
     sys.exit(EXIT_CLEAN)
+
+
+def _ignored_on_resume(names: list[str]) -> None:
+    """Say which options a resumed game does not use (the save decides them)."""
+    ctx = click.get_current_context()
+    given = [n for n in names if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        flags = ", ".join("--vs" if n == "opponent" else f"--{n}" for n in given)
+        click.echo(f"note: {flags} ignored: a resumed game keeps the seats, seed and choices of its save",
+                   err=True)
 
 
 def _resume(kind, loaded, resume_path: Path):
@@ -415,7 +426,11 @@ def _run(session, recorded: list, save_path: Path | None, command: str):
     try:
         return session.run(recorded)
     except Quit:
-        session.save()
+        try:
+            session.save()
+        except SessionError as exc:
+            click.echo(f"\nerror: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
         click.echo("")
         if save_path:
             click.echo(f"left the game; saved to {save_path} "
@@ -708,8 +723,14 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     if resume_path is not None:
+        _ignored_on_resume(["players", "sheet", "seed", "bot", "auto"])
         setup, recorded = _resume(VALERIA, loaded, resume_path)
         save_path = save_path or resume_path
+        if setup.solo != solo:
+            other = "dtc valeria solo" if setup.solo else "dtc valeria play"
+            click.echo(f"error: {resume_path} is a {'solo' if setup.solo else f'{setup.players}-player'} "
+                       f"game; continue it with `{other} --resume {resume_path}`", err=True)
+            sys.exit(EXIT_USAGE)
     else:
         seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
         try:

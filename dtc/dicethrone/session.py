@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from dtc.agents.bots import BOTS
 from dtc.artifact import Artifact
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.requests import AnswerError
-from dtc.session import Kind, SessionError
+from dtc.session import Kind, SessionError, agent_names, integer
 from dtc.vm import VMError
 
 
@@ -26,7 +27,13 @@ class Setup:
 
     @staticmethod
     def from_json(data: dict) -> Setup:
-        return Setup(data["ruleset"], int(data["seed"]), list(data["heroes"]), list(data["agents"]))
+        heroes = data["heroes"]
+        if not isinstance(heroes, list) or len(heroes) != 2 or not all(isinstance(h, str) for h in heroes):
+            raise ValueError(f"heroes {heroes!r} is not a list of two hero names")
+        if not isinstance(data["ruleset"], str):
+            raise ValueError("the ruleset is not text")
+        agents = agent_names(data["agents"], len(heroes), {"human", *BOTS})
+        return Setup(data["ruleset"], integer(data["seed"], "seed"), list(heroes), agents)
 
 
 def new_game(artifact: Artifact, setup: Setup) -> Game:

@@ -162,7 +162,10 @@ class ValeriaCompiler:
         elif isinstance(s, lang.TakeStatue):
             chunk.emit(Op.TAKE_STATUE, line=line)
         elif isinstance(s, lang.Score):
-            chunk.emit(Op.COUNT_SHEET, COUNTABLES.index(s.what), self.guild(s.name), line=line)
+            if s.what == "reward_pips":
+                chunk.emit(Op.COUNT_PIPS, self.rules.rewards.index(self.rules.reward(s.name)), line=line)
+            else:
+                chunk.emit(Op.COUNT_SHEET, COUNTABLES.index(s.what), self.guild(s.name), line=line)
             chunk.emit(Op.PUSH, s.per, line=line)
             chunk.emit(Op.DIV, line=line)
             chunk.emit(Op.PUSH, s.vp, line=line)
@@ -173,6 +176,10 @@ class ValeriaCompiler:
             chunk.emit(Op.ADD_STARS, line=line)
         elif isinstance(s, lang.Perform):
             reward = self.rules.reward(s.reward)
+            if reward is not None and reward.effect is None and reward.star:  # a Star pip's worth: a Star
+                chunk.emit(Op.PUSH, s.count, line=line)
+                chunk.emit(Op.ADD_STARS, line=line)
+                return
             if reward is None or reward.effect is None:
                 return
             if depth >= MAX_INLINE:

@@ -284,8 +284,9 @@ def _sheet(doc: Document, rules: Rules | None) -> Sheet:
 class Check:
     """All diagnostics of the Valeria content, in one pass."""
 
-    def __init__(self, content: Valeria):
+    def __init__(self, content: Valeria, complete: bool = True):
         self.content = content
+        self.complete = complete
         self.rules = content.the_rules
         self.diags: list[Diagnostic] = []
 
@@ -337,13 +338,15 @@ class Check:
             if close
             else ("it is one of " + ", ".join(f"`{k}`" for k in known) if known else None)
         )
-        where = text.doc.text_span(text.path, span.start, span.end) if span else text.doc.span(text.path)
-        self.error("C024", f"unknown {what} `{name}`", where, hint)
+        self.error("C024", f"unknown {what} `{name}`", self.spot(text, span), hint)
+
+    @staticmethod
+    def spot(text: Text, span: lang.Span | None):
+        """Where in the file a part of an effect text is (the whole text when no part is known)."""
+        return text.doc.text_span(text.path, span.start, span.end) if span else text.doc.span(text.path)
 
     def misplaced(self, text: Text, statement, why: str, hint: str) -> None:
-        span = statement.span
-        where = text.doc.text_span(text.path, span.start, span.end) if span else text.doc.span(text.path)
-        self.error("C016", why, where, hint)
+        self.error("C016", why, self.spot(text, statement.span), hint)
 
     def unique(self, items, what: str) -> None:
         seen: dict[str, tuple] = {}
@@ -371,10 +374,16 @@ class Check:
         return statements
 
     def names(self, text: Text, s, sheet: Sheet | None) -> None:
+        for field_name in ("count", "per", "vp"):
+            if getattr(s, field_name, None) == 0:
+                where = self.spot(text, s.span)
+                self.error("C010", f"a {field_name} of 0 does nothing", where, "write a number from 1")
         if isinstance(s, lang.Mark) and s.target == "guild_citizen":
             self.guild(text, s.name, s.name_span)
         elif isinstance(s, lang.Score) and s.what == "citizen_pips":
             self.guild(text, s.name, s.name_span)
+        elif isinstance(s, lang.Score) and s.what == "reward_pips" and self.rules.reward(s.name) is None:
+            self.name_error(text, s.name_span, "reward", s.name, [r.name for r in self.rules.rewards])
         elif isinstance(s, lang.Perform) and self.rules.reward(s.reward) is None:
             self.name_error(text, s.name_span, "reward", s.reward, [r.name for r in self.rules.rewards])
         elif isinstance(s, lang.Adjust | lang.Flip) and s.die is not None:
@@ -410,16 +419,6 @@ class Check:
                     "a reward pip",
                     "a reward marks pips or takes a Statue: `Mark a Gold pip.`",
                 )
-                if any(
-                    isinstance(s, lang.Perform) and s.reward.lower() == r.name.lower()
-                    for s in r.effect.statements or ()
-                ):
-                    self.error(
-                        "C014",
-                        f"the {r.name} reward performs itself",
-                        doc.span(r.effect.path),
-                        "a reward cannot perform its own reward",
-                    )
             elif not r.star:
                 self.warn(
                     "C016",
@@ -427,7 +426,33 @@ class Check:
                     doc.span(("rewards", i)),
                     "give it an `effect` or `star: true`",
                 )
+        for r in rules.rewards:  # once every reward's text is read
+            loop = self.reward_loop(rules, r)
+            if loop:
+                self.error(
+                    "C014",
+                    f"the {r.name} reward performs itself"
+                    if len(loop) == 2
+                    else f"rewards perform each other in a loop: {' -> '.join(loop)}",
+                    doc.span(r.effect.path),
+                    "a reward cannot lead back to itself: end the chain with a reward that marks a pip",
+                )
         self.unique([(r.name, doc, ("rewards", i, "name")) for i, r in enumerate(rules.rewards)], "reward")
+        if rules.end_tracks > len(rules.guilds):
+            self.error(
+                "C010",
+                f"the end needs {rules.end_tracks} complete Guild Tracks, but there are {len(rules.guilds)}",
+                doc.span(("end_after_complete_tracks",)),
+                f"at most {len(rules.guilds)}, one per guild (the rulebook ends the game on the 3rd)",
+            )
+        if rules is not self.content.rules[0]:
+            first = self.content.rules[0]
+            self.error(
+                "C008",
+                f"a second set of Valeria rules (`{rules.name}`); `{first.name}` is the one used",
+                doc.span(("valeria_rules",)),
+                "keep one `valeria_rules:` file",
+            )
         least = [b[0] for b in rules.bands]
         if least != sorted(least) or (least and least[0] != 0):
             self.error(
@@ -436,6 +461,32 @@ class Check:
                 doc.span(("solo", "bands")),
                 "list the bands from the lowest, the first with `least: 0`",
             )
+
+    def reward_loop(self, rules: Rules, start: Reward) -> list[str]:
+        """The names along a chain of `Perform` that leads from `start` back to it ([] if none)."""
+        def performed(r: Reward) -> list[Reward]:
+            found = []
+            for s in (r.effect.statements or ()) if r.effect is not None else ():
+                if isinstance(s, lang.Perform) and rules.reward(s.reward) is not None:
+                    found.append(rules.reward(s.reward))
+            return found
+
+        path, seen = [start], set()
+
+        def walk(r: Reward) -> bool:
+            for nxt in performed(r):
+                if nxt is start:
+                    path.append(nxt)
+                    return True
+                if nxt.name not in seen:
+                    seen.add(nxt.name)
+                    path.append(nxt)
+                    if walk(nxt):
+                        return True
+                    path.pop()
+            return False
+
+        return [r.name for r in path] if walk(start) else []
 
     # -- sheets
     def pips(self, sheet: Sheet, path: tuple, text: str) -> None:
@@ -509,6 +560,8 @@ class Check:
             self.pips(sheet, ("gold_chart", j), row)
         self.pips(sheet, ("wall",), d["wall"])
         self.check_roads(sheet)
+        lairs = [(lair.name, doc, ("lairs", i, "name")) for i, lair in enumerate(sheet.lairs)]
+        self.unique(lairs, "Monster Lair")
         for i, lair in enumerate(sheet.lairs):
             self.check_lair(sheet, i, lair)
 
@@ -540,6 +593,13 @@ class Check:
                         f"did you mean `{close[0]}`?" if close else "add it under `domains` or fix the name",
                     )
                 reached.add(road.to.lower())
+                if road.to.lower() == road.origin.lower():
+                    self.error(
+                        "C010",
+                        f"a road leads from `{road.origin}` back to itself",
+                        doc.span(path + ("to",)),
+                        "a road joins two places: a starting pip or Domain, and another Domain",
+                    )
             if road.bridge is not None and road.bridge + 3 > len(road.pips):
                 self.error(
                     "C010",
@@ -630,7 +690,7 @@ class Check:
 
     def check_events(self, events: Events) -> None:
         sheet = next((s for s in self.content.sheets if s.name.lower() == events.sheet.lower()), None)
-        if sheet is None and self.content.sheets:
+        if sheet is None and self.content.sheets and self.complete:
             self.error(
                 "C024",
                 f"unknown sheet `{events.sheet}`",
@@ -647,6 +707,6 @@ class Check:
             )
 
 
-def check(content: Valeria) -> list[Diagnostic]:
-    """Every diagnostic of the Valeria content."""
-    return Check(content).run()
+def check(content: Valeria, complete: bool = True) -> list[Diagnostic]:
+    """Every diagnostic of the Valeria content (`complete`: every file given was read)."""
+    return Check(content, complete).run()

@@ -678,6 +678,10 @@ class Game:
     def sheet_count(self, player: int, what: str, guild: int | None) -> int:
         return count(self.sheet, self.players[player], self.rules, what, guild)
 
+    def reward_pips(self, player: int, reward: int) -> int:
+        marked = marked_pips(self.sheet, self.players[player])
+        return sum(1 for pips in marked for pip in pips if pip == reward)
+
     def score(self, player: int, vp: int) -> None:
         self.players[player].vp += vp
 
@@ -766,7 +770,6 @@ def count(sheet: dict, marks: Marks, rules: dict, what: str, guild: int | None) 
     """How many of a countable a player's sheet has (voided items are not there)."""
     rewards = rules["rewards"]
     star = {i for i, r in enumerate(rewards) if r.get("star")}
-    plinth = {i for i, r in enumerate(rewards) if r["name"].lower() == "plinth"}
     live_citizens = [
         i for i, c in enumerate(sheet["citizens"]) if ("citizen", c["label"]) not in marks.voided
     ]
@@ -784,8 +787,6 @@ def count(sheet: dict, marks: Marks, rules: dict, what: str, guild: int | None) 
         return sum(1 for pip in sheet["wall"][: marks.wall] if pip in star)
     if what == "lairs":
         return sum(1 for lair in marks.lair_vp if ("lair", sheet["lairs"][lair]["name"]) not in marks.voided)
-    if what == "plinth_pips":
-        return sum(1 for pip in sheet["gold"][: marks.gold] if pip in plinth)
     if what == "citizen_pips":
         return sum(
             marks.citizens[i]
@@ -793,15 +794,22 @@ def count(sheet: dict, marks: Marks, rules: dict, what: str, guild: int | None) 
             if guild is None or sheet["citizens"][i]["guild"] == guild
         )
     if what == "star_pips":
-        marked = [sheet["citizens"][i]["pips"][: marks.citizens[i]] for i in live_citizens]
-        marked += [t["pips"][: marks.tracks[i]] for i, t in enumerate(sheet["tracks"])]
-        marked += [sheet["gold"][: marks.gold], sheet["wall"][: marks.wall]]
-        marked += [road["pips"][: marks.roads[r]] for r, road in enumerate(sheet["roads"])]
-        for i, lair in enumerate(sheet["lairs"]):
-            if ("lair", lair["name"]) not in marks.voided:
-                marked += [b["pips"][: marks.lairs[i][j]] for j, b in enumerate(lair["blocks"])]
-        return sum(1 for pips in marked for pip in pips if pip in star)
+        return sum(1 for pips in marked_pips(sheet, marks) for pip in pips if pip in star)
     raise VMError(f"nothing to count called {what!r}")
+
+
+def marked_pips(sheet: dict, marks: Marks) -> list[list[int]]:
+    """The pips a player has marked, section by section (voided sections are not there)."""
+    voided = marks.voided
+    live_citizens = [i for i, c in enumerate(sheet["citizens"]) if ("citizen", c["label"]) not in voided]
+    marked = [sheet["citizens"][i]["pips"][: marks.citizens[i]] for i in live_citizens]
+    marked += [t["pips"][: marks.tracks[i]] for i, t in enumerate(sheet["tracks"])]
+    marked += [sheet["gold"][: marks.gold], sheet["wall"][: marks.wall]]
+    marked += [road["pips"][: marks.roads[r]] for r, road in enumerate(sheet["roads"])]
+    for i, lair in enumerate(sheet["lairs"]):
+        if ("lair", lair["name"]) not in marks.voided:
+            marked += [b["pips"][: marks.lairs[i][j]] for j, b in enumerate(lair["blocks"])]
+    return marked
 
 
 def _index(answer: Any, count_: int) -> int:

@@ -29,8 +29,8 @@ COUNTABLES = (
     "wall_stars",
     "lairs",
     "star_pips",
-    "plinth_pips",
     "citizen_pips",
+    "reward_pips",
 )
 
 
@@ -59,7 +59,7 @@ class Score:
     vp: int
     per: int
     what: str  # one of COUNTABLES
-    name: str | None = None  # the guild, for citizen_pips
+    name: str | None = None  # the guild, for citizen_pips; the reward, for reward_pips
     name_span: Span | None = None
     span: Span | None = None
 
@@ -279,8 +279,8 @@ class _Build(Transformer):
     def star_pips(self, items):
         return ("star_pips", None)
 
-    def plinth_pips(self, items):
-        return ("plinth_pips", None)
+    def reward_pips(self, items):
+        return ("reward_pips", items[0])
 
     def citizen_pips(self, items):
         return ("citizen_pips", items[0])

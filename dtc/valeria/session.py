@@ -6,7 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from dtc.artifact import Artifact
-from dtc.session import Kind, SessionError
+from dtc.session import Kind, SessionError, agent_names, integer
+from dtc.valeria.bots import BOTS
 from dtc.valeria.engine import Game, ValeriaError
 from dtc.vm import VMError
 
@@ -27,8 +28,17 @@ class Setup:
 
     @staticmethod
     def from_json(data: dict) -> Setup:
-        return Setup(data["ruleset"], int(data["seed"]), str(data["sheet"]), int(data["players"]),
-                     bool(data["solo"]), list(data["agents"]))
+        players = integer(data["players"], "players")
+        if not 1 <= players <= 6:
+            raise ValueError(f"{players} players (1 to 6)")
+        if not isinstance(data["ruleset"], str) or not isinstance(data["sheet"], str) \
+                or not isinstance(data["solo"], bool):
+            raise ValueError("ruleset and sheet are text, solo is true or false")
+        if data["solo"] != (players == 1):
+            raise ValueError("a solo game has one player, and a one-player game is solo")
+        agents = agent_names(data["agents"], players, {"human", *BOTS})
+        return Setup(data["ruleset"], integer(data["seed"], "seed"), data["sheet"], players, data["solo"],
+                     agents)
 
 
 def new_game(artifact: Artifact, setup: Setup) -> Game:

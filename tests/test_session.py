@@ -1,0 +1,115 @@
+"""Saves, resumes and logs of both games (`dtc.session`): damaged or unwritable files give one
+line and a non-zero exit, never a traceback, and a save is never lost to a failed resume."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from dtc.agents.human import _number, _positions
+from dtc.cli.main import cli
+
+GAMES = {
+    "valeria": (["valeria", "play", "--players", "2", "--seed", "3", "--auto"], ["valeria", "play"]),
+    "dicethrone": (["play", "--hero", "druid", "--vs", "duelist", "--seed", "3", "--auto"], ["play"]),
+}
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+@pytest.fixture(params=sorted(GAMES))
+def saved(request, tmp_path):
+    """(game, a finished bot game's save file)."""
+    new, _ = GAMES[request.param]
+    save = tmp_path / "game.json"
+    result = run(*new, "--save", save)
+    assert result.exit_code == 0, result.output
+    return request.param, save
+
+
+def test_a_resume_that_does_not_fit_leaves_the_save_as_it_was(saved):
+    game, save = saved
+    data = json.loads(save.read_text())
+    data["answers"][len(data["answers"]) // 2] = 999  # an answer no request can take
+    save.write_text(json.dumps(data))
+    before = save.read_text()
+    result = run(*GAMES[game][1], "--resume", save)
+    assert result.exit_code == 2
+    assert "does not fit" in result.stderr and "Traceback" not in result.output
+    assert save.read_text() == before  # the answers after the bad one are still there
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(agents=d["agents"][:1]), "1 agents for 2 seats"),
+    (lambda d: d.update(agents=[d["agents"][0], "nosuchbot"]), "unknown agent 'nosuchbot'"),
+    (lambda d: d.update(agents="hb"), "is not a list of names"),
+    (lambda d: d.update(seed=1.7), "seed 1.7 is not a whole number"),
+    (lambda d: d.update(answers="xyz"), "answers are not a list"),
+    (lambda d: d.pop("ruleset"), "no 'ruleset'"),
+])
+def test_a_damaged_save_is_refused_with_what_is_wrong(saved, change, message):
+    game, save = saved
+    data = json.loads(save.read_text())
+    change(data)
+    save.write_text(json.dumps(data))
+    result = run(*GAMES[game][1], "--resume", save)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {save}: damaged save file (") and message in result.stderr
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_save_or_log_that_cannot_be_written_is_refused_before_the_game(game, tmp_path):
+    new, _ = GAMES[game]
+    (tmp_path / "afile").write_text("")
+    cases = [
+        (["--save", tmp_path / "afile" / "x.json"], "is not a directory"),
+        (["--save", tmp_path], "it is a directory"),
+        (["--log", tmp_path / "afile" / "x.jsonl"], "is not a directory"),
+        (["--save", tmp_path / "same", "--log", tmp_path / "same"], "name the same file"),
+    ]
+    for extra, message in cases:
+        result = run(*new, *extra)
+        assert result.exit_code == 2, extra
+        assert message in result.stderr and "Turn 1" not in result.output, extra
+        assert len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "same").exists()
+
+
+def test_resuming_says_which_options_the_save_overrides(saved):
+    game, save = saved
+    result = run(*GAMES[game][1], "--resume", save, "--seed", 99)
+    assert result.exit_code == 0
+    assert "note: --seed ignored" in result.stderr and "seed 3;" in result.output
+
+
+def test_a_multiplayer_save_is_not_resumed_as_a_solo_game(tmp_path):
+    save = tmp_path / "g.json"
+    run("valeria", "play", "--players", 2, "--seed", 3, "--auto", "--save", save)
+    result = run("valeria", "solo", "--resume", save)
+    assert result.exit_code == 2
+    assert f"is a 2-player game; continue it with `dtc valeria play --resume {save}`" in result.stderr
+
+
+@pytest.mark.parametrize("game, replay", [("valeria", ["valeria", "replay"]), ("dicethrone", ["replay"])])
+def test_broken_logs_are_refused_in_one_line(game, replay, tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert run(*GAMES[game][0], "--log", log).exit_code == 0
+    lines = log.read_text().splitlines()
+    (tmp_path / "short.jsonl").write_text("\n".join(lines[: len(lines) // 2]))
+    short = run(*replay, tmp_path / "short.jsonl")
+    assert short.exit_code == 1 and "the log is incomplete" in short.stderr
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage")
+    binary = run(*replay, tmp_path / "binary.jsonl")
+    assert binary.exit_code == 1 and "not UTF-8 text" in binary.stderr
+
+
+def test_digits_that_are_not_0_to_9_are_answered_with_a_hint():
+    assert _number("²", 1, 9) is None and _number("①", 1, 9) is None and _number("3", 1, 9) == 3
+    assert _positions("1 ²", 5) is None
+    result = run("valeria", "play", "--players", 2, "--seed", 3, input="²\n①\n")
+    assert result.exit_code == 0  # end of input leaves the game cleanly
+    assert result.output.count("? type a number from 1 to") == 2
