@@ -321,6 +321,7 @@ class _Verifier:
             for i, card in enumerate(self.key(statues, "cards", list, "valeria.statues")):
                 card = self.obj(card, f"valeria.statues.cards[{i}]")
                 self.key(card, "number", int, f"valeria.statues.cards[{i}]")
+                self.key(card, "text", str, f"valeria.statues.cards[{i}]")
                 self.valeria_chunk(card.get("chunk"), f"valeria.statues.cards[{i}]")
         for i, events in enumerate(self.key(v, "events", list, "valeria")):
             events = self.obj(events, f"valeria.events[{i}]")

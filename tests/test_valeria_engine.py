@@ -146,6 +146,22 @@ def test_levi_completes_a_lair_first_and_takes_the_high_vp(compiled):
     assert other.lair_vp[warren] == 3  # "Other players can still finish that Monster Lair ... the lower VP"
 
 
+def test_the_same_move_with_or_without_blue_is_offered_once(compiled):
+    """A Build that marks the same pips, a Slay of the same Range Block, with or without Blue, are
+    one move: offered once (the first way)."""
+    g = game(compiled)
+    me = g.players[0]
+    first = road(g, "Start 1", "Willowmere")
+    me.roads[first] = len(g.sheet["roads"][first]["pips"]) - 2  # 2 pips left
+    set_dice(g, green=3, blue=2, red=2, yellow=6)
+    labels = [g.describe(0, m) for m in g.moves(0)]
+    assert [x for x in labels if x.startswith("Build Start 1 -> Willowmere")] == [
+        "Build Start 1 -> Willowmere, 2 pip(s) (Green 3)"]
+    goblin = [x for x in labels if x.startswith("Slay Goblin Warren 1-6")]
+    assert goblin == ["Slay Goblin Warren 1-6 (Red 2)"]  # Red 2 + Blue 2 = 4 is the same block
+    assert len(labels) == len(set(x.split(" (")[0] for x in labels))
+
+
 def test_davids_build_stops_at_a_domain(compiled):
     """"Green Die = Build Action": Green 5 from the upper-left starting pip: 2 pips, the Domain, stop."""
     g = game(compiled)
@@ -204,7 +220,11 @@ def test_levis_winter_slay_needs_access(compiled):
     set_dice(g, red=3, blue=6, yellow=6, green=6)
     slays = {g.describe(0, m).split(" (")[0] for m in g.moves(0) if m.action == "slay"}
     assert slays == {"Slay Frost Hollow 1-6", "Slay Frost Hollow 7-12"}
+    from dtc.valeria.narrate import sheet as draw
+
+    assert "Ice Caves 6/4 (closed: claim Frostgate)" in draw(g, 0)  # the player sees what is shut
     me.domains.add(domain(g, "Frostgate"))
+    assert "Ice Caves 6/4:" in draw(g, 0)
     slays = {g.describe(0, m).split(" (")[0] for m in g.moves(0) if m.action == "slay"}
     assert "Slay Ice Caves 1-8" in slays and "Slay Ice Caves 9-12" in slays
     # "Example: Levi's roll shows a 4 on the Red die and a 6 on the Blue die for a total of 10. He has
@@ -240,6 +260,22 @@ def test_marking_never_skips_and_a_full_section_marks_nothing(compiled):
     assert [entry[3] for entry in walls] == list(range(len(g.sheet["wall"])))
 
 
+def test_a_road_reward_continues_a_road_or_leaves_a_claimed_domain(compiled):
+    """"Reward Pips": "Road Reward Pip: Immediately mark a pip on your Forest sheet to continue a
+    Road or start a Road leading away from a Domain you've claimed" (not from a starting pip, which
+    only a Build may leave: "Green Die = Build Action")."""
+    g = game(compiled)
+    me = g.players[0]
+    assert g.road_options(0) == []  # nothing begun, nothing claimed: the reward marks nothing
+    assert len(g.buildable(0)) == len(g.sheet["starts"]) >= 4  # while a Build may start anywhere
+    first = road(g, "Start 1", "Willowmere")
+    me.roads[first] = 1
+    assert g.road_options(0) == ["Start 1 -> Willowmere"]
+    me.domains.add(domain(g, "Willowmere"))
+    leaving = {g.sheet["roads"][r]["from"] for r in g._road_choices} if g.road_options(0) else set()
+    assert leaving == {"Start 1", "Willowmere"}
+
+
 def test_reward_chains_run_to_the_end(compiled):
     """"Reward Pips": marking one Reward Pip may cause a chain; follow it until it runs out."""
     g = game(compiled)
@@ -267,7 +303,7 @@ def test_statues_in_the_harvest_wait_for_its_end_in_player_order(compiled):
     asked = drive(g.harvest())
     takes = [r for r in asked if isinstance(r, ChoosePlace) and r.purpose == "take a Statue"]
     assert [r.player for r in takes] == [0, 1]
-    assert takes[1].options == tuple(f"Statue {n}" for n in line[1:])  # not refilled in between
+    assert [o.split(":")[0] for o in takes[1].options] == [f"Statue {n}" for n in line[1:]]  # not refilled
     assert len(g.draft) == 6 and all(len(p.statues) == 1 for p in g.players)
 
 
@@ -276,7 +312,8 @@ def test_at_most_four_statues_and_no_duplicates(compiled):
     me = g.players[0]
     g.draft = [1, 1, 2, 3, 4, 5]
     me.statues = [1]
-    assert g.statue_choices(0) == ["Statue 2", "Statue 3", "Statue 4", "Statue 5"]
+    assert [o.split(":")[0] for o in g.statue_choices(0)] == ["Statue 2", "Statue 3", "Statue 4", "Statue 5"]
+    assert g.statue_choices(0)[0] == "Statue 2: Gain 1 VP for every Domain."  # the card's text to choose by
     me.statues = [6, 7, 8, 9]
     assert g.statue_choices(0) == []
 

@@ -37,7 +37,8 @@ def test_solo_auto_plays_20_turns_and_prints_a_score_and_its_band():
     total = int(re.search(r"Total\s+(\d+)", out).group(1))
     band = re.search(rf"{total} VP: (.+)", out).group(1)
     expected = ("You have lost your title" if total < 60 else "Was it luck or skill" if total < 70
-                else "Prime Castellan" if total < 80 else "You have been promoted")
+                else "You have been given the title of Prime Castellan" if total < 80
+                else "You have been promoted")
     assert band.startswith(expected)
     assert run("valeria", "solo", "--seed", 1, "--auto").output == out
 
@@ -55,6 +56,19 @@ def test_simulate_prints_mean_scores_per_seat_the_same_for_any_jobs():
         assert 20 < low <= seat["mean_score"] <= high < 120
     table = run("valeria", "simulate", "--players", 2, "--games", 10, "--seed", 2)
     assert table.exit_code == 0 and "mean score (95% CI)" in table.output and "P2" in table.output
+
+
+def test_solo_simulation_reports_score_bands_and_one_game_has_no_interval():
+    solo = json.loads(run("valeria", "simulate", "--players", 1, "--games", 30, "--seed", 2,
+                          "--format", "json").output)
+    assert [b["least"] for b in solo["bands"]] == [0, 60, 70, 80]  # "Solo Rules", "Scoring"
+    assert abs(sum(b["share"] for b in solo["bands"]) - 1) < 1e-3
+    table = run("valeria", "simulate", "--players", 1, "--games", 5, "--seed", 2).output
+    assert "solo score bands" in table and "wins" not in table
+    one = json.loads(run("valeria", "simulate", "--players", 2, "--games", 1, "--jobs", 64,
+                         "--format", "json").output)
+    assert one["seats"][0]["mean_score_ci95"] is None and one["seats"][0]["sd"] is None
+    assert "one game: no interval" in run("valeria", "simulate", "--players", 2, "--games", 1).output
 
 
 def test_the_greedy_bot_outscores_the_random_one():
@@ -95,6 +109,21 @@ def test_bad_valeria_input_is_refused():
     assert "no sheet" in run("valeria", "simulate", "--sheet", "Nope").stderr
 
 
+def test_enter_declines_domain_powers_and_other_choices_need_a_number():
+    from dtc.agents.human import Human
+    from dtc.vm import ChoosePlace
+
+    said = []
+    answers = iter(["", "", "2"])
+    human = Human(read=lambda prompt: said.append(prompt) or next(answers), say=said.append)
+    powers = ChoosePlace("Action phase", 0, ("Mistral: flip", "no more powers"), "use a Domain power")
+    assert human.answer(None, powers) == 1
+    assert "(1-2, Enter: no more powers) > " in said[-1]
+    roads = ChoosePlace("Action phase", 0, ("Start 1 -> Willowmere", "Start 2 -> Mistral"), "mark a Road pip")
+    assert human.answer(None, roads) == 1  # Enter is refused here; then 2
+    assert "  ? type a number from 1 to 2" in said
+
+
 def spawn(*args):
     child = pexpect.spawn(DTC, [str(a) for a in args], timeout=15, dimensions=(60, 200),
                           env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())})
@@ -102,7 +131,7 @@ def spawn(*args):
     return child
 
 
-PROMPT = r"(.+): which\? \(1-(\d+)\) > "
+PROMPT = r"(.+): which\? \(1-(\d+)(?:, Enter: [^)]*)?\) > "
 
 
 def test_an_interactive_game_at_a_terminal(tmp_path):

@@ -150,6 +150,10 @@ class Human:
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)
+        if r.options[-1].startswith("no more"):  # declining is the usual answer: Enter gives it
+            return self.ask(f"{r.purpose}: which? (1-{n}, Enter: {r.options[-1]}) > ",
+                            lambda t: n if t == "" else _number(t, 1, n),
+                            f"type a number from 1 to {n}, or Enter for {r.options[-1]}") - 1
         return self.ask(f"{r.purpose}: which? (1-{n}) > ", lambda t: _number(t, 1, n),
                         f"type a number from 1 to {n}") - 1
 

@@ -788,8 +788,8 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) 
     """Bot games: mean score per seat with a 95% interval, share of wins, game length."""
     from dtc import artifact as artifact_mod
     from dtc.valeria.engine import Game, ValeriaError
+    from dtc.valeria.simulate import band_shares, summary
     from dtc.valeria.simulate import simulate as run_simulation
-    from dtc.valeria.simulate import summary
 
     loaded = _ruleset(ruleset_path)
     try:
@@ -801,15 +801,17 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) 
     total = _with_progress(lambda progress: run_simulation(
         loaded, raw, players, name, games, seed, jobs, bot, progress), games)
     rows = summary(total)
+    bands = band_shares(total, loaded.data["valeria"]["rules"]["bands"]) if players == 1 else None
     meta = {"players": players, "games": games, "seed": seed, "bot": bot, "sheet": name,
             "average_turns": round(total.turns / total.games, 2), "ruleset": loaded.content_hash}
     if fmt == "json":
-        click.echo(json.dumps({**meta, "seats": rows}, indent=2))
+        click.echo(json.dumps({**meta, "seats": rows, **({"bands": bands} if bands else {})}, indent=2))
     elif fmt == "csv":
         click.echo("seat,mean_score,mean_score_low,mean_score_high,sd,win_share")
         for r in rows:
-            low, high = r["mean_score_ci95"]
-            click.echo(f"{r['seat']},{r['mean_score']},{low},{high},{r['sd']},{r['win_share']}")
+            low, high = r["mean_score_ci95"] or ("", "")
+            sd = "" if r["sd"] is None else r["sd"]
+            click.echo(f"{r['seat']},{r['mean_score']},{low},{high},{sd},{r['win_share']}")
     else:
         from rich.console import Console
         from rich.table import Table
@@ -817,11 +819,22 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) 
         mode = "solo" if players == 1 else f"{players} players"
         t = Table(title=f"{games} games, {mode}, {name}, seed {seed}, {bot} bots, "
                         f"{meta['average_turns']} turns per game")
-        for column in ("seat", "mean score (95% CI)", "sd", "wins"):
+        for column in ("seat", "mean score (95% CI)", "sd") + (() if bands else ("wins",)):
             t.add_column(column)
         for r in rows:
-            low, high = r["mean_score_ci95"]
-            t.add_row(f"P{r['seat']}", f"{r['mean_score']:.1f} ({low:.1f}-{high:.1f})", f"{r['sd']:.1f}",
-                      f"{r['win_share']:.1%}")
+            interval = "one game: no interval" if r["mean_score_ci95"] is None else \
+                "{:.1f}-{:.1f}".format(*r["mean_score_ci95"])
+            sd = "-" if r["sd"] is None else f"{r['sd']:.1f}"
+            t.add_row(f"P{r['seat']}", f"{r['mean_score']:.1f} ({interval})", sd,
+                      *(() if bands else (f"{r['win_share']:.1%}",)))
         Console(width=120).print(t)
+        if bands:
+            b = Table(title="solo score bands")
+            for column in ("score", "band", "games"):
+                b.add_column(column)
+            edges = [band["least"] for band in bands[1:]] + [None]
+            for band, upper in zip(bands, edges, strict=True):
+                span = f"{band['least']}+" if upper is None else f"{band['least']}-{upper - 1}"
+                b.add_row(span, band["title"], f"{band['share']:.1%}")
+            Console(width=120).print(b)
     sys.exit(EXIT_CLEAN)

@@ -97,7 +97,7 @@ class GreedyBot:
             ]
             return max(range(len(tracks)), key=lambda i: game.players[p].tracks[tracks[i]])
         if purpose == "take a Statue":
-            numbers = [int(o.split()[-1]) for o in request.options]
+            numbers = [game.draft[i] for i in game._statue_choices]
             return max(range(len(numbers)), key=lambda i: self.statue_value(game, p, numbers[i]))
         return 0
 

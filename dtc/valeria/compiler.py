@@ -73,7 +73,8 @@ class ValeriaCompiler:
         if self.valeria.statues:
             statues = self.valeria.statues[0]
             cards = [
-                {"number": s.number, "instant": s.instant, "chunk": self.chunk(s.effect)}
+                {"number": s.number, "instant": s.instant, "text": s.effect.text,
+                 "chunk": self.chunk(s.effect)}
                 for s in statues.cards
             ]
             out["statues"] = {"name": statues.name, "copies": statues.copies, "cards": cards}

@@ -388,11 +388,19 @@ class Game:
         helper = dice[self.rules["helper"]]
         lairs = [i for i in range(len(self.sheet["lairs"])) if self.lair_open(a, i)]
         roads = self.buildable(a)
+        done = self.players[a].roads
+        seen = set()
         for color, action in self.rules["actions"].items():
             for blue in (False, True):
                 value = dice[color] + (helper if blue else 0)
                 for target in self.targets(a, action, value, lairs, roads):
-                    out.append(Move(action, color, blue, value, target))
+                    # with or without Blue, the same pips marked are the same move: offered once
+                    marked = 0
+                    if action == "build":
+                        marked = min(value, self._road_opening[target][0] - done[target])
+                    if (action, target, marked) not in seen:
+                        seen.add((action, target, marked))
+                        out.append(Move(action, color, blue, value, target))
         return out
 
     def targets(self, a: int, action: str, value: int, lairs: list[int], roads: list[int]) -> list[int]:
@@ -564,13 +572,14 @@ class Game:
         if domain["when"] == "claim":  # "must be used as soon as you claim the Domain"
             marks.queue.append(domain["chunk"])
 
-    def buildable(self, p: int) -> list[int]:
-        """Roads the player may build on: from a starting pip or a claimed Domain, or already begun."""
+    def buildable(self, p: int, from_starts: bool = True) -> list[int]:
+        """Roads the player may build on: from a starting pip (unless `from_starts` is false) or a
+        claimed Domain, or already begun."""
         marks = self.players[p]
         out = []
         for r, (size, from_start, from_domain) in enumerate(self._road_opening):
             done = marks.roads[r]
-            if done < size and (done > 0 or from_start or from_domain in marks.domains):
+            if done < size and (done > 0 or (from_start and from_starts) or from_domain in marks.domains):
                 out.append(r)
         return out
 
@@ -613,7 +622,9 @@ class Game:
         self._mark(player, section, 0, count, pips[count])
 
     def road_options(self, player: int) -> list[str]:
-        self._road_choices = self.buildable(player)
+        # "Road Reward Pip: ... continue a Road or start a Road leading away from a Domain you've
+        # claimed" (a Build may also start at a starting pip; a reward may not)
+        self._road_choices = self.buildable(player, from_starts=False)
         return [
             f"{self.sheet['roads'][r]['from']} -> {self.sheet['roads'][r]['to'] or 'dead end'}"
             for r in self._road_choices
@@ -656,7 +667,8 @@ class Game:
         self._statue_choices = [
             i for i, n in enumerate(self.draft) if n not in marks.statues
         ]  # no duplicates
-        return [f"Statue {self.draft[i]}" for i in self._statue_choices]
+        text = {c["number"]: c["text"] for c in self.statue_cards}
+        return [f"Statue {self.draft[i]}: {text[self.draft[i]]}" for i in self._statue_choices]
 
     def statue_options(self, player: int) -> list[str] | None:
         if self.phase in ("harvest", "second harvest"):

@@ -29,6 +29,7 @@ class Tally:
     squares: list[float] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)  # shared wins count as a share
     turns: int = 0
+    bands: dict[str, int] = field(default_factory=dict)  # solo: games ending in each score band
 
     def __post_init__(self) -> None:
         self.score = self.score or [0.0] * self.players
@@ -42,6 +43,8 @@ class Tally:
             self.score[i] += other.score[i]
             self.squares[i] += other.squares[i]
             self.wins[i] += other.wins[i]
+        for band, n in other.bands.items():
+            self.bands[band] = self.bands.get(band, 0) + n
 
 
 def play_one(a: Artifact, players: int, sheet: str | None, seed: int, bot: str):
@@ -69,6 +72,8 @@ def play_games(a: Artifact, players: int, sheet: str | None, seed: int, start: i
             tally.squares[p] += s.total * s.total
         for w in result.winners:
             tally.wins[w] += 1 / len(result.winners)
+        if result.band is not None:
+            tally.bands[result.band] = tally.bands.get(result.band, 0) + 1
     return tally
 
 
@@ -87,6 +92,7 @@ def simulate(a: Artifact, raw: bytes, players: int, sheet: str | None, games: in
              bot: str, progress: Callable[[int], None] | None = None) -> Tally:
     work = [(players, sheet, seed, start, min(CHUNK, games - start), bot) for start in range(0, games, CHUNK)]
     total = Tally(players)
+    jobs = min(jobs, len(work))  # no more workers than pieces of work
     if jobs <= 1:
         for job in work:
             tally = play_games(a, *job)
@@ -103,14 +109,23 @@ def simulate(a: Artifact, raw: bytes, players: int, sheet: str | None, games: in
 
 
 def summary(tally: Tally) -> list[dict]:
-    """Per seat: mean score with a 95% interval, its standard deviation, and its share of wins."""
+    """Per seat: mean score with a 95% interval, its standard deviation, and its share of wins
+    (the interval and deviation are None for a single game: one score says nothing of spread)."""
     out = []
     n = tally.games
     for p in range(tally.players):
         mean = tally.score[p] / n
-        var = max(0.0, tally.squares[p] / n - mean * mean) * n / max(1, n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        out.append({"seat": p + 1, "mean_score": round(mean, 2),
-                    "mean_score_ci95": [round(mean - half, 2), round(mean + half, 2)],
-                    "sd": round(math.sqrt(var), 2), "win_share": round(tally.wins[p] / n, 4)})
+        interval, sd = None, None
+        if n > 1:
+            var = max(0.0, tally.squares[p] / n - mean * mean) * n / (n - 1)
+            half = 1.96 * math.sqrt(var / n)
+            interval, sd = [round(mean - half, 2), round(mean + half, 2)], round(math.sqrt(var), 2)
+        out.append({"seat": p + 1, "mean_score": round(mean, 2), "mean_score_ci95": interval, "sd": sd,
+                    "win_share": round(tally.wins[p] / n, 4)})
     return out
+
+
+def band_shares(tally: Tally, bands: list[tuple[int, str]]) -> list[dict]:
+    """Solo: each score band (lowest first) with the share of games that ended in it."""
+    return [{"least": least, "title": title, "share": round(tally.bands.get(title, 0) / tally.games, 4)}
+            for least, title in bands]
