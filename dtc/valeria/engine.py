@@ -144,6 +144,16 @@ class Game:
             (len(r["pips"]), r["from"] in chosen["starts"], domain_index.get(r["from"]))
             for r in chosen["roads"]
         ]
+        # each Lair: how a void names it, the Domain that opens it (None: open from the start; -1: a
+        # Domain the sheet lacks), its Range Blocks' sizes
+        self._lair_gates = [
+            (
+                ("lair", lair["name"]),
+                None if lair.get("access") in (None, "start") else domain_index.get(lair["access"], -1),
+                [len(b["pips"]) for b in lair["blocks"]],
+            )
+            for lair in chosen["lairs"]
+        ]
         # a harvested value -> (its Citizen section, that guild's track, the section as a void names it)
         self._harvests = {
             v: (i, self._track_of[c["guild"]], ("citizen", c["label"]))
@@ -584,16 +594,15 @@ class Game:
         return out
 
     def lair_open(self, p: int, lair: int) -> bool:
-        data = self.sheet["lairs"][lair]
+        """Whether the player may mark in the Lair: not voided, reachable, not yet full."""
+        void_key, gate, sizes = self._lair_gates[lair]
         marks = self.players[p]
-        if ("lair", data["name"]) in marks.voided:
+        if void_key in marks.voided:
             return False
-        access = data.get("access")
-        if access not in (None, "start"):
-            # Winter: "marking specific Domains grants access to specific Monster Lairs"
-            if access not in {self.sheet["domains"][d]["name"] for d in marks.domains}:
-                return False
-        return any(m < len(b["pips"]) for m, b in zip(marks.lairs[lair], data["blocks"], strict=True))
+        # Winter: "marking specific Domains grants access to specific Monster Lairs"
+        if gate is not None and gate not in marks.domains:
+            return False
+        return any(m < size for m, size in zip(marks.lairs[lair], sizes, strict=True))
 
     # ======================================================= the VM's sheet
     def citizen_options(self, player: int, guild: int | None) -> list[str]:
