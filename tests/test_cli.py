@@ -16,7 +16,7 @@ CONTENT = str(ROOT / "content")
 
 def run(*args, cwd=None):
     runner = CliRunner()
-    return runner.invoke(main, list(args), catch_exceptions=False)
+    return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
 @pytest.fixture
@@ -187,3 +187,32 @@ def test_console_script_usage_error_exit_2(monkeypatch, capsys):
 def test_version():
     result = run("--version")
     assert result.exit_code == 0 and "dtc" in result.stdout
+
+
+def test_heroes_says_why_a_file_is_not_listed(tmp_path):
+    (tmp_path / "bad.yaml").write_text("hero: [unclosed\n")
+    bad = run("heroes", "--content", tmp_path / "bad.yaml")
+    assert bad.exit_code == 1 and "bad.yaml:2:1: error[Y003]" in bad.stderr
+    missing = run("heroes", "--content", tmp_path / "nope")
+    assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
+    none = run("heroes", "--content", ROOT / "content" / "valeria")
+    assert none.exit_code == 1 and "no heroes in" in none.stderr
+
+
+def test_simulate_refuses_a_ruleset_without_heroes(tmp_path):
+    out = tmp_path / "valeria.dtcb"
+    assert run("compile", ROOT / "content" / "valeria", "-o", out).exit_code == 0
+    result = run("simulate", "--all", "--ruleset", out, "--games", 1)
+    assert result.exit_code == 2 and "no Dice Throne heroes" in result.stderr
+
+
+@pytest.mark.parametrize("roll", ["1,,1,4,6,6", "+1,1,4,6,6", "１,1,4,6,6", "1,1,4,6"])
+def test_odds_roll_takes_plain_face_values_only(roll):
+    result = run("odds", "druid", "--roll", roll)
+    assert result.exit_code == 2 and "error: --roll takes the 5 face values" in result.stderr
+
+
+def test_odds_with_no_re_roll_left_gives_no_advice_to_keep():
+    result = run("odds", "druid", "--roll", "1,1,4,6,6", "--attempts-left", 0)
+    assert result.exit_code == 0 and "keep" not in result.output
+    assert "Ferocity (1)" in result.output and "not met, no re-roll left" in result.output

@@ -195,6 +195,132 @@ def test_upkeep_damage_and_healing_land_together(compiled):
 # ----------------------------------------------------------- rules of play
 
 
+def test_damage_and_healing_of_a_phase_land_together_as_one(compiled):
+    """"Roll Phases": "all damage, prevention, and/or healing effects are accumulated and are applied
+    simultaneously": Sun Elf at 2 Health takes 4 (Druid's Ferocity) and heals 1 (Harness the Light):
+    2 - 4 + 1 is below 0, a defeat (it used to take the damage at 0, then heal to 1)."""
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6, 2])
+    game.turn_no = 2
+    game.seats[1].health = 2
+    drive(game.roll_phases(0), answers())
+    assert events(game, "heal") and events(game, "damage_total")[0]["total"] == 4
+    assert game.seats[1].health == 0 and game.over is not None and game.over.winner == 0
+
+
+def test_a_hero_at_0_health_is_defeated_at_once(compiled):
+    """"Health": "The moment your health is reduced to 0, you have been defeated": the Druid, taken
+    from 2 to 0 by a spent Charged Gem in the Main Phase, is offered nothing more (no healing card)."""
+    game = new_game(compiled, ["sun-elf", "druid"], dice=[6])
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Charged Gem"), 1, 0)
+    give_card(game, 1, "Verdant Mending")
+    game.seats[1].cp = 9
+    game.seats[1].health = 2
+    asked = []
+
+    def act(request):
+        asked.append(request.player)
+        if request.player == 0 and game.status_count(0, status(compiled, "Charged Gem")):
+            return next(i for i, a in enumerate(request.actions) if a.kind == "spend")
+        return 0 if request.player == 1 else None
+
+    drive(game.main_phase(0, "Main Phase (1)"), answers(Act=act))
+    assert game.seats[1].health == 0 and game.over is not None and game.over.winner == 0
+    assert 1 not in asked and not events(game, "play")
+
+
+def test_prevention_lasts_only_the_phase_it_is_played_in(compiled):
+    """"Reducing Damage": prevention applies "during the phase in which they are played": Shrug It Off
+    and Brace played in the attacker's Main Phase (1), with nothing incoming, do not reduce the
+    Roll Phase's 4 dmg."""
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6, 4])
+    game.turn_no = 2
+    give_card(game, 1, "Shrug It Off")
+    give_card(game, 1, "Brace")
+    game.seats[1].cp = 9
+    drive(game.main_phase(0, "Main Phase (1)"),
+          answers(Act=lambda r: 0 if r.player == 1 and game.seats[1].hand else None))
+    assert len(events(game, "play")) == 2
+    drive(game.roll_phases(0), answers())
+    assert events(game, "damage_total")[-1]["prevented"] == 0 and game.seats[1].health == 46
+
+
+def test_an_instant_card_is_not_interrupted_at_its_then(compiled):
+    """"Action Cards": "Instant Action cards cannot be interrupted": at the "Then" of Verdant Mending
+    nobody is asked to act (the opponent holds instants and CP)."""
+    game = new_game(compiled, ["druid", "duelist"])
+    game.turn_no = 2
+    give_card(game, 0, "Verdant Mending")
+    give_card(game, 1, "Shrug It Off")
+    game.seats[0].cp = game.seats[1].cp = 9
+    windows = []
+
+    def act(request):
+        windows.append((request.window, request.player, bool(events(game, "play"))))
+        if request.player == 0 and not events(game, "play"):
+            return next(i for i, a in enumerate(request.actions) if a.name == "Verdant Mending")
+        return None
+
+    drive(game.main_phase(0, "Main Phase (1)"), answers(Act=act))
+    assert events(game, "play") and events(game, "heal")
+    assert not any(window == "then" for window, _, _ in windows)
+
+
+def test_the_defender_alters_her_own_defence_die(compiled):
+    """"Timing Conflicts and Interrupting", example: the defender changes her own Defensive Ability
+    die with a card played after the defence roll: Sun Elf rolls a 5 and Fine Tuning is offered
+    that die (it used to be offered the attacker's five dice)."""
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6, 5])
+    game.turn_no = 2
+    give_card(game, 1, "Fine Tuning")
+    game.seats[1].cp = 9
+    chosen = []
+
+    def answer(request):
+        kind = type(request).__name__
+        defending = game.phase == "Defensive Roll Phase"
+        if kind == "Act" and request.player == 1 and defending and game.seats[1].hand:
+            return next(i for i, a in enumerate(request.actions) if a.name == "Fine Tuning")
+        if kind == "ChooseDice":
+            chosen.append(request)
+            return [[0, 1]]
+        return answers()(request)
+
+    drive(game.roll_phases(0), answer)
+    assert [list(r.roll) for r in chosen] == [[5]]
+    assert [e["dice"] for e in events(game, "effect_roll")][-1] == [1]
+
+
+def test_altered_dice_may_go_back_to_the_unused_roll_attempts(compiled):
+    """"Offensive Roll Phase", step 3: after someone alters your dice you may announce another ability
+    or "Return to step 1 ... and use any remaining unused rerolls"."""
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 5, 6, 3, 3, 3, 3, 3])
+    game.turn_no = 2
+    give_card(game, 1, "Fine Tuning")
+    game.seats[1].cp = 9
+    seen = []
+
+    def answer(request):
+        kind = type(request).__name__
+        seen.append(request)
+        if kind == "Act" and request.window == "announced" and request.player == 1 and game.seats[1].hand:
+            return next(i for i, a in enumerate(request.actions) if a.name == "Fine Tuning")
+        if kind == "ChooseDice":
+            return [[0, 4]]
+        if kind == "Activate" and events(game, "dice_altered") and not events(game, "back_to_rolling"):
+            labels = [c.label for c in request.choices]
+            assert labels[-1] == "re-roll (2 roll attempts left)"
+            return len(labels) - 1
+        if kind == "RollDice" and events(game, "back_to_rolling") and not game.attempts > 1:
+            return [0]
+        return answers()(request)
+
+    drive(game.roll_phases(0), answer)
+    rolls = [r for r in seen if isinstance(r, RollDice)]
+    assert rolls and rolls[0].attempt == 1  # back at step 1 with the first attempt's dice
+    assert game.attempts == 2 and events(game, "roll")[-1]["attempt"] == 2
+
+
 def test_simultaneous_defeat_is_a_draw(compiled):
     """"Health": if all remaining players reach 0 at the same time, the game is a draw."""
     # P1 Duelist attacks with 3 Blades (4 dmg); P2 Druid's Thick Hide rolls two Claws (2 dmg back)

@@ -109,7 +109,7 @@ def test_broken_logs_are_refused_in_one_line(game, replay, tmp_path):
 
 def test_digits_that_are_not_0_to_9_are_answered_with_a_hint():
     assert _number("²", 1, 9) is None and _number("①", 1, 9) is None and _number("3", 1, 9) == 3
-    assert _positions("1 ²", 5) is None
+    assert _positions("1 ²", 5) is None and _number("9" * 5000, 1, 9) is None
     result = run("valeria", "play", "--players", 2, "--seed", 3, input="²\n①\n")
     assert result.exit_code == 0  # end of input leaves the game cleanly
     assert result.output.count("? type a number from 1 to") == 2

@@ -166,8 +166,9 @@ class Human:
 
 
 def _digits(text: str) -> bool:
-    """Plain digits 0-9 (`str.isdigit` also takes ² and ①, which `int` refuses)."""
-    return text.isascii() and text.isdigit()
+    """A plain number of at most 9 digits 0-9 (`str.isdigit` also takes ² and ①, which `int`
+    refuses, and `int` refuses a number of thousands of digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def _number(text: str, low: int, high: int) -> int | None:

@@ -157,6 +157,14 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
     sys.exit(EXIT_CLEAN)
 
 
+def _face_values(text: str) -> list[int] | None:
+    """Die face values written `1,1,4,6,6` (spaces allowed); None unless exactly that."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
+        return None
+    return [int(part) for part in parts]
+
+
 def _print_diagnostics(result) -> None:
     from dtc.diagnostics import render_text
 
@@ -266,9 +274,8 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
     from dtc.explain import explain as explain_text
     from dtc.show import find_hero, hero_names
 
-    try:
-        faces = [int(v) for v in roll.replace(" ", "").split(",") if v]
-    except ValueError:
+    faces = _face_values(roll)
+    if faces is None:
         click.echo(f"error: --roll takes face values like 1,2,3,4,6, not {roll!r}", err=True)
         sys.exit(EXIT_USAGE)
     result = project.run(list(content_paths)) if content_paths else project.builtin()
@@ -485,6 +492,10 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
             click.echo("error: give two heroes or --all, not both", err=True)
             sys.exit(EXIT_USAGE)
         pairs = list(combinations_with_replacement(range(len(loaded.heroes)), 2))
+        if not pairs:
+            click.echo("error: the ruleset has no Dice Throne heroes to simulate "
+                       "(a Valeria ruleset? use `dtc valeria simulate`)", err=True)
+            sys.exit(EXIT_USAGE)
     elif len(heroes_) == 2:
         pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO"))[0] for h in heroes_)]
     else:
@@ -528,7 +539,7 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
         for r in rows:
             writer.writerow([r["hero"], r["opponent"], r["games"], r["win_rate"], *r["win_rate_ci95"],
                              r["opponent_win_rate"], r["draw_rate"], r["average_turns"],
-                             r["start_player_win_rate"]])
+                             "" if r["start_player_win_rate"] is None else r["start_player_win_rate"]])
         click.echo(out.getvalue(), nl=False)
         return
     from rich.console import Console
@@ -541,9 +552,10 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
         t.add_column(column)
     for r in rows:
         low, high = r["win_rate_ci95"]
+        start = r["start_player_win_rate"]
         t.add_row(r["hero"], r["opponent"], f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
                   f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}", f"{r['average_turns']:.1f}",
-                  f"{r['start_player_win_rate']:.1%}")
+                  "no decisive game" if start is None else f"{start:.1%}")
     Console(width=120).print(t)
 
 
@@ -578,10 +590,7 @@ def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
             _print_odds(report, show)
         sys.exit(EXIT_CLEAN)
     faces = sorted(int(v) for v in data["dice"]["faces"])
-    try:
-        values = [int(v) for v in roll.replace(" ", "").split(",") if v]
-    except ValueError:
-        values = []
+    values = _face_values(roll) or []
     if len(values) != data["dice"]["count"] or any(v not in faces for v in values):
         click.echo(f"error: --roll takes the {data['dice']['count']} face values of {data['name']}'s "
                    f"dice ({', '.join(map(str, faces))}), comma-separated, not {roll!r}", err=True)
@@ -603,6 +612,8 @@ def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
     for r in rows:
         keep = " ".join(f"{values[i]}" for i in r["keep"]) or "nothing"
         advice = "met" if r["chance"] == 1 and len(r["keep"]) == len(values) else f"keep {keep}"
+        if left == 0 and r["chance"] < 1:
+            advice = "not met, no re-roll left"
         click.echo(f"  {r['ability']:<{width}}  {show(r['chance']):>10}  {advice}")
     sys.exit(EXIT_CLEAN)
 
@@ -650,10 +661,16 @@ def heroes(content_paths: tuple[Path, ...]) -> None:
     from dtc import project
 
     result = project.run(list(content_paths)) if content_paths else project.builtin()
+    _print_diagnostics(result)  # what kept a file out of the list (errors and warnings)
     for h in sorted(result.content.heroes, key=lambda h: h.name):
         abilities = sum(1 for a in h.abilities)
         click.echo(f"{h.name:<14} {h.doc.path}  ({abilities} abilities, "
                    f"{sum(c.copies for c in h.cards)} own cards)")
+    if not result.content.heroes and not result.errors and not result.usage_error:
+        where = ", ".join(str(p) for p in content_paths)
+        click.echo(f"no heroes in {where} (a hero is a YAML file with `hero:`; "
+                   f"try `dtc heroes` for the built-in ones)", err=True)
+        sys.exit(EXIT_PROBLEMS)
     sys.exit(_exit_code(result, False))
 
 

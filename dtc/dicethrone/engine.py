@@ -37,6 +37,7 @@ from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts
 from dtc.vm import VM, Request, RunContext, Window
 
 MAX_TURNS = 400
+REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
 ROLL_WINDOWS = {"offensive", "announced", "conclude", "then", "defensive", "roll_end"}
 
 
@@ -66,9 +67,13 @@ class Game(GameState):
         self.phase = ""
         self.start_player = 0
         self.over: Result | None = None
-        self.roll: list[int] = []  # the dice of the roll phase in progress
+        self.roll: list[int] = []  # the dice on the table: of the roll phase, or the latest effect roll
+        self.roll_faces: dict[int, int] | None = None  # and what their faces show
         self.ultimate_lock = False  # opponents may do nothing during an Ultimate
         self.window_depth = 0
+        # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
+        # Effect is spent, its effects cannot be interrupted": no windows while one resolves
+        self.uninterruptible = 0
         self._trigger_index: dict[int, dict] = {}
         self.status_on = [_by_trigger(s.get("effects", [])) for s in artifact.statuses]
         self.tier_effects = [[t["effect"] for t in s.get("tiers", [])] for s in artifact.statuses]
@@ -169,6 +174,9 @@ class Game(GameState):
         self.phase = name
         yield from self.fire_during(a, name)
         yield from self.window("main")
+        # damage dealt and prevented in this phase land at its end; prevention lasts only "during
+        # the phase in which they are played" ("Reducing Damage")
+        self.resolve_damage(None)
         self.check_defeat()
 
     def discard_phase(self, a: int) -> Generator[Request, Any, None]:
@@ -191,21 +199,15 @@ class Game(GameState):
         faces = p.table.faces
         values = sorted(faces)
         self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
+        self.roll_faces = faces
         self.attempts = 1
         self.event("roll", player=a, dice=list(self.roll), attempt=1)
         yield from self.window("offensive")
-        while self.attempts < self.rules.roll_attempts and self.over is None:
-            answer = yield RollDice("Offensive Roll Phase", a, tuple(self.roll), self.symbols_of(a),
-                                    self.attempts, self.rules.roll_attempts)
-            picks = _distinct(answer, len(self.roll), 0, len(self.roll))
-            if not picks:
+        while True:
+            yield from self.roll_attempts(a, values)
+            chosen = yield from self.announce(a)
+            if chosen != REROLL:
                 break
-            for i in picks:
-                self.roll[i] = values[self.rng.randrange(len(values))]
-            self.attempts += 1
-            self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
-            yield from self.window("offensive")
-        chosen = yield from self.announce(a)
         if chosen is not None and self.over is None:
             yield from self.activate(a, *chosen)
         if self.attack is not None and self.attack.dealt and self.over is None:
@@ -219,7 +221,29 @@ class Game(GameState):
         self.resolve_damage(self.attack)
         self.attack = None
         self.ultimate_lock = False
+        self.roll, self.roll_faces = [], None  # no dice left to alter once the roll phases end
         self.check_defeat()
+
+    def roll_attempts(self, a: int, values: list[int]) -> Generator[Request, Any, None]:
+        """Step 1: the remaining roll attempts, re-rolling any dice, until the player keeps all."""
+        while self.attempts < self.rules.roll_attempts and self.over is None:
+            answer = yield RollDice("Offensive Roll Phase", a, tuple(self.roll), self.symbols_of(a),
+                                    self.attempts, self.rules.roll_attempts)
+            picks = _distinct(answer, len(self.roll), 0, len(self.roll))
+            if not picks:
+                break
+            for i in picks:
+                self.roll[i] = values[self.rng.randrange(len(values))]
+            self.attempts += 1
+            if self.record:
+                self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
+            yield from self.window("offensive")
+
+    def rolled(self, ctx, player) -> None:
+        """An effect rolled dice: they are the dice on the table now, the ones cards alter (the
+        defender changing her own defence die: "Timing Conflicts and Interrupting", example)."""
+        super().rolled(ctx, player)
+        self.roll, self.roll_faces = ctx.roll, ctx.faces
 
     def symbols_of(self, seat: int) -> tuple[str, ...]:
         faces = self.seats[seat].table.faces
@@ -243,10 +267,15 @@ class Game(GameState):
                 out.append(Choice(label, i, j, worth))
         return out
 
-    def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | None]:
-        """Choose the ability; if the dice are altered after, choose again (once per change)."""
+    def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | str | None]:
+        """Choose the ability; if the dice are altered after, choose again (once per change), or
+        go back to the unused roll attempts (REROLL): "Offensive Roll Phase", step 3."""
+        altered = False
         for _ in range(4):
             options = self.choices(a)
+            left = self.rules.roll_attempts - self.attempts
+            if altered and left > 0:
+                options.append(Choice(f"re-roll ({left} roll attempt{'s' * (left > 1)} left)", -1, -1, 0.0))
             if not options:
                 self.event("no_ability", player=a)
                 return None
@@ -255,12 +284,16 @@ class Game(GameState):
                 self.event("no_ability", player=a)
                 return None
             choice = options[_index(answer, len(options), "ability")]
+            if choice.ability < 0:
+                self.event("back_to_rolling", player=a)
+                return REROLL
             before = list(self.roll)
             self.event("announce", player=a, ability=choice.label)
             yield from self.window("announced")
             if self.roll == before:
                 return choice.ability, choice.option
             self.event("dice_altered", player=a, dice=list(self.roll))
+            altered = True
         return None
 
     def activate(self, a: int, ability_index: int, option_index: int) -> Generator[Request, Any, None]:
@@ -304,7 +337,6 @@ class Game(GameState):
                 self.event("defend", player=d, ability=defense.name)
                 ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
                 yield from self.run(defense.chunk, ctx)
-                self.roll = ctx.roll
         yield from self.fire(a, "attacking", None, a, d)
         yield from self.fire(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
         yield from self.window("defensive")
@@ -328,13 +360,18 @@ class Game(GameState):
         super().deal(ctx, target, amount, dtype, isolated)
 
     def apply_isolated(self) -> None:
+        if not self.isolated:
+            return
         for target, amount, dtype in self.isolated:
             taken = isolated_total(amount, self.rules.damage_types[dtype])
             self.hurt(target, taken, isolated=True)
         self.isolated.clear()
+        self.check_defeat()  # "The moment your health is reduced to 0, you have been defeated"
 
     def resolve_damage(self, attack: Attack | None) -> None:
-        """Apply everything collected this phase at once: damage, then healing."""
+        """Apply everything collected this phase at once: "all damage, prevention, and/or healing
+        effects are accumulated and are applied simultaneously" (so healing can keep a hero alive
+        only if it outweighs the damage: 2 Health, 4 dmg and 1 healing is a defeat)."""
         self.apply_isolated()
         for p in self.seats:
             incoming = self.incoming[p.seat]
@@ -342,19 +379,29 @@ class Game(GameState):
             if attack is not None and attack.dtype is not None and p.seat == attack.defender:
                 attack_type = self.rules.damage_types[attack.dtype]
             total = final_total(incoming, attack_type, self.rules.round_up)
-            if incoming.amounts or incoming.added:
+            if self.record and (incoming.amounts or incoming.added):
                 self.event("damage_total", player=p.seat, incoming=incoming.total_before(),
                            prevented=incoming.prevented, halvings=incoming.halvings, total=total)
-            self.hurt(p.seat, total)
-        for p in self.seats:
-            if self.heals[p.seat]:
-                self.apply_heal(p.seat, self.heals[p.seat])
-                self.heals[p.seat] = 0
+            healing, self.heals[p.seat] = self.heals[p.seat], 0
+            if total > 0 or healing > 0:
+                self.net_health(p.seat, total, healing)
         self.incoming = [type(i)() for i in self.incoming]
         for p in self.seats:
             for tokens in p.tokens.values():
                 for t in tokens:
                     t.doubled = False
+
+    def net_health(self, seat: int, damage: int, healing: int) -> None:
+        """Damage and healing of one phase applied together (Health stays within 0 and the cap)."""
+        p = self.seats[seat]
+        cap = p.start_health + self.rules.heal_cap
+        after = max(0, min(cap, p.health - damage + healing))
+        if damage > 0:
+            self.event("health", player=seat, change=-damage, health=max(0, p.health - damage),
+                       isolated=False)
+        if healing > 0:
+            self.event("heal", player=seat, amount=max(0, after - max(0, p.health - damage)))
+        p.health = after
 
     def hurt(self, seat: int, amount: int, isolated: bool = False) -> None:
         if amount <= 0:
@@ -523,7 +570,7 @@ class Game(GameState):
     # =============================================================== windows
     def window(self, name: str) -> Generator[Request, Any, None]:
         """Players, the active one first, act until everyone passes."""
-        if self.over is not None or self.window_depth > 3:
+        if self.over is not None or self.window_depth > 3 or self.uninterruptible:
             return
         self.window_depth += 1
         try:
@@ -657,10 +704,17 @@ class Game(GameState):
             ctx = self.ctx(seat, p.table.index, roll=self.roll,
                            attacker=self.attack.attacker if self.attack else None,
                            defender=self.attack.defender if self.attack else None)
+            if self.roll and self.roll_faces is not None:
+                ctx.faces = self.roll_faces  # the dice it alters may be another hero's
             ctx.attack_run = False
             p.discard.append(card)
             if card.card.chunk is not None:
-                yield from self.run(card.card.chunk, ctx)
+                shielded = card.card.timing in ("instant", "roll")
+                self.uninterruptible += shielded
+                try:
+                    yield from self.run(card.card.chunk, ctx)
+                finally:
+                    self.uninterruptible -= shielded
         elif action.kind == "upgrade":
             card = p.hand.pop(action.ref)
             self.change_cp(seat, -action.extra)
@@ -673,7 +727,11 @@ class Game(GameState):
             self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
         elif action.kind == "spend":
             self.spend_token(seat, action.ref, 0)
-            yield from self.drain()
+            self.uninterruptible += 1
+            try:
+                yield from self.drain()
+            finally:
+                self.uninterruptible -= 1
         elif action.kind == "use":
             name, effect = self.any_time_effects(seat)[action.ref]
             if effect.get("once_per_turn"):

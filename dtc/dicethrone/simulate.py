@@ -92,6 +92,7 @@ def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, 
     work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots)
             for k, heroes in enumerate(pairs) for start in range(0, games, CHUNK)]
     tallies = [Tally() for _ in pairs]
+    jobs = min(jobs, len(work))  # no more workers than pieces of work
     # the odds tables the bots read are made (or read from the cache) once, before any worker starts
     _WORKER["odds"] = odds.book(a, rules_of(a).roll_attempts)
     _WORKER["odds"].warm(sorted({h for pair in pairs for h in pair}))
@@ -135,7 +136,9 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
     out["draw_rate"] = round(tally.draws / n, 4) if n else 0.0
     out["draw_rate_ci95"] = [round(low, 4), round(high, 4)]
     out["average_turns"] = round(tally.turns / n, 2) if n else 0.0
-    low, high = wilson(tally.start_wins, tally.decisive)
-    out["start_player_win_rate"] = round(tally.start_wins / tally.decisive, 4) if tally.decisive else 0.0
-    out["start_player_win_rate_ci95"] = [round(low, 4), round(high, 4)]
+    # of the decisive games; none decisive (all draws): nothing to say
+    decisive = tally.decisive
+    low, high = wilson(tally.start_wins, decisive)
+    out["start_player_win_rate"] = round(tally.start_wins / decisive, 4) if decisive else None
+    out["start_player_win_rate_ci95"] = [round(low, 4), round(high, 4)] if decisive else None
     return out
