@@ -137,7 +137,7 @@ def test_the_prompt_shows_the_table_dice_and_what_they_meet():
     shown = child.before.decode()
     assert re.search(r"P1 Sun Elf: health \d+, \d+ CP, \d+ cards; .*Sun Dial: \d", shown)
     assert re.search(r"P2 Druid: health \d+", shown)
-    assert re.search(r"your hand: \[1\] .+ \(\d+ CP\)", shown)
+    assert re.search(r"your hand: \[1\] .+ \(\d+ CP, (instant|roll phase|main phase|upgrade .+)\)", shown)
     assert re.search(r"dice: (\d:(Stave|Charge|Sun Power) ){4}\d:(Stave|Charge|Sun Power)", shown)
     assert re.search(r"these dice meet: ", shown)
     child.sendintr()
@@ -336,3 +336,26 @@ def test_simulate_shows_progress_on_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_table_shows_sides_tiers_zone_cards_timings_and_incoming_damage(compiled):
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import table
+    from dtc.dicethrone.requests import Act
+
+    game = Game(compiled, [compiled.hero("druid")[0], compiled.hero("forgemaster")[0]], 1)
+    next(game.play())
+    named = {s["name"]: i for i, s in enumerate(compiled.statuses)}
+    game.gain_status(0, named["Regenerate"], 1, 0)
+    game.gain_status(1, named["Armor"], 1, 1)
+    shown = table(game, 0)
+    assert "1 Regenerate (2)" in shown  # its side: heals 2
+    assert re.search(r"1 Armor \(tier \w+ Helmet\)", shown) and "The Forge: empty" in shown
+    assert re.search(r"your hand: \[1\] .+ \(\d CP, (upgrade|instant|main phase|roll phase)", shown)
+    game.accumulate = True
+    game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
+    said = []
+    human = Human(read=lambda prompt: "", say=said.append)
+    assert human.answer(game, Act("Defensive Roll Phase", 0, "defensive", ())) is None
+    assert "incoming for you so far: 5 dmg, 0 prevented" in said

@@ -79,6 +79,11 @@ class Human:
         self.say(f"-- {game.phase}: you may act ({r.window}) --")
         if r.window == "main":
             self.say(table(game, r.player))
+        incoming = getattr(game, "incoming", None)
+        if incoming is not None and game.accumulate and incoming[r.player].total_before():
+            mine = incoming[r.player]  # what a prevention card would act on
+            self.say(f"incoming for you so far: {mine.total_before()} dmg, {mine.prevented} prevented"
+                     + (f", halved {mine.halvings}x" if mine.halvings else ""))
         for i, action in enumerate(r.actions, 1):
             self.say(f"  [{i}] {action.label}")
         count = len(r.actions)

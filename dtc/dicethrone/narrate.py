@@ -114,11 +114,12 @@ def table(game: Game, viewer: int | None = None) -> str:
     rows = []
     for p in game.seats:
         statuses = ", ".join(
-            f"{len(t)} {game.a.statuses[s]['name']}" for s, t in p.tokens.items() if t) or "no statuses"
+            _tokens(game.a.statuses[s], t) for s, t in p.tokens.items() if t) or "no statuses"
         comps = []
         for c, comp in enumerate(p.table.components):
             if comp["kind"] == "zone":
-                comps.append(f"{comp['name']}: {len(p.zones.get(c, []))} cards")
+                cards = ", ".join(card.card.name for card in p.zones.get(c, [])) or "empty"
+                comps.append(f"{comp['name']}: {cards}")
             else:
                 value = game.shown(p.seat, c)
                 side = f" ({comp['sides'][p.sides[c]]})" if comp.get("sides") else ""
@@ -129,6 +130,28 @@ def table(game: Game, viewer: int | None = None) -> str:
                     + (f"; upgrades: {upgrades}" if upgrades else ""))
     if viewer is not None:
         hand = game.seats[viewer].hand
-        cards = "  ".join(f"[{i + 1}] {c.card.name} ({c.card.cost} CP)" for i, c in enumerate(hand))
+        cards = "  ".join(f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(c.card)})"
+                          for i, c in enumerate(hand))
         rows.append(f"your hand: {cards or 'empty'}")
     return "\n".join(rows)
+
+
+def _tokens(status: dict, tokens: list) -> str:
+    """`2 Regenerate (2, 1)`: how many, and each token's side or tier when the status has them."""
+    sides, tiers = status.get("sides") or [], status.get("tiers") or []
+    detail = []
+    for t in tokens:
+        if t.tier and tiers:
+            tier = tiers[t.tier - 1]
+            slot = f" {tier['slot']}" if tier.get("slot") else ""
+            detail.append(f"tier {tier.get('tier', t.tier)}{slot}")
+        elif sides:
+            detail.append(sides[t.side])
+    return f"{len(tokens)} {status['name']}" + (f" ({', '.join(detail)})" if detail else "")
+
+
+def _when(card) -> str:
+    """When a card can be played: an upgrade in your Main Phase, an action card by its timing."""
+    if card.kind == "upgrade":
+        return f"upgrade {card.upgrades}"
+    return {"instant": "instant", "roll": "roll phase", "main": "main phase"}.get(card.timing, card.kind)
