@@ -216,3 +216,10 @@ def test_odds_with_no_re_roll_left_gives_no_advice_to_keep():
     result = run("odds", "druid", "--roll", "1,1,4,6,6", "--attempts-left", 0)
     assert result.exit_code == 0 and "keep" not in result.output
     assert "Ferocity (1)" in result.output and "not met, no re-roll left" in result.output
+
+
+@pytest.mark.parametrize("command", [["play", "--hero", "druid", "--vs", "duelist"], ["simulate", "--all"],
+                                     ["valeria", "solo"]])
+def test_a_missing_ruleset_file_is_a_usage_error(command, tmp_path):
+    result = run(*command, "--ruleset", tmp_path / "nope.dtcb")
+    assert result.exit_code == 2 and "no such file" in result.stderr

@@ -305,6 +305,10 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
 def _ruleset(path: Path | None):
     from dtc import rulesets
 
+    if path is not None and not Path(path).is_file():  # a wrong path is a usage error, like lint's
+        click.echo(f"error: --ruleset {path}: no such file (compile one with `dtc compile content -o "
+                   f"FILE.dtcb`)", err=True)
+        sys.exit(EXIT_USAGE)
     try:
         return rulesets.load(path)
     except rulesets.RulesetError as exc:
