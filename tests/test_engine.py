@@ -614,3 +614,24 @@ def test_same_seed_same_game(compiled):
     assert events_of(21) != events_of(22)
 
 
+
+
+def test_an_effect_that_could_do_nothing_is_not_offered(compiled):
+    """The Mines' "spend 3 CP to draw 1 card" is not offered at 2 CP (taking it used up the once per
+    turn and drew nothing); scrapping an Ore card from The Forge is not offered while it is empty."""
+    game = new_game(compiled, ["forgemaster", "druid"])
+    game.turn_no = 2
+    forge = comp(game, 0, "The Forge")
+    me = game.seats[0]
+
+    def uses():
+        return sorted(a.name for a in game.actions(0, "main") if a.kind == "use")
+
+    me.cp = 2
+    assert uses() == []
+    me.cp = 3
+    assert uses() == ["The Mines"]
+    ore = next(c for c in me.deck if c.card.ctype is not None and "Ore" in c.card.name)
+    me.deck.remove(ore)
+    me.zones.setdefault(forge, []).append(ore)
+    assert uses() == ["The Forge", "The Mines"]

@@ -137,7 +137,7 @@ def table(game: Game, viewer: int | None = None) -> str:
 
 
 def _tokens(status: dict, tokens: list) -> str:
-    """`2 Regenerate (2, 1)`: how many, and each token's side or tier when the status has them."""
+    """How many tokens, and each one's side or tier when the status has them: `2 X (2, 1)`."""
     sides, tiers = status.get("sides") or [], status.get("tiers") or []
     detail = []
     for t in tokens:
