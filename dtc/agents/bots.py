@@ -224,6 +224,9 @@ class HeuristicBot:
                 card = p.hand[action.ref].card
                 if card.attack_modifier:
                     score = card.value if attacking else 0.0
+                elif card.prevents:  # prevention lasts its phase: only against damage on its way
+                    incoming = game.incoming[seat]
+                    score = card.value if defending and incoming.total_before() > incoming.prevented else 0.0
                 elif card.alters_dice:
                     score = 0.0
                 elif request.window in ("defensive", "roll_end") and defending:

@@ -204,6 +204,7 @@ class CardDef:
     value: float
     attack_modifier: bool  # its effect adds to an Attack
     alters_dice: bool
+    prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
 
 
 @dataclass
@@ -278,6 +279,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         value=chunk_value(artifact, chunk),
         attack_modifier=_uses(artifact, chunk, {Op.ADD_DMG}),
         alters_dice=_uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
+        prevents=_uses(artifact, chunk, {Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL}),
     )
 
 
