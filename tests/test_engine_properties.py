@@ -100,4 +100,6 @@ def test_heuristic_games_end_in_a_defeat(compiled):
     """Sensible players finish the game: no heuristic game of a sample reaches the turn limit."""
     reasons = [played(compiled, [seed % 4, (seed // 4) % 4], seed, ("heuristic", "heuristic"))[1].reason
                for seed in range(16)]
-    assert reasons.count("turn limit") == 0 and reasons.count("defeat") >= 15
+    # a simultaneous defeat (a draw) is an end too ("Health"); most end with one hero standing
+    assert reasons.count("turn limit") == 0 and set(reasons) <= {"defeat", "draw"}
+    assert reasons.count("defeat") >= 12
