@@ -222,11 +222,13 @@ def test_a_hero_at_0_health_is_defeated_at_once(compiled):
         asked.append(request.player)
         if request.player == 0 and game.status_count(0, status(compiled, "Charged Gem")):
             return next(i for i, a in enumerate(request.actions) if a.kind == "spend")
-        return 0 if request.player == 1 else None
+        if request.player == 1:  # lets the damage come, then would heal if asked after it
+            return None if request.window == "isolated" else 0
+        return None
 
     drive(game.main_phase(0, "Main Phase (1)"), answers(Act=act))
     assert game.seats[1].health == 0 and game.over is not None and game.over.winner == 0
-    assert 1 not in asked and not events(game, "play")
+    assert asked.count(1) == 1 and not events(game, "play")  # asked only before the damage landed
 
 
 def test_prevention_lasts_only_the_phase_it_is_played_in(compiled):
@@ -635,3 +637,28 @@ def test_an_effect_that_could_do_nothing_is_not_offered(compiled):
     me.deck.remove(ore)
     me.zones.setdefault(forge, []).append(ore)
     assert uses() == ["The Forge", "The Mines"]
+
+
+def test_isolated_damage_may_be_prevented_as_its_own_instance(compiled):
+    """"Isolated Damage": "dealt immediately and may only be prevented or avoided as a separate
+    instance": a spent Charged Gem's 2 dmg comes with a window of its own, where the Druid's
+    Shrug It Off prevents it; the prevention does not carry to anything else."""
+    game = new_game(compiled, ["sun-elf", "druid"], dice=[6])
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Charged Gem"), 1, 0)
+    give_card(game, 1, "Shrug It Off")
+    game.seats[1].cp = 9
+    windows = []
+
+    def act(request):
+        windows.append((request.window, request.player))
+        if request.player == 0 and game.status_count(0, status(compiled, "Charged Gem")):
+            return next(i for i, a in enumerate(request.actions) if a.kind == "spend")
+        if request.window == "isolated" and request.player == 1:
+            return next(i for i, a in enumerate(request.actions) if a.name == "Shrug It Off")
+        return None
+
+    drive(game.main_phase(0, "Main Phase (1)"), answers(Act=act))
+    assert ("isolated", 1) in windows
+    assert game.seats[1].health == 50 and events(game, "play")[0]["card"] == "Shrug It Off"
+    assert game.incoming[1].prevented == 0  # nothing left over for later damage

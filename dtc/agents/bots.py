@@ -226,7 +226,7 @@ class HeuristicBot:
                     score = card.value if attacking else 0.0
                 elif card.prevents:  # prevention lasts its phase: only against damage on its way
                     incoming = game.incoming[seat]
-                    score = card.value if defending and incoming.total_before() > incoming.prevented else 0.0
+                    score = card.value if incoming.total_before() > incoming.prevented else 0.0
                 elif card.alters_dice:
                     score = 0.0
                 elif request.window in ("defensive", "roll_end") and defending:

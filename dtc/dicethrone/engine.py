@@ -360,6 +360,25 @@ class Game(GameState):
             dtype = self.a.damage_types.index("ultimate")
         super().deal(ctx, target, amount, dtype, isolated)
 
+    def isolated_damage(self) -> Generator[Request, Any, None]:
+        """Isolated damage is "dealt immediately and may only be prevented or avoided as a separate
+        instance": each instance alone, with a window for its target to prevent it. (While an
+        effect that cannot be interrupted resolves, the instances wait for its end.)"""
+        while self.isolated and self.over is None and not self.uninterruptible:
+            target, amount, dtype = self.isolated.pop(0)
+            kind = self.rules.damage_types[dtype]
+            taken = isolated_total(amount, kind)
+            if kind.avoidable:
+                kept = self.incoming[target]
+                self.incoming[target] = alone = type(kept)(amounts=[(amount, kind)])
+                try:
+                    yield from self.window("isolated")
+                finally:
+                    self.incoming[target] = kept
+                taken = final_total(alone, None, self.rules.round_up)
+            self.hurt(target, taken, isolated=True)
+            self.check_defeat()
+
     def apply_isolated(self) -> None:
         if not self.isolated:
             return
@@ -433,7 +452,8 @@ class Game(GameState):
                     request = run.send((yield request))
         except StopIteration as stop:
             outcome = stop.value
-        self.apply_isolated()
+        if self.isolated:
+            yield from self.isolated_damage()
         yield from self.drain()
         return outcome
 
@@ -730,6 +750,8 @@ class Game(GameState):
                     yield from self.run(card.card.chunk, ctx)
                 finally:
                     self.uninterruptible -= shielded
+                if self.isolated:
+                    yield from self.isolated_damage()
         elif action.kind == "upgrade":
             card = p.hand.pop(action.ref)
             self.change_cp(seat, -action.extra)
@@ -747,6 +769,8 @@ class Game(GameState):
                 yield from self.drain()
             finally:
                 self.uninterruptible -= 1
+            if self.isolated:
+                yield from self.isolated_damage()
         elif action.kind == "use":
             name, effect = self.any_time_effects(seat)[action.ref]
             if effect.get("once_per_turn"):
