@@ -662,3 +662,18 @@ def test_isolated_damage_may_be_prevented_as_its_own_instance(compiled):
     assert ("isolated", 1) in windows
     assert game.seats[1].health == 50 and events(game, "play")[0]["card"] == "Shrug It Off"
     assert game.incoming[1].prevented == 0  # nothing left over for later damage
+
+
+def test_the_active_player_orders_the_upkeep_effects(compiled):
+    """"Turn Breakdown", Upkeep Phase: "If there are multiple effects, the Active Player may choose
+    the order in which they are resolved": asked while effects of different sources wait."""
+    orders = []
+    for pick in (0, 1):
+        game = new_game(compiled, ["duelist", "druid"], dice=[3])
+        game.gain_status(0, status(compiled, "Wound"), 1, 0)
+        game.gain_status(0, status(compiled, "Regenerate"), 1, 0)
+        _, seen = drive(game.upkeep(0), answers(ChooseOption=pick, PickNumber=1))
+        asked = [r.options for r in seen if r.owner == "Upkeep Phase"]
+        assert asked[0] == ("Wound", "Regenerate", "Reposition") and len(asked) == 2
+        orders.append([e["e"] for e in game.events if e["e"] in ("receive", "flip")])
+    assert orders == [["receive", "flip"], ["flip", "receive"]]  # Wound first, or Regenerate first

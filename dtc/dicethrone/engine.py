@@ -34,7 +34,7 @@ from dtc.dicethrone.requests import (
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
 from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts, upfront_needs
-from dtc.vm import VM, Request, RunContext, Window
+from dtc.vm import VM, ChooseOption, Request, RunContext, Window
 
 MAX_TURNS = 400
 REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
@@ -151,7 +151,9 @@ class Game(GameState):
     def upkeep(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Upkeep Phase"
         self.accumulate = True
-        yield from self.fire_during(a, "Upkeep Phase")
+        group = self._phase_names(self.phase)
+        jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group)
+        yield from self.in_chosen_order(a, jobs)
         yield from self.window("upkeep")
         self.accumulate = False
         self.resolve_damage(None)
@@ -467,6 +469,19 @@ class Game(GameState):
                            attacker=self.attack.attacker if self.attack else None,
                            defender=self.attack.defender if self.attack else None)
             yield from self.run(q.chunk, ctx)
+
+    def in_chosen_order(self, a: int, jobs: list[Queued]) -> Generator[Request, Any, None]:
+        """"If there are multiple effects, the Active Player may choose the order in which they are
+        resolved" ("Turn Breakdown", Upkeep Phase): asked while effects of different sources wait."""
+        while len({job.source for job in jobs}) > 1 and self.over is None:
+            sources = list(dict.fromkeys(job.source for job in jobs))
+            labels = tuple(self.status_name(x) if isinstance(x, int) else str(x) for x in sources)
+            answer = yield ChooseOption(self.phase, a, labels)
+            picked = sources[_index(answer, len(sources), "effect")]
+            job = jobs.pop(next(i for i, j in enumerate(jobs) if j.source == picked))
+            yield from self.run_jobs([job], None, None)
+        if jobs:
+            yield from self.run_jobs(jobs, None, None)
 
     def fire_during(self, seat: int, phase: str) -> Generator[Request, Any, None]:
         group = self._phase_names(phase)
