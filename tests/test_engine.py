@@ -677,3 +677,22 @@ def test_the_active_player_orders_the_upkeep_effects(compiled):
         assert asked[0] == ("Wound", "Regenerate", "Reposition") and len(asked) == 2
         orders.append([e["e"] for e in game.events if e["e"] in ("receive", "flip")])
     assert orders == [["receive", "flip"], ["flip", "receive"]]  # Wound first, or Regenerate first
+
+
+def test_the_heuristic_bot_prevents_only_damage_on_its_way(compiled):
+    """Prevention lasts its phase ("Reducing Damage"): the bot keeps Shrug It Off while nothing is
+    coming, and plays it when damage is."""
+    game = new_game(compiled, ["druid", "duelist"])
+    game.turn_no = 2
+    give_card(game, 1, "Shrug It Off")
+    game.seats[1].cp = 9
+    game.phase = "Defensive Roll Phase"
+    bot = HeuristicBot(1)
+
+    def offered():
+        return Act(game.phase, 1, "defensive", tuple(game.actions(1, "defensive")))
+
+    assert bot.answer(game, offered()) is None
+    game.incoming[1].amounts.append((4, game.rules.damage_types[0]))
+    request = offered()
+    assert request.actions[bot.answer(game, request)].name == "Shrug It Off"

@@ -151,9 +151,7 @@ class Game(GameState):
     def upkeep(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Upkeep Phase"
         self.accumulate = True
-        group = self._phase_names(self.phase)
-        jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group)
-        yield from self.in_chosen_order(a, jobs)
+        yield from self.fire_during(a, self.phase, chosen_order=True)
         yield from self.window("upkeep")
         self.accumulate = False
         self.resolve_damage(None)
@@ -238,8 +236,7 @@ class Game(GameState):
             for i in picks:
                 self.roll[i] = values[self.rng.randrange(len(values))]
             self.attempts += 1
-            if self.record:
-                self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
+            self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
             yield from self.window("offensive")
 
     def rolled(self, ctx, player) -> None:
@@ -401,7 +398,7 @@ class Game(GameState):
             if attack is not None and attack.dtype is not None and p.seat == attack.defender:
                 attack_type = self.rules.damage_types[attack.dtype]
             total = final_total(incoming, attack_type, self.rules.round_up)
-            if self.record and (incoming.amounts or incoming.added):
+            if incoming.amounts or incoming.added:
                 self.event("damage_total", player=p.seat, incoming=incoming.total_before(),
                            prevented=incoming.prevented, halvings=incoming.halvings, total=total)
             healing, self.heals[p.seat] = self.heals[p.seat], 0
@@ -483,9 +480,17 @@ class Game(GameState):
         if jobs:
             yield from self.run_jobs(jobs, None, None)
 
-    def fire_during(self, seat: int, phase: str) -> Generator[Request, Any, None]:
+    def fire_during(self, seat: int, phase: str, chosen_order: bool = False) -> Generator[Request, Any, None]:
+        """The effects of `seat` that act during the phase (in an order `seat` chooses, if asked)."""
         group = self._phase_names(phase)
-        yield from self.fire(seat, "during", lambda t: self.a.phases[t["phase"]] in group)
+
+        def matches(trigger: dict) -> bool:
+            return self.a.phases[trigger["phase"]] in group
+
+        if chosen_order:
+            yield from self.in_chosen_order(seat, self.collect(seat, "during", matches))
+        else:
+            yield from self.fire(seat, "during", matches)
 
     def _phase_names(self, phase: str) -> set[str]:
         """The phase and the phases it is part of (Main Phase (1) is a Main Phase)."""
@@ -637,50 +642,41 @@ class Game(GameState):
         if self.ultimate_lock and not own:
             return []
         main = own and window == "main"
+        attack = self.attack
+        attacking = attack is not None and attack.attacker == seat and attack.dealt
         out: list[Action] = []
-        hand = p.hand
-        if hand:
-            cp = p.cp
-            in_roll = window in ROLL_WINDOWS
-            attacking = None
-            for index, card in enumerate(hand):
-                c = card.card
-                if c.kind == "action":
-                    timing = c.timing
-                    if c.cost > cp or not (timing == "instant" or (timing == "main" and main)
-                                           or (timing == "roll" and in_roll)):
-                        continue
-                    if c.alters_dice and not self.roll:
-                        continue
-                    if c.attack_modifier and self.rules.own_attacks_only:
-                        if attacking is None:
-                            attacking = self._attacking(seat)
-                        if not attacking:
-                            continue
-                    out.append(Action("play", c.name, index, c.cost, c.value))
-                elif main and c.kind == "upgrade":
-                    cost = self.upgrade_cost(seat, c)
-                    if cost is not None and cp >= cost:
-                        out.append(Action("upgrade", f"{c.upgrades} {'I' * c.level}", index, cost,
-                                          3.0 + c.level))
+        cp = p.cp
+        for index, card in enumerate(p.hand):
+            c = card.card
+            if c.kind == "action":
+                timing = c.timing
+                if not (timing == "instant" or (timing == "main" and main)
+                        or (timing == "roll" and window in ROLL_WINDOWS)):
+                    continue
+                if c.cost > cp or (c.alters_dice and not self.roll):
+                    continue
+                if c.attack_modifier and self.rules.own_attacks_only and not attacking:
+                    continue
+                out.append(Action("play", c.name, index, c.cost, c.value))
+            elif c.kind == "upgrade" and main:
+                cost = self.upgrade_cost(seat, c)
+                if cost is not None and cp >= cost:
+                    out.append(Action("upgrade", f"{c.upgrades} {'I' * c.level}", index, cost,
+                                      3.0 + c.level))
         if p.tokens:
             for status, tokens in p.tokens.items():
                 if tokens and status in self.spendables and self.spendable_now(seat, status, window):
                     entry = self.a.statuses[status]
-                    worth = 2.0 if not entry.get("attack_modifier") or self._attacking(seat) else 0.0
+                    worth = 2.0 if not entry.get("attack_modifier") or attacking else 0.0
                     out.append(Action("spend", entry["name"], status, 0, worth))
         if window == "main" or window == "roll_end":
             for n, (name, _) in enumerate(self.any_time_effects(seat)):
                 out.append(Action("use", name, n, 0, 0.5))
         if main:
             value = self.rules.sell_value
-            out += [Action("sell", card.card.name, index, value, -1.0) for index, card in enumerate(hand)]
+            for index, card in enumerate(p.hand):
+                out.append(Action("sell", card.card.name, index, value, -1.0))
         return out
-
-    def _attacking(self, seat: int) -> bool:
-        """Whether `seat` is the attacker of an Attack that deals damage (attack modifiers apply)."""
-        attack = self.attack
-        return attack is not None and attack.attacker == seat and attack.dealt
 
     def upgrade_cost(self, seat: int, card) -> int | None:
         p = self.seats[seat]

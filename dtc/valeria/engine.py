@@ -113,6 +113,7 @@ class Game:
         self.rules = data["rules"]
         self.sheet = chosen
         self.statue_cards = data["statues"]["cards"] if data.get("statues") else []
+        self._statue_text = {c["number"]: c["text"] for c in self.statue_cards}  # how choices name them
         self.event_cards = next(
             (e["cards"] for e in data["events"] if e["sheet"].lower() == chosen["name"].lower()), []
         )
@@ -595,14 +596,16 @@ class Game:
 
     def lair_open(self, p: int, lair: int) -> bool:
         """Whether the player may mark in the Lair: not voided, reachable, not yet full."""
-        void_key, gate, sizes = self._lair_gates[lair]
+        void_key, _, sizes = self._lair_gates[lair]
         marks = self.players[p]
-        if void_key in marks.voided:
-            return False
-        # Winter: "marking specific Domains grants access to specific Monster Lairs"
-        if gate is not None and gate not in marks.domains:
+        if void_key in marks.voided or self.lair_closed(p, lair):
             return False
         return any(m < size for m, size in zip(marks.lairs[lair], sizes, strict=True))
+
+    def lair_closed(self, p: int, lair: int) -> bool:
+        """Winter: "marking specific Domains grants access to specific Monster Lairs" (not yet)."""
+        gate = self._lair_gates[lair][1]
+        return gate is not None and gate not in self.players[p].domains
 
     # ======================================================= the VM's sheet
     def citizen_options(self, player: int, guild: int | None) -> list[str]:
@@ -676,8 +679,7 @@ class Game:
         self._statue_choices = [
             i for i, n in enumerate(self.draft) if n not in marks.statues
         ]  # no duplicates
-        text = {c["number"]: c["text"] for c in self.statue_cards}
-        return [f"Statue {self.draft[i]}: {text[self.draft[i]]}" for i in self._statue_choices]
+        return [f"Statue {self.draft[i]}: {self._statue_text[self.draft[i]]}" for i in self._statue_choices]
 
     def statue_options(self, player: int) -> list[str] | None:
         if self.phase in ("harvest", "second harvest"):
@@ -828,7 +830,7 @@ def marked_pips(sheet: dict, marks: Marks) -> list[list[int]]:
     marked += [sheet["gold"][: marks.gold], sheet["wall"][: marks.wall]]
     marked += [road["pips"][: marks.roads[r]] for r, road in enumerate(sheet["roads"])]
     for i, lair in enumerate(sheet["lairs"]):
-        if ("lair", lair["name"]) not in marks.voided:
+        if ("lair", lair["name"]) not in voided:
             marked += [b["pips"][: marks.lairs[i][j]] for j, b in enumerate(lair["blocks"])]
     return marked
 

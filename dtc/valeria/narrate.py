@@ -56,10 +56,7 @@ def sheet(game: Game, p: int) -> str:
         blocks = " ".join(f"{b['low']}-{b['high']}[{_pips(game, b['pips'], m.lairs[i][j])}]"
                           for j, b in enumerate(lair["blocks"]))
         vp = f"{lair['vp'][0]}/{lair['vp'][1]}" + (f" won {m.lair_vp[i]}" if i in m.lair_vp else "")
-        access = lair.get("access")
-        closed = ""
-        if access not in (None, "start") and not any(s["domains"][d]["name"] == access for d in m.domains):
-            closed = f" (closed: claim {access})"  # Winter: "unless you have access"
+        closed = f" (closed: claim {lair['access']})" if game.lair_closed(p, i) else ""
         lairs.append(f"{lair['name']} {vp}{closed}: {blocks}")
     lines.append("Lairs     " + " | ".join(lairs))
     lines.append(f"Statues   {', '.join(map(str, m.statues)) or 'none'}   draft line: "
