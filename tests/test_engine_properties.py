@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from dtc.agents.base import play
 from dtc.agents.bots import HeuristicBot, RandomBot
 from dtc.dicethrone.engine import MAX_TURNS, Game
+from dtc.dicethrone.requests import Act
 
 EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200")) // 5
 GAMES = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -103,3 +104,46 @@ def test_heuristic_games_end_in_a_defeat(compiled):
     # a simultaneous defeat (a draw) is an end too ("Health"); most end with one hero standing
     assert reasons.count("turn limit") == 0 and set(reasons) <= {"defeat", "draw"}
     assert reasons.count("defeat") >= 12
+
+
+class PassChecker:
+    """A heuristic bot that, whenever it is asked to act, checks that its `passes` shortcut never
+    says "pass" where `act` would do something."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int):
+        self.inner = HeuristicBot(seed)
+        self.shortcuts = 0
+
+    def answer(self, game: Game, request):
+        if isinstance(request, Act) and self.inner.passes(game, request.player, request.window):
+            self.shortcuts += 1
+            # `act` may note an effect as used: ask a copy of the player's record
+            used = set(game.seats[request.player].used)
+            assert self.inner.act(game, request) is None, (request.window, request.actions)
+            game.seats[request.player].used = used
+        return self.inner.answer(game, request)
+
+
+@GAMES
+@given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
+def test_a_bot_that_says_it_passes_would_pass(compiled, seed, heroes):
+    game = Game(compiled, list(heroes), seed)
+    agents = [PassChecker(seed + seat) for seat in range(2)]
+    play(game, agents, recorder=lambda request, answer: None)  # a recorder: every request is asked
+    assert sum(a.shortcuts for a in agents) > 0
+
+
+@settings(max_examples=max(3, EXAMPLES // 4), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
+def test_skipping_the_bots_that_pass_plays_the_same_game(compiled, seed, heroes):
+    """Simulations let heuristic bots pass without being asked (`passes`); the game is the same."""
+    asked = Game(compiled, list(heroes), seed)
+    requests = []
+    play(asked, [HeuristicBot(seed), HeuristicBot(seed + 1)], recorder=lambda r, a: requests.append(r))
+    skipped = Game(compiled, list(heroes), seed)
+    play(skipped, [HeuristicBot(seed), HeuristicBot(seed + 1)])
+    assert skipped.pass_hints is not None and asked.pass_hints is None
+    assert skipped.events == asked.events and skipped.over == asked.over
+    assert any(isinstance(r, Act) for r in requests)

@@ -25,6 +25,8 @@ class Agent(Protocol):
 def play(game: Game, agents: list[Agent],
          recorder: Callable[[Request, Any], None] | None = None) -> Result:
     """Play `game` to the end with one agent per seat."""
+    if recorder is None:  # nothing keeps the requests: agents that know they would pass are not asked
+        game.pass_hints = [getattr(agent, "passes", None) for agent in agents]
     run = game.play()
     try:
         request = next(run)

@@ -212,38 +212,17 @@ class HeuristicBot:
     def act(self, game, request: Act) -> int | None:
         seat = request.player
         p = game.seats[seat]
-        attack = game.attack
-        attacking = attack is not None and attack.attacker == seat
-        defending = attack is not None and attack.defender == seat
+        window = request.window
         best, best_score = None, 0.0
         for i, action in enumerate(request.actions):
             score = 0.0
             if action.kind == "upgrade":
                 score = 5.0 + action.value - 0.2 * action.extra
             elif action.kind == "play":
-                card = p.hand[action.ref].card
-                if card.attack_modifier:
-                    score = card.value if attacking else 0.0
-                elif card.prevents:  # prevention lasts its phase: only against damage on its way
-                    incoming = game.incoming[seat]
-                    score = card.value if incoming.total_before() > incoming.prevented else 0.0
-                elif card.alters_dice:
-                    score = 0.0
-                elif request.window in ("defensive", "roll_end") and defending:
-                    score = card.value
-                elif request.window == "main" and game.active == seat:  # not instants in their turn
-                    score = card.value - 0.3 * card.cost
-                if p.cp - card.cost < 0:
-                    score = 0.0
+                score = self.play_score(game, seat, window, p.hand[action.ref].card)
             elif action.kind == "spend":
-                entry = game.a.statuses[action.ref]
-                if entry.get("attack_modifier") or (entry.get("spendable") or {}).get("on") == "conclude":
-                    score = 3.0 if attacking else 0.0
-                elif (entry.get("spendable") or {}).get("on") == "damaged_by_phase":
-                    score = 2.0
-                elif request.window == "main" and game.phase.startswith("Main Phase (1)"):
-                    score = 1.0
-            elif action.kind == "use" and request.window == "main" and game.phase == "Main Phase (2)":
+                score = self.spend_score(game, seat, window, action.ref)
+            elif action.kind == "use" and window == "main" and game.phase == "Main Phase (2)":
                 key = ("bot_used", action.name)
                 if key not in p.used:
                     p.used.add(key)
@@ -255,6 +234,71 @@ class HeuristicBot:
             if score > best_score:
                 best, best_score = i, score
         return best
+
+    @staticmethod
+    def play_score(game, seat: int, window: str, card) -> float:
+        """How much playing the action card helps now (0: not at all)."""
+        attack = game.attack
+        score = 0.0
+        if card.attack_modifier:
+            score = card.value if attack is not None and attack.attacker == seat else 0.0
+        elif card.prevents:  # prevention lasts its phase: only against damage on its way
+            incoming = game.incoming[seat]
+            score = card.value if incoming.total_before() > incoming.prevented else 0.0
+        elif card.alters_dice:
+            score = 0.0
+        elif window in ("defensive", "roll_end") and attack is not None and attack.defender == seat:
+            score = card.value
+        elif window == "main" and game.active == seat:  # not instants in their turn
+            score = card.value - 0.3 * card.cost
+        return score if game.seats[seat].cp >= card.cost else 0.0
+
+    @staticmethod
+    def spend_score(game, seat: int, window: str, status: int) -> float:
+        """How much spending a token of the status helps now (0: not at all)."""
+        entry = game.a.statuses[status]
+        on = (entry.get("spendable") or {}).get("on")
+        if entry.get("attack_modifier") or on == "conclude":
+            attack = game.attack
+            return 3.0 if attack is not None and attack.attacker == seat else 0.0
+        if on == "damaged_by_phase":
+            return 2.0
+        if window == "main" and game.phase.startswith("Main Phase (1)"):
+            return 1.0
+        return 0.0
+
+    def passes(self, game, seat: int, window: str) -> bool:
+        """Whether `act` would pass in this window whatever it is offered: nothing in hand or in
+        tokens would score (upgrades, sales and effects to use are scored when offered)."""
+        if window == "main" and (seat == game.active or game.phase == "Main Phase (2)"):
+            return False
+        p = game.seats[seat]
+        attack = game.attack
+        incoming = game.incoming[seat]
+        # `play_score`, read the other way round: a card scores only for the attacker, for the
+        # defender after her roll, or against damage on its way
+        attacking = attack is not None and attack.attacker == seat
+        defending = (attack is not None and attack.defender == seat
+                     and window in ("defensive", "roll_end"))
+        threatened = bool(incoming.amounts or incoming.added) and incoming.total_before() > incoming.prevented
+        if attacking or defending or threatened:
+            cp = p.cp
+            for held in p.hand:
+                card = held.card
+                if card.kind != "action" or card.cost > cp or card.value <= 0:
+                    continue
+                if card.attack_modifier:
+                    if attacking:
+                        return False
+                elif card.prevents:
+                    if threatened:
+                        return False
+                elif defending and not card.alters_dice:
+                    return False
+        for status, tokens in p.tokens.items():
+            if tokens and self.spend_score(game, seat, window, status) > 0.0:
+                return False
+        return True
 
     def card_worth(self, game, seat: int, card) -> float:
         c = card.card

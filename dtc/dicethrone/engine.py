@@ -79,6 +79,9 @@ class Game(GameState):
         self.status_on = [_by_trigger(s.get("effects", [])) for s in artifact.statuses]
         self.tier_effects = [[t["effect"] for t in s.get("tiers", [])] for s in artifact.statuses]
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
+        # per seat, an agent's `passes(game, seat, window)`: when it says so, the seat passes
+        # without being asked (set by `dtc.agents.base.play` when no one records the requests)
+        self.pass_hints: list[Any] | None = None
 
     # =================================================================== game
     def play(self) -> Generator[Request, Any, Result]:
@@ -621,6 +624,10 @@ class Game(GameState):
             while passed < len(order) and self.over is None:
                 seat = order[i % len(order)]
                 i += 1
+                hint = self.pass_hints[seat] if self.pass_hints is not None else None
+                if hint is not None and hint(self, seat, name):
+                    passed += 1
+                    continue
                 actions = self.actions(seat, name)
                 if not actions:
                     passed += 1
