@@ -42,6 +42,11 @@ class Incoming:
     doublings: int = 0  # multipliers that double the incoming damage
     prevent_all: bool = False
 
+    def empty(self) -> bool:
+        """Nothing collected: no damage, no prevention, no multiplier."""
+        return not (self.amounts or self.added or self.prevented or self.halvings or self.doublings
+                    or self.prevent_all)
+
     def total_before(self) -> int:
         return sum(a for a, _ in self.amounts) + self.added
 

@@ -397,6 +397,8 @@ class Game(GameState):
         self.apply_isolated()
         for p in self.seats:
             incoming = self.incoming[p.seat]
+            if incoming.empty() and not self.heals[p.seat]:
+                continue
             attack_type = None
             if attack is not None and attack.dtype is not None and p.seat == attack.defender:
                 attack_type = self.rules.damage_types[attack.dtype]
@@ -407,7 +409,7 @@ class Game(GameState):
             healing, self.heals[p.seat] = self.heals[p.seat], 0
             if total > 0 or healing > 0:
                 self.net_health(p.seat, total, healing)
-        self.incoming = [type(i)() for i in self.incoming]
+            self.incoming[p.seat] = type(incoming)()
         for p in self.seats:
             for tokens in p.tokens.values():
                 for t in tokens:
