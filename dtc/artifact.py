@@ -28,6 +28,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -74,42 +75,43 @@ class LoadedChunk:
 
 @dataclass
 class Artifact:
-    """A verified ruleset: tables, content data and chunks."""
+    """A verified ruleset: tables, content data and chunks (read-only: the tables below are read
+    once, then kept)."""
 
     version: str
     content_hash: str
     data: dict
     chunks: list[LoadedChunk]
 
-    @property
+    @cached_property
     def sources(self) -> list[str]:
         return self.data["sources"]
 
-    @property
+    @cached_property
     def heroes(self) -> list[dict]:
         return self.data["heroes"]
 
-    @property
+    @cached_property
     def statuses(self) -> list[dict]:
         return self.data["statuses"]
 
-    @property
+    @cached_property
     def symbols(self) -> list[str]:
         return self.data["symbols"]
 
-    @property
+    @cached_property
     def damage_types(self) -> list[str]:
         return self.data["damage_types"]
 
-    @property
+    @cached_property
     def phases(self) -> list[str]:
         return self.data["phases"]
 
-    @property
+    @cached_property
     def card_types(self) -> list[str]:
         return self.data["card_types"]
 
-    @property
+    @cached_property
     def dice(self) -> list[dict]:
         return self.data["dice"]
 

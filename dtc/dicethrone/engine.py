@@ -458,7 +458,8 @@ class Game(GameState):
             outcome = stop.value
         if self.isolated:
             yield from self.isolated_damage()
-        yield from self.drain()
+        if self.queue:
+            yield from self.drain()
         return outcome
 
     def drain(self) -> Generator[Request, Any, None]:
