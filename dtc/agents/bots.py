@@ -162,6 +162,7 @@ class HeuristicBot:
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
+        self._last_plan: tuple | None = None  # (player, offensive options, their worth plan)
 
     def answer(self, game, request: Request) -> Any:
         if isinstance(request, RollDice):
@@ -189,6 +190,17 @@ class HeuristicBot:
         in expectation (from the odds tables: each option's requirement, weighed by its worth)."""
         p = game.seats[request.player]
         offense = p.offense()
+        last = self._last_plan  # the player's abilities change only with upgrades: mostly the same plan
+        if last is not None and last[0] is p and last[1] is offense:
+            plan_ = last[2]
+        else:
+            plan_ = self.worth_plan(game, p, offense)
+            self._last_plan = (p, offense, plan_)
+        _, keep = plan_.keep(request.dice, request.attempts - request.attempt)
+        return [i for i in range(len(request.dice)) if i not in keep]
+
+    def worth_plan(self, game, p, offense):
+        """The odds book's plan for the player's offensive options, kept at hand on the hero's table."""
         plans = p.table.memo.setdefault("worth plans", {})
         key = tuple((id(o[2]), o[4]) for o in offense)
         plan_ = plans.get(key)
@@ -199,8 +211,7 @@ class HeuristicBot:
             plan_ = plans[key] = book.worth_plan(
                 p.table.index, [(option.requirement, self.worth(p, i, option))
                                 for i, _, option, _, _ in offense])
-        _, keep = plan_.keep(request.dice, request.attempts - request.attempt)
-        return [i for i in range(len(request.dice)) if i not in keep]
+        return plan_
 
     @staticmethod
     def worth(p, ability: int, option) -> float:
