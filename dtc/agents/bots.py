@@ -163,6 +163,7 @@ class HeuristicBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self._last_plan: tuple | None = None  # (player, offensive options, their worth plan)
+        self._spend_uses: dict[int, str] = {}
 
     def answer(self, game, request: Request) -> Any:
         if isinstance(request, RollDice):
@@ -264,19 +265,29 @@ class HeuristicBot:
             score = card.value - 0.3 * card.cost
         return score if game.seats[seat].cp >= card.cost else 0.0
 
-    @staticmethod
-    def spend_score(game, seat: int, window: str, status: int) -> float:
+    def spend_score(self, game, seat: int, window: str, status: int) -> float:
         """How much spending a token of the status helps now (0: not at all)."""
-        entry = game.a.statuses[status]
-        on = (entry.get("spendable") or {}).get("on")
-        if entry.get("attack_modifier") or on == "conclude":
+        use = self.spend_use(game, status)
+        if use == "attack":
             attack = game.attack
             return 3.0 if attack is not None and attack.attacker == seat else 0.0
-        if on == "damaged_by_phase":
+        if use == "damaged":
             return 2.0
         if window == "main" and game.phase.startswith("Main Phase (1)"):
             return 1.0
         return 0.0
+
+    def spend_use(self, game, status: int) -> str:
+        """What a token of the status is spent for: "attack" (a modifier, or spent as an Attack
+        concludes), "damaged" (against damage), or "other"; read once per status."""
+        use = self._spend_uses.get(status)
+        if use is None:
+            entry = game.a.statuses[status]
+            on = (entry.get("spendable") or {}).get("on")
+            use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
+                "damaged" if on == "damaged_by_phase" else "other"
+            self._spend_uses[status] = use
+        return use
 
     def passes(self, game, seat: int, window: str) -> bool:
         """Whether `act` would pass in this window whatever it is offered: nothing in hand or in
@@ -306,9 +317,12 @@ class HeuristicBot:
                         return False
                 elif defending and not card.alters_dice:
                     return False
+        first_main = window == "main" and game.phase.startswith("Main Phase (1)")
         for status, tokens in p.tokens.items():
-            if tokens and self.spend_score(game, seat, window, status) > 0.0:
-                return False
+            if tokens:
+                use = self.spend_use(game, status)
+                if use == "damaged" or (use == "attack" and attacking) or (use == "other" and first_main):
+                    return False
         return True
 
     def card_worth(self, game, seat: int, card) -> float:
