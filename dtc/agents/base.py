@@ -4,7 +4,9 @@ An agent is anything with `answer(game, request)` (and, for agents with a
 random state, `observe(game, request, answer)`: a resumed game gives saved
 answers in their place, and they keep their state as if they had answered).  `play()` drives a game to
 its end, asking each request's `player`'s agent; an optional recorder sees
-every request and answer (that is what logs, saves and replays keep).
+every request and answer (that is what logs, saves and replays keep).  With no
+recorder, an agent with `passes(game, seat, window)` that says it would pass in
+a window is not asked there (simulations: the same game, fewer questions).
 """
 
 from __future__ import annotations
