@@ -82,6 +82,8 @@ class Game(GameState):
         # per seat, an agent's `passes(game, seat, window)`: when it says so, the seat passes
         # without being asked (set by `dtc.agents.base.play` when no one records the requests)
         self.pass_hints: list[Any] | None = None
+        n = len(self.seats)  # who acts first in a window: the active player, then in turn order
+        self._turn_orders = [tuple((active + k) % n for k in range(n)) for active in range(n)]
 
     # =================================================================== game
     def play(self) -> Generator[Request, Any, Result]:
@@ -438,7 +440,7 @@ class Game(GameState):
     def ctx(self, owner: int, hero: int | None, **kw) -> RunContext:
         """A run context for `owner`; dice faces are those of the chunk's hero."""
         ctx = RunContext(owner, hero, **kw)
-        table = hero_tables(self.a)[hero] if hero is not None else self.seats[owner].table
+        table = self.tables[hero] if hero is not None else self.seats[owner].table
         ctx.faces = table.faces
         return ctx
 
@@ -621,7 +623,7 @@ class Game(GameState):
             return
         self.window_depth += 1
         try:
-            order = [(self.active + k) % len(self.seats) for k in range(len(self.seats))]
+            order = self._turn_orders[self.active]
             passed = 0
             i = 0
             while passed < len(order) and self.over is None:

@@ -111,6 +111,7 @@ class GameState:
         self.rules = rules
         self.rng = rng
         self.record = record
+        self.tables = tables  # every hero's, by artifact index
         self.events: list[dict] = []
         self.seats: list[Player] = []
         uid = 0
