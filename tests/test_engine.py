@@ -494,6 +494,27 @@ def test_regenerate_heals_2_then_1(compiled):
     assert game.seats[0].health == 43 and game.seats[0].tokens[regen] == []
 
 
+def test_every_token_of_a_stack_resolves_when_the_first_one_leaves(compiled):
+    """Druid, Status Effects: "Regenerate 1: Heal 1 and remove this token"; Wound: "dealt 1 dmg during
+    their Upkeep Phase. Then roll 1 die: on 4-6, remove this token". Two tokens, two effects, even
+    when the first token removes itself."""
+    game = new_game(compiled, ["druid", "duelist"])
+    regen = status(compiled, "Regenerate")
+    game.gain_status(0, regen, 2, 0)
+    for token in game.seats[0].tokens[regen]:
+        token.side = 1
+    game.seats[0].health = 40
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].health == 42 and game.seats[0].tokens[regen] == []
+
+    game = new_game(compiled, ["druid", "duelist"], dice=[5, 1])  # the first Wound goes, the second stays
+    wound = status(compiled, "Wound")
+    game.gain_status(0, wound, 2, 0)
+    game.seats[0].health = 40
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].health == 38 and game.status_count(0, wound) == 1
+
+
 def test_duelist_footwork_bonuses_once_per_turn(compiled):
     """Duelist, Footwork Track: the Offensive Bonus when Attacking; one Bonus per turn."""
     game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 3, 3])

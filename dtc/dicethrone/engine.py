@@ -543,7 +543,7 @@ class Game(GameState):
                     if effect.get("side") is not None and effect["side"] != token.side:
                         continue
                     job = Queued(effect["chunk"], seat, self.a.chunks[effect["chunk"]].hero,
-                                 status, index, 0, status)
+                                 status, index, 0, status, token)
                     jobs.append(job)
                     if token.doubled:
                         jobs.append(job)
@@ -572,9 +572,12 @@ class Game(GameState):
         for job in jobs:
             if self.over is not None:
                 return
-            if job.status is not None and not self._token_still_there(job):
-                continue
-            ctx = self.ctx(job.player, job.hero, status=job.status, token=job.token,
+            token = job.token
+            if job.held is not None:
+                token = self._token_now(job)
+                if token is None:
+                    continue  # removed by an effect that ran before it
+            ctx = self.ctx(job.player, job.hero, status=job.status, token=token,
                            attacker=attacker, defender=defender)
             if self.attack is not None:
                 ctx.attacker = self.attack.attacker
@@ -598,9 +601,14 @@ class Game(GameState):
             self._trigger_index[p.seat] = index
         return index
 
-    def _token_still_there(self, job: Queued) -> bool:
+    def _token_now(self, job: Queued) -> int | None:
+        """Where the job's token is in its stack now (None: gone), found by identity: a Wound
+        removed before it moves the next Wound forward, and that one still resolves."""
         tokens = self.seats[job.player].tokens.get(job.status, [])
-        return job.token is None or job.token < len(tokens)
+        for index, token in enumerate(tokens):
+            if token is job.held:
+                return index
+        return None
 
     def _once(self, p, effect: dict, key) -> bool:
         if not effect.get("once_per_turn"):

@@ -100,6 +100,7 @@ class Queued:
     token: int | None = None
     event_value: int = 0
     source: str = ""
+    held: Token | None = None  # the token itself: tokens before it may go first and move it
 
 
 class GameState:
