@@ -602,8 +602,8 @@ class Game(GameState):
         return index
 
     def _token_now(self, job: Queued) -> int | None:
-        """Where the job's token is in its stack now (None: gone), found by identity: a Wound
-        removed before it moves the next Wound forward, and that one still resolves."""
+        """Where the job's token is in its stack now (None: gone), found by identity: a token
+        removed before it moves the next one forward, and that one still resolves."""
         tokens = self.seats[job.player].tokens.get(job.status, [])
         for index, token in enumerate(tokens):
             if token is job.held:
