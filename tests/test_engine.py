@@ -420,7 +420,8 @@ def test_card_timings(compiled):
 
 
 def test_upgrades_pay_the_difference_and_cannot_be_sold(compiled):
-    """"Hero Upgrades": II to III pays only the difference; played upgrades are not sold."""
+    """"Hero Upgrades": II to III pays only the difference; III is played "over the top of the previous
+    Hero Upgrade" (which stays out of the deck: played upgrades "may not be sold")."""
     game = new_game(compiled, ["druid", "duelist"])
     game.seats[0].cp = 15
     two = give_card(game, 0, "Ferocity II")
@@ -432,7 +433,7 @@ def test_upgrades_pay_the_difference_and_cannot_be_sold(compiled):
     assert again.extra == three.card.cost - two.card.cost
     drive(game.perform(0, again), answers())
     assert game.seats[0].cp == 15 - three.card.cost
-    assert two in game.seats[0].discard
+    assert two in game.seats[0].covered and two not in game.seats[0].discard
     assert not any(a.kind == "sell" and a.name.startswith("Ferocity") for a in game.actions(0, "main"))
     ferocity = next(a for a in game.seats[0].abilities if a.name == "Ferocity")
     assert ferocity.level == 3

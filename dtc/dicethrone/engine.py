@@ -787,8 +787,8 @@ class Game(GameState):
             card = p.hand.pop(action.ref)
             self.change_cp(seat, -action.extra)
             old = p.upgrades.get(card.card.upgrades)
-            if old is not None:
-                p.discard.append(old)
+            if old is not None:  # "play the new card over the top of the previous Hero Upgrade"
+                p.covered.append(old)
             p.upgrades[card.card.upgrades] = card
             p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
             self._trigger_index.pop(seat, None)

@@ -51,6 +51,7 @@ class Player:
     discard: list[Card] = field(default_factory=list)
     zones: dict[int, list[Card]] = field(default_factory=dict)
     upgrades: dict[str, Card] = field(default_factory=dict)
+    covered: list[Card] = field(default_factory=list)  # upgrades with a higher level played over them
     found: list[Card] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)  # phases to skip next time
     used: set = field(default_factory=set)  # once-per-turn things used this turn
