@@ -604,6 +604,19 @@ def test_sun_elf_dawn_adds_the_dial_then_reduces_it(compiled):
     assert game.seats[0].components[dial] == 1
 
 
+def test_sun_elf_dawn_reduces_the_dial_even_when_its_dmg_is_declined(compiled):
+    """Sun Elf, Sun Dial, Dawn: "you may choose to add the Sun Dial value as dmg. At the end of the
+    Roll Phase, reduce Sun Dial by 4": the reduction is not part of the choice."""
+    game = new_game(compiled, ["sun-elf", "duelist"], dice=[1, 1, 1, 4, 6, 4, 4, 4, 4])
+    game.turn_no = 2
+    dial = comp(game, 0, "Sun Dial")
+    game.seats[0].components[dial] = 5
+    game.seats[0].sides[dial] = 1  # Dawn
+    drive(game.roll_phases(0), answers(YesNo=False))
+    assert 5 not in [e["amount"] for e in events(game, "add")]
+    assert game.seats[0].components[dial] == 1
+
+
 def test_charged_gem_in_the_main_phase_and_sun_marked(compiled):
     game = new_game(compiled, ["sun-elf", "druid"], dice=[6])
     game.phase = "Main Phase (1)"
