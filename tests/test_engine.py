@@ -674,6 +674,25 @@ def test_an_effect_that_could_do_nothing_is_not_offered(compiled):
     assert uses() == ["The Forge", "The Mines"]
 
 
+def test_at_any_time_means_in_every_window(compiled):
+    """Forgemaster: The Mines, "Once per turn, you may spend 3 CP at any time to draw 1 card"; Ore,
+    "At any time, choose an Ore card from your Passive Ability, The Forge, and perform the Scrap
+    Effect": between roll attempts, after an ability is announced, in the opponent's turn..."""
+    game = new_game(compiled, ["forgemaster", "druid"])
+    game.turn_no = 2
+    me = game.seats[0]
+    me.cp = 3
+    ore = next(c for c in me.deck if c.card.ctype is not None and "Ore" in c.card.name)
+    me.deck.remove(ore)
+    me.zones.setdefault(comp(game, 0, "The Forge"), []).append(ore)
+    game.roll = [1, 2, 3, 4, 5]
+    for window in ("upkeep", "offensive", "announced", "conclude", "then", "defensive", "roll_end", "main"):
+        for active in (0, 1):
+            game.active = active
+            uses = sorted(a.name for a in game.actions(0, window) if a.kind == "use")
+            assert uses == ["The Forge", "The Mines"], (window, active)
+
+
 def test_isolated_damage_may_be_prevented_as_its_own_instance(compiled):
     """"Isolated Damage": "dealt immediately and may only be prevented or avoided as a separate
     instance": a spent Charged Gem's 2 dmg comes with a window of its own, where the Druid's

@@ -689,9 +689,8 @@ class Game(GameState):
                     entry = self.a.statuses[status]
                     worth = 2.0 if not entry.get("attack_modifier") or attacking else 0.0
                     out.append(Action("spend", entry["name"], status, 0, worth))
-        if window == "main" or window == "roll_end":
-            for n, (name, _) in enumerate(self.any_time_effects(seat)):
-                out.append(Action("use", name, n, 0, 0.5))
+        for n, (name, _) in enumerate(self.any_time_effects(seat)):  # "at any time": in every window
+            out.append(Action("use", name, n, 0, 0.5))
         if main:
             value = self.rules.sell_value
             for index, card in enumerate(p.hand):
