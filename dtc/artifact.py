@@ -143,7 +143,9 @@ def to_bytes(image: dict) -> bytes:
 
 
 def write(path: Path, data: bytes) -> None:
-    """Write atomically: a failure leaves no file (and never a half-written one)."""
+    """Write atomically: a failure leaves no file (and never a half-written one). A symbolic link is
+    followed: the file it names is replaced, the link stays."""
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -78,6 +78,8 @@ class Session:
                 and Path(self.save_path).resolve() == Path(self.log_path).resolve():
             raise SessionError(f"--save and --log name the same file ({self.save_path}); give two")
         try:
+            if self.log_path:
+                Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)  # as saves do
             log = open(self.log_path, "w", encoding="utf-8") if self.log_path else None
         except OSError as exc:
             raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
@@ -85,8 +87,7 @@ class Session:
         turns_seen = 0
         try:
             if log:
-                head = {"dtc": self.kind.log, "version": FORMAT, **self.setup.to_json()}
-                log.write(json.dumps(head) + "\n")
+                self._log(log, {"dtc": self.kind.log, "version": FORMAT, **self.setup.to_json()})
             run = game.play()
             try:
                 request = next(run)
@@ -108,7 +109,7 @@ class Session:
                     answer = plain(answer)
                     self.answers.append(answer)
                     if log:
-                        log.write(json.dumps({"ask": plain(request), "answer": answer}) + "\n")
+                        self._log(log, {"ask": plain(request), "answer": answer})
                     try:
                         request = run.send(answer)
                     except self.kind.refused as exc:
@@ -127,12 +128,21 @@ class Session:
             return result
         finally:
             if log:
-                log.close()
+                try:
+                    log.close()
+                except OSError as exc:  # what was still buffered could not be written
+                    raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
+
+    def _log(self, log, line: dict) -> None:
+        try:
+            log.write(json.dumps(line) + "\n")
+        except OSError as exc:  # a full disk, a file that takes no writing
+            raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
 
     def _events(self, game: Any, shown: int, log, live: bool) -> int:
         for event in game.events[shown:]:
             if log:
-                log.write(json.dumps({"event": event}) + "\n")
+                self._log(log, {"event": event})
             if live and self.on_event is not None:
                 self.on_event(game, event)
         return len(game.events)
@@ -152,6 +162,8 @@ def check_writable(path: Path) -> None:
     path = Path(path)
     if path.is_dir():
         raise SessionError(f"cannot write {path}: it is a directory; name a file")
+    if path.exists() and not path.is_file():  # a device, a pipe: a save would replace it
+        raise SessionError(f"cannot write {path}: it is not a regular file; name a file")
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent  # missing folders are made when saving

@@ -4,6 +4,7 @@ line and a non-zero exit, never a traceback, and a save is never lost to a faile
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -70,13 +71,66 @@ def test_a_save_or_log_that_cannot_be_written_is_refused_before_the_game(game, t
         (["--save", tmp_path], "it is a directory"),
         (["--log", tmp_path / "afile" / "x.jsonl"], "is not a directory"),
         (["--save", tmp_path / "same", "--log", tmp_path / "same"], "name the same file"),
+        (["--save", tmp_path / "pipe"], "is not a regular file"),
+        (["--log", "/dev/full"], "is not a regular file"),
     ]
+    os.mkfifo(tmp_path / "pipe")  # a save would have replaced the pipe (or a device) with a file
     for extra, message in cases:
         result = run(*new, *extra)
         assert result.exit_code == 2, extra
         assert message in result.stderr and "Turn 1" not in result.output, extra
         assert len(result.stderr.splitlines()) == 1
     assert not (tmp_path / "same").exists()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_save_through_a_symbolic_link_replaces_the_file_it_names(game, tmp_path):
+    new, _ = GAMES[game]
+    (tmp_path / "saves").mkdir()
+    target = tmp_path / "saves" / "game.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    result = run(*new, "--save", link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and json.loads(target.read_text())["answers"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_missing_folders_are_made_for_saves_and_logs_alike(game, tmp_path):
+    new, _ = GAMES[game]
+    result = run(*new, "--save", tmp_path / "a" / "game.json", "--log", tmp_path / "b" / "game.jsonl")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "a" / "game.json").is_file() and (tmp_path / "b" / "game.jsonl").is_file()
+
+
+def test_a_log_that_fails_during_the_game_is_one_line(tmp_path, monkeypatch):
+    """A disk that fills up while the game is logged: an error naming the log, not a dtc bug."""
+    import builtins
+
+    real_open = builtins.open
+
+    class Full:
+        def __init__(self, f):
+            self.f, self.lines = f, 0
+
+        def write(self, text):
+            self.lines += 1
+            if self.lines > 40:
+                raise OSError(28, "No space left on device")
+            return self.f.write(text)
+
+        def close(self):
+            self.f.close()
+
+    def opener(path, *args, **kwargs):
+        f = real_open(path, *args, **kwargs)
+        return Full(f) if str(path).endswith(".jsonl") else f
+
+    monkeypatch.setattr(builtins, "open", opener)
+    result = run(*GAMES["dicethrone"][0], "--log", tmp_path / "game.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: cannot write {tmp_path / 'game.jsonl'}: No space left on device"
 
 
 def test_resuming_says_which_options_the_save_overrides(saved):
