@@ -411,12 +411,37 @@ def test_card_timings(compiled):
     for name in ("Quick Study", "Second Wind", "Lucky Break"):
         give_card(game, 1, name)
     game.seats[1].cp = 9
-    game.roll = [1, 2, 3, 4, 5]
+    game.roll, game.dice_open = [1, 2, 3, 4, 5], True
     names = lambda seat, window: sorted(a.name for a in game.actions(seat, window) if a.kind == "play")  # noqa: E731
     assert names(1, "main") == ["Quick Study"]  # not their turn: no main-phase card
     assert names(1, "offensive") == ["Lucky Break", "Quick Study"]
     game.active = 1
     assert names(1, "main") == ["Quick Study", "Second Wind"]
+
+
+def test_dice_are_altered_only_while_their_results_are_to_be_used(compiled):
+    """Roll Phase cards that change dice ("Timing Conflicts and Interrupting": dice are altered before
+    their results are used): offered while the defensive roll waits in its "Then" window, not once
+    the defence has taken effect; not after the offensive ability is activated either."""
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 1, 1, 2])
+    game.turn_no = 2
+    give_card(game, 0, "Lucky Break")
+    game.seats[0].cp = 9
+    offered = []
+    real_window = game.window
+
+    def window(name):
+        offered.append((game.phase, name, any(a.name == "Lucky Break" for a in game.actions(0, name))))
+        return real_window(name)
+
+    game.window = window
+    drive(game.roll_phases(0), answers(Activate=strongest))
+    assert offered == [
+        ("Offensive Roll Phase", "offensive", True), ("Offensive Roll Phase", "announced", True),
+        ("Offensive Roll Phase", "conclude", False),  # the ability is activated: its dice are used
+        ("Defensive Roll Phase", "defensive", True),  # "Then", after the defence die is rolled
+        ("Defensive Roll Phase", "defensive", False),  # the defence has taken effect
+        ("Defensive Roll Phase", "roll_end", False)]
 
 
 def test_upgrades_pay_the_difference_and_cannot_be_sold(compiled):

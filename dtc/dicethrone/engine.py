@@ -69,6 +69,9 @@ class Game(GameState):
         self.over: Result | None = None
         self.roll: list[int] = []  # the dice on the table: of the roll phase, or the latest effect roll
         self.roll_faces: dict[int, int] | None = None  # and what their faces show
+        # whether their results are still to be used: offensive dice until the ability is activated,
+        # an effect's dice until the effect ends; cards that alter dice are offered only then
+        self.dice_open = False
         self.ultimate_lock = False  # opponents may do nothing during an Ultimate
         self.window_depth = 0
         # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
@@ -206,6 +209,7 @@ class Game(GameState):
         values = sorted(faces)
         self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
         self.roll_faces = faces
+        self.dice_open = True
         self.attempts = 1
         self.event("roll", player=a, dice=list(self.roll), attempt=1)
         yield from self.window("offensive")
@@ -228,6 +232,7 @@ class Game(GameState):
         self.attack = None
         self.ultimate_lock = False
         self.roll, self.roll_faces = [], None  # no dice left to alter once the roll phases end
+        self.dice_open = False
         self.check_defeat()
 
     def roll_attempts(self, a: int, values: list[int]) -> Generator[Request, Any, None]:
@@ -249,6 +254,7 @@ class Game(GameState):
         defender changing her own defence die: "Timing Conflicts and Interrupting", example)."""
         super().rolled(ctx, player)
         self.roll, self.roll_faces = ctx.roll, ctx.faces
+        self.dice_open = True
 
     def symbols_of(self, seat: int) -> tuple[str, ...]:
         faces = self.seats[seat].table.faces
@@ -316,6 +322,7 @@ class Game(GameState):
                    ultimate=self.attack.ultimate)
         ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
         ctx.attack_run = True
+        self.dice_open = False  # the offensive dice have done their work
         for chunk in (ability.shared, ability.options[option_index].chunk, ability.additionally):
             if chunk is not None and self.over is None:
                 yield from self.run(chunk, ctx)
@@ -447,6 +454,7 @@ class Game(GameState):
     def run(self, chunk: int, ctx: RunContext) -> Generator[Request, Any, Any]:
         """Run a chunk; windows become engine windows, other requests go to the players."""
         run = self.vm.run(chunk, ctx, self, self.rng)
+        given = ctx.roll  # the dice the effect was handed (a card altering the dice on the table)
         outcome = None
         try:
             request = next(run)
@@ -458,6 +466,8 @@ class Game(GameState):
                     request = run.send((yield request))
         except StopIteration as stop:
             outcome = stop.value
+        if ctx.roll is not given and ctx.roll is self.roll:
+            self.dice_open = False  # the effect that rolled them has used them
         if self.isolated:
             yield from self.isolated_damage()
         if self.queue:
@@ -673,7 +683,7 @@ class Game(GameState):
                 if not (timing == "instant" or (timing == "main" and main)
                         or (timing == "roll" and window in ROLL_WINDOWS)):
                     continue
-                if c.cost > cp or (c.alters_dice and not self.roll):
+                if c.cost > cp or (c.alters_dice and not (self.roll and self.dice_open)):
                     continue
                 if c.attack_modifier and self.rules.own_attacks_only and not attacking:
                     continue
