@@ -93,8 +93,9 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     nonsense(child, "99", r"\? type a number from 1 to \d+, or press Enter to pass")
     child.sendline("")
     answer_until(child, r"re-roll which dice\?")
-    nonsense(child, "1 1 9", r"\? give dice positions from 1 to 5, or press Enter")  # repeated, out of range
-    nonsense(child, "all of them", r"\? give dice positions from 1 to 5, or press Enter")
+    # a die named twice, one out of range: refused
+    nonsense(child, "1 1 9", r"\? give different dice positions from 1 to 5, or press Enter")
+    nonsense(child, "all of them", r"\? give different dice positions from 1 to 5, or press Enter")
     child.sendline("")
     answer_prompts(child, stop_after=40)
     child.expect(r"> ")

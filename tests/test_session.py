@@ -9,7 +9,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from dtc.agents.human import _number, _positions
+from dtc.agents.human import _changes, _number, _positions
 from dtc.cli.main import cli
 
 GAMES = {
@@ -167,3 +167,11 @@ def test_digits_that_are_not_0_to_9_are_answered_with_a_hint():
     result = run("valeria", "play", "--players", 2, "--seed", 3, input="²\n①\n")
     assert result.exit_code == 0  # end of input leaves the game cleanly
     assert result.output.count("? type a number from 1 to") == 2
+
+
+def test_the_same_position_twice_is_refused_with_a_hint():
+    """`re-roll which dice? 1 1 1` re-rolled die 1 once; `sell which 1? 2 2` sold one card."""
+    assert _positions("1 1 1", 5) is None and _positions("2, 2", 5) is None
+    assert _positions("3 1", 5) == [0, 2] and _positions("", 5) == []
+    faces = range(1, 7)
+    assert _changes("1=6 1=5", 5, 2, faces) is None and _changes("1=6 2=5", 5, 2, faces) == [[0, 6], [1, 5]]

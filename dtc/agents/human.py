@@ -63,7 +63,8 @@ class Human:
         self.say(f"these dice meet: {', '.join(met) or 'nothing yet'}")
         n = len(r.dice)
         return self.ask(f"re-roll which dice? (1-{n}, e.g. `1 3`; Enter keeps all) > ",
-                        lambda t: _positions(t, n), f"give dice positions from 1 to {n}, or press Enter")
+                        lambda t: _positions(t, n),
+                        f"give different dice positions from 1 to {n}, or press Enter")
 
     def on_Activate(self, game, r: Activate):
         self.say(f"final dice: {symbols(game, r.player, list(r.dice))}")
@@ -130,7 +131,8 @@ class Human:
                             lambda t: _changes(t, n, r.most, r.values),
                             f"write e.g. `2={r.values[-1]}`, at most {r.most}, or Enter for none")
         return self.ask(f"re-roll up to {r.most} of these dice (positions) > ",
-                        lambda t: _positions(t, n, r.most), f"give at most {r.most} positions from 1 to {n}")
+                        lambda t: _positions(t, n, r.most),
+                        f"give at most {r.most} different positions from 1 to {n}")
 
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)
@@ -191,6 +193,8 @@ def _positions(text: str, n: int, most: int | None = None) -> list[int] | None:
     if not all(_digits(p) and 1 <= int(p) <= n for p in parts):
         return None
     picks = sorted({int(p) - 1 for p in parts})
+    if len(picks) != len(parts):
+        return None  # "1 1": the same die twice is a slip, not a choice
     if most is not None and len(picks) > most:
         return None
     return picks
@@ -214,5 +218,7 @@ def _changes(text: str, n: int, most: int, values) -> list[list[int]] | None:
         die, _, value = part.partition("=")
         if not (_digits(die) and _digits(value) and 1 <= int(die) <= n and int(value) in values):
             return None
+        if any(done[0] == int(die) - 1 for done in out):
+            return None  # one change per die
         out.append([int(die) - 1, int(value)])
     return out if len(out) <= most else None
