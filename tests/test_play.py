@@ -88,6 +88,7 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     save, log = tmp_path / "game.json", tmp_path / "game.jsonl"
     child = spawn("play", "--hero", "druid", "--vs", "duelist", "--seed", 7, "--save", save)
     child.expect(r"Start player: P\d")
+    child.expect(r"your hand: ")  # the table comes with the first question, whatever it is
     child.expect(r"do what\? \(Enter passes\) > ")
     nonsense(child, "banana", r"\? type a number from 1 to \d+, or press Enter to pass")
     nonsense(child, "99", r"\? type a number from 1 to \d+, or press Enter to pass")
@@ -110,6 +111,7 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     child = spawn("play", "--resume", save, "--log", log)
     child.expect(r"resuming after (\d+) answers")
     assert int(child.match.group(1)) == len(saved["answers"])
+    child.expect(r"your hand: ")  # the table before the first question of the resumed game
     answer_prompts(child)
     child.expect(pexpect.EOF)
     child.close()

@@ -36,6 +36,7 @@ class Human:
         self.read = read
         self.say = say
         self.show = show  # what to draw before a question (a game's sheets), if anything
+        self.asked = False  # nothing asked yet: the first question comes with the table
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
         """Ask until `parse` accepts the text (it returns None to refuse)."""
@@ -52,6 +53,9 @@ class Human:
     # ------------------------------------------------------------- requests
     def answer(self, game, request: Request) -> Any:
         handler = getattr(self, "on_" + type(request).__name__)
+        if not self.asked and self.show is None and not _draws_the_table(request):
+            self.say(table(game, request.player))  # a new or resumed game: see it before deciding
+        self.asked = True
         return handler(game, request)
 
     def on_RollDice(self, game, r: RollDice):
@@ -184,6 +188,11 @@ def _number(text: str, low: int, high: int) -> int | None:
 
 def _yes_no(text: str) -> bool | None:
     return {"y": True, "yes": True, "n": False, "no": False}.get(text.lower())
+
+
+def _draws_the_table(request: Request) -> bool:
+    """Whether the question shows the Dice Throne table itself."""
+    return isinstance(request, RollDice) or (isinstance(request, Act) and request.window == "main")
 
 
 def _positions(text: str, n: int, most: int | None = None) -> list[int] | None:
