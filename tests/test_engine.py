@@ -775,3 +775,18 @@ def test_the_heuristic_bot_prevents_only_damage_on_its_way(compiled):
     game.incoming[1].amounts.append((4, game.rules.damage_types[0]))
     request = offered()
     assert request.actions[bot.answer(game, request)].name == "Shrug It Off"
+
+
+def test_a_die_rolled_by_one_hero_for_another_shows_the_other_heros_symbols(compiled):
+    """A card re-rolling the opponent's defence die: the new face is read on her die (Sun Elf's 6 is
+    Sun Power, not the Forgemaster's Anvil), in the log and in the narration."""
+    from dtc.dicethrone.narrate import line
+    from dtc.vm import RunContext
+
+    game = new_game(compiled, ["forgemaster", "sun-elf"])
+    ctx = RunContext(0, game.seats[0].table.index, roll=[6])
+    ctx.faces = game.seats[1].table.faces  # the Sun Elf's die, re-rolled by the Forgemaster
+    game.rolled(ctx, 0)
+    rolled = events(game, "effect_roll")[-1]
+    assert rolled["symbols"] == ["Sun Power"]
+    assert line(game, rolled).endswith("rolls 6:Sun Power")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dtc.dicethrone.engine import Game
 from dtc.dicethrone.narrate import symbols, table
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.vm import (
@@ -53,7 +54,7 @@ class Human:
     # ------------------------------------------------------------- requests
     def answer(self, game, request: Request) -> Any:
         handler = getattr(self, "on_" + type(request).__name__)
-        if not self.asked and self.show is None and not _draws_the_table(request):
+        if not self.asked and isinstance(game, Game) and not _draws_the_table(request):
             self.say(table(game, request.player))  # a new or resumed game: see it before deciding
         self.asked = True
         return handler(game, request)
@@ -127,7 +128,9 @@ class Human:
                         f"type one of {', '.join(map(str, choices))}")
 
     def on_ChooseDice(self, game, r: ChooseDice):
-        self.say(f"{r.owner}: dice {' '.join(map(str, r.roll))}")
+        faces = getattr(game, "roll_faces", None) or {}  # the dice on the table may be another hero's
+        self.say(f"{r.owner}: dice " + " ".join(
+            f"{v}:{game.a.symbols[faces[v]]}" if v in faces else str(v) for v in r.roll))
         n = len(r.roll)
         if r.purpose == "change":
             values = ", ".join(map(str, r.values))

@@ -31,7 +31,8 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "roll":
         return f"{who(game, p)} rolls {symbols(game, p, e['dice'])} (attempt {e['attempt']})"
     if kind == "effect_roll":
-        return f"{who(game, p)} rolls {symbols(game, p, e['dice'])}"
+        shown = " ".join(f"{v}:{s}" for v, s in zip(e["dice"], e["symbols"], strict=True))
+        return f"{who(game, p)} rolls {shown}"
     if kind == "announce":
         return f"{who(game, p)} announces {e['ability']}"
     if kind == "activate":

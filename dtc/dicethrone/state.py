@@ -567,7 +567,10 @@ class GameState:
         return max(0, self.attempts - 1)
 
     def rolled(self, ctx, player):
-        self.event("effect_roll", player=player, dice=list(ctx.roll))
+        # the symbols of the dice rolled, which may be another hero's (a card re-rolling her die)
+        names = self.a.symbols
+        self.event("effect_roll", player=player, dice=list(ctx.roll),
+                   symbols=[names[ctx.faces[v]] if v in ctx.faces else "?" for v in ctx.roll])
 
     def schedule(self, ctx, trigger, chunk):
         self.scheduled.append((trigger, Queued(chunk, ctx.owner, ctx.hero, ctx.status, None, 0,
