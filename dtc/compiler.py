@@ -657,7 +657,16 @@ class _Emitter:
         self._amount_then(Op.DISCARD, s)
 
     def s_Reroll(self, s) -> None:
-        self._amount_then(Op.REROLL, s)
+        self.dice_count(s.amount)
+        self.emit(Op.REROLL, node=s)
+
+    def dice_count(self, amount) -> None:
+        """How many dice a re-roll or change may take: `up to 2` is the most, as the player picks the
+        dice themselves (no separate "how many?" question)."""
+        if isinstance(amount, n.UpTo):
+            self.emit(Op.PUSH, amount.value, node=amount)
+        else:
+            self.amount(amount)
 
     def s_PreventHalf(self, s: n.PreventHalf) -> None:
         self.emit(Op.PREVENT_HALF, 0 if s.rounding == "up" else 1, node=s)
@@ -751,7 +760,7 @@ class _Emitter:
         self.emit(Op.ROLL, die, node=s)
 
     def s_ChangeDice(self, s: n.ChangeDice) -> None:
-        self.amount(s.amount)
+        self.dice_count(s.amount)
         if s.face is None:
             self.emit(Op.CHANGE_DICE, 0, 0, node=s)
         elif isinstance(s.face, int):

@@ -602,14 +602,14 @@ class VM:
                 chosen = self._member(answer, chosen.players)
             actor = chosen
         elif op == Op.REROLL:
-            most = pop()
+            most = min(pop(), len(ctx.roll))
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
             values = sorted(ctx.faces) or list(range(1, 7))
             for i in self._picks(answer, len(ctx.roll), 0, most):
                 ctx.roll[i] = values[rng.randrange(len(values))]
             state.rolled(ctx, actor)
         elif op == Op.CHANGE_DICE:
-            most = pop()
+            most = min(pop(), len(ctx.roll))
             values = self._change_values(ctx, a, b)
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
             for i, value in self._changes(answer, len(ctx.roll), most, values):

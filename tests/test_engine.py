@@ -790,3 +790,19 @@ def test_a_die_rolled_by_one_hero_for_another_shows_the_other_heros_symbols(comp
     rolled = events(game, "effect_roll")[-1]
     assert rolled["symbols"] == ["Sun Power"]
     assert line(game, rolled).endswith("rolls 6:Sun Power")
+
+
+def test_re_roll_up_to_2_dice_is_one_question_about_the_dice_on_the_table(compiled):
+    """Lucky Break, "Re-roll up to 2 dice", with one die on the table: the player picks the dice
+    (at most 1 here); no separate "how many?" that the dice picked need not follow."""
+    from dtc.vm import ChooseDice
+
+    game = new_game(compiled, ["druid", "duelist"], dice=[6])
+    game.turn_no = 2
+    give_card(game, 0, "Lucky Break")
+    game.seats[0].cp = 5
+    game.roll, game.roll_faces, game.dice_open = [3], game.seats[1].table.faces, True
+    play_card = next(a for a in game.actions(0, "defensive") if a.name == "Lucky Break")
+    _, seen = drive(game.perform(0, play_card), answers(ChooseDice=[0]))
+    assert [type(r).__name__ for r in seen] == ["ChooseDice"] and isinstance(seen[0], ChooseDice)
+    assert seen[0].most == 1 and game.roll == [6]
