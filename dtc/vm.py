@@ -341,6 +341,33 @@ class VM:
             self._decoded[chunk_index] = steps
         return steps
 
+    def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
+        """Whether the steps from step `at` could do anything now, read from their first step: `spend
+        3 CP` needs 3 CP, `discard 1 card` a card in hand, `scrap a card` a card there, `place Ore`
+        an Ore in hand, `craft` something to craft. (Only these; anything else can.)"""
+        steps = self._steps(chunk_index)
+        while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
+            at += 1
+        if at >= len(steps):
+            return True
+        op, a, b, _ = steps[at]
+        if op == Op.PLACE_ANY:
+            return bool(state.hand_cards(actor, b))
+        if op == Op.CRAFT:
+            return bool(state.craft_options(actor, a, b))
+        if op != _PUSH or at + 1 >= len(steps):
+            return True
+        then, x, y, _ = steps[at + 1]
+        if then == Op.PAY_CP:
+            return state.cp(actor) >= a
+        if then == Op.DISCARD:
+            return len(state.hand(actor)) >= a
+        if then == Op.USE_CARDS:
+            return bool(state.zone_cards(actor, x, y))
+        if then == Op.PLACE_N:
+            return bool(state.hand_cards(actor, y))
+        return True
+
     def _frame(self, chunk_index, ctx, state, rng, counter, depth) -> Generator[Request, Any, bool]:
         if depth > MAX_CALL_DEPTH:
             raise VMError("cards used within cards nest too deeply")
@@ -411,10 +438,13 @@ class VM:
             elif op == _LOWER:
                 state.change_component(ctx, actor, a, -pop())
             elif op == _MAY:
-                counter[0] = count
-                answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1]))
-                count = counter[0]
-                ctx.did = bool(answer)
+                if self.can_start(chunk_index, state, actor, pc):
+                    counter[0] = count
+                    answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1]))
+                    count = counter[0]
+                    ctx.did = bool(answer)
+                else:  # "you may X" where X could do nothing: as if declined, unasked
+                    ctx.did = False
                 push(int(ctx.did))
             elif op == _GAIN_CP:
                 state.change_cp(actor, pop())
@@ -589,8 +619,14 @@ class VM:
                 state.set_die(*changes[self._index(answer, len(changes), "change")])
             return actor, None
         if op == Op.CHOOSE:
-            answer = yield ChooseOption(owner, actor, self._option_labels(chunk, ins))
-            return actor, a[self._index(answer, len(a), "option")]
+            labels = self._option_labels(chunk, ins)
+            # "If they do not (or cannot)": an option that could do nothing is not offered; a
+            # single option left is taken unasked
+            open_ = [i for i, target in enumerate(a) if self.can_start(chunk_index, state, actor, target)]
+            if len(open_) == 1 or not open_:
+                return actor, a[open_[0] if open_ else 0]
+            answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_))
+            return actor, a[open_[self._index(answer, len(open_), "option")]]
         if op == Op.PICK or op == Op.PICK_FROM:
             choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])
             answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))

@@ -575,15 +575,40 @@ def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
 
 
 def test_disarm_skips_income_or_discards(compiled):
-    game = new_game(compiled, ["druid", "duelist"])
+    """Duelist, Disarm: "may choose to discard 1 card. If they do not (or cannot), they must skip
+    their Income Phase instead": with an empty hand there is nothing to choose."""
     disarm = status(compiled, "Disarm")
+    game = new_game(compiled, ["druid", "duelist"])
     game.gain_status(0, disarm, 1, 0)
     game.turn_no = 3
-    drive(game.upkeep(0), answers(ChooseOption=1))
+    _, seen = drive(game.upkeep(0), answers(ChooseOption=0))
+    assert not [r for r in seen if r.owner.endswith("Disarm")]  # cannot discard: not asked
     assert game.status_count(0, disarm) == 0
     before = game.seats[0].cp
     game.income(0)
     assert game.seats[0].cp == before and events(game, "income_skipped")
+
+    game = new_game(compiled, ["druid", "duelist"])
+    game.gain_status(0, disarm, 1, 0)
+    game.turn_no = 3
+    card = give_card(game, 0, "Lucky Break")
+    _, seen = drive(game.upkeep(0), answers(ChooseOption=0))
+    asked = [r.options for r in seen if r.owner.endswith("Disarm") and type(r).__name__ == "ChooseOption"]
+    assert len(asked) == 1 and len(asked[0]) == 2  # discard, or skip the Income Phase
+    assert card in game.seats[0].discard and not events(game, "income_skipped")
+
+
+def test_you_may_do_what_cannot_be_done_is_not_asked(compiled):
+    """The Forge, "you may place any number of Ore from your hand", with no Ore in hand; "you may
+    craft Armor" with nothing on The Forge: no question that could only come to nothing."""
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    game.phase = "Main Phase (1)"
+    give_card(game, 0, "Lucky Break")
+    _, seen = drive(game.fire_during(0, "Main Phase (1)"), answers())
+    assert seen == []
+    give_card(game, 0, "Pick Ore")
+    _, seen = drive(game.fire_during(0, "Main Phase (1)"), answers(ChooseItems=lambda r: list(range(r.most))))
+    assert [type(r).__name__ for r in seen] == ["YesNo", "ChooseItems"]  # place it; nothing to craft yet
 
 
 def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):

@@ -33,7 +33,7 @@ from dtc.dicethrone.requests import (
     SellDown,
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
-from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts, upfront_needs
+from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts
 from dtc.vm import VM, ChooseOption, Request, RunContext, Window
 
 MAX_TURNS = 400
@@ -78,7 +78,6 @@ class Game(GameState):
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
         self.uninterruptible = 0
         self._trigger_index: dict[int, dict] = {}
-        self._needs: dict[int, tuple] = {}  # chunk -> what it needs up front (see `upfront_needs`)
         self.status_on = [_by_trigger(s.get("effects", [])) for s in artifact.statuses]
         self.tier_effects = [[t["effect"] for t in s.get("tiers", [])] for s in artifact.statuses]
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
@@ -748,22 +747,10 @@ class Game(GameState):
             name = owner.name if kind == "ability" else owner[2]["name"]
             if kind == "ability" and not self._once_free(p, effect, ("ability", name)):
                 continue
-            if not self._can_start(p, effect["chunk"]):
-                continue
+            if not self.vm.can_start(effect["chunk"], self, seat):
+                continue  # it could do nothing: offering it would only use up a once-per-turn
             out.append((name, effect))
         return out
-
-    def _can_start(self, p, chunk: int) -> bool:
-        """Whether the player has what the effect needs before it can do anything (CP, cards)."""
-        needs = self._needs.get(chunk)
-        if needs is None:
-            needs = self._needs[chunk] = upfront_needs(self.a, chunk)
-        for need in needs:
-            if need[0] == "cp" and p.cp < need[1]:
-                return False
-            if need[0] == "zone" and len(p.zones.get(need[1], [])) < need[2]:
-                return False
-        return True
 
     def _once_free(self, p, effect: dict, key) -> bool:
         return not effect.get("once_per_turn") or key not in p.used

@@ -244,22 +244,6 @@ def _uses(artifact: Artifact, chunk: int | None, ops: set[Op]) -> bool:
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
 
 
-def upfront_needs(artifact: Artifact, chunk: int) -> tuple[tuple, ...]:
-    """What an effect needs before it can do anything, read from its first steps: `you may spend
-    3 CP to ...` needs 3 CP (("cp", 3)), `you may scrap 1 card` of a zone a card there
-    (("zone", comp, 1)); so a window does not offer what would only use up a once-per-turn."""
-    steps = [ins for ins in instructions(artifact.chunks[chunk].code)
-             if ins.op not in (Op.MAY, Op.JUMP_IF_FALSE)][:2]
-    if len(steps) < 2 or steps[0].op != Op.PUSH:
-        return ()
-    amount = steps[0].operands[0]
-    if steps[1].op == Op.PAY_CP:
-        return (("cp", amount),)
-    if steps[1].op == Op.USE_CARDS:
-        return (("zone", steps[1].operands[0], amount),)
-    return ()
-
-
 def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str, AbilityDef]) -> CardDef:
     ability = None
     if data.get("ability") is not None:
