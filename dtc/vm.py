@@ -248,6 +248,7 @@ class RunContext:
     event_value: int = 0  # the number the trigger carried
     did: bool = False  # the last `you may` answer
     attack_run: bool = False  # this run is the activated Offensive Ability itself
+    accepted: bool = False  # the player chose to use this effect: its opening `you may` is answered
 
 
 @dataclass
@@ -438,7 +439,9 @@ class VM:
             elif op == _LOWER:
                 state.change_component(ctx, actor, a, -pop())
             elif op == _MAY:
-                if self.can_start(chunk_index, state, actor, pc):
+                if ctx.accepted and pc == 1:
+                    ctx.did = True
+                elif self.can_start(chunk_index, state, actor, pc):
                     counter[0] = count
                     answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1]))
                     count = counter[0]

@@ -712,7 +712,7 @@ def test_an_effect_that_could_do_nothing_is_not_offered(compiled):
     me = game.seats[0]
 
     def uses():
-        return sorted(a.name for a in game.actions(0, "main") if a.kind == "use")
+        return sorted(a.name.split(":")[0] for a in game.actions(0, "main") if a.kind == "use")
 
     me.cp = 2
     assert uses() == []
@@ -739,7 +739,7 @@ def test_at_any_time_means_in_every_window(compiled):
     for window in ("upkeep", "offensive", "announced", "conclude", "then", "defensive", "roll_end", "main"):
         for active in (0, 1):
             game.active = active
-            uses = sorted(a.name for a in game.actions(0, window) if a.kind == "use")
+            uses = sorted(a.name.split(":")[0] for a in game.actions(0, window) if a.kind == "use")
             assert uses == ["The Forge", "The Mines"], (window, active)
 
 
@@ -831,3 +831,38 @@ def test_re_roll_up_to_2_dice_is_one_question_about_the_dice_on_the_table(compil
     _, seen = drive(game.perform(0, play_card), answers(ChooseDice=[0]))
     assert [type(r).__name__ for r in seen] == ["ChooseDice"] and isinstance(seen[0], ChooseDice)
     assert seen[0].most == 1 and game.roll == [6]
+
+
+def test_the_forge_takes_ore_whenever_in_the_main_phase(compiled):
+    """Forgemaster, The Forge: "During your Main Phase, you may place any number of Ore from your
+    hand"; the Main Phase is "any of the options below in any order, and as many times as you like"
+    ("Turn Breakdown"): an Ore drawn in the middle of it (The Mines) can still be placed."""
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    game.turn_no = 2
+    me = game.seats[0]
+    me.cp = 3
+    ore = [c for c in me.deck if c.card.name == "Pick Ore"]
+    for card in ore[:2]:
+        me.deck.remove(card)
+    me.hand.append(ore[0])
+    me.deck.append(ore[1])  # the next card drawn
+    forge = comp(game, 0, "The Forge")
+    done = []
+
+    def act(request):
+        labels = [a.name for a in request.actions]
+        place = [i for i, name in enumerate(labels) if name.startswith("The Forge: place")]
+        if place:
+            done.append("place")
+            return place[0]
+        mines = [i for i, name in enumerate(labels) if name.startswith("The Mines: spend 3 CP")]
+        if mines and "draw" not in done:
+            done.append("draw")
+            return mines[0]
+        return None
+
+    every = answers(Act=act, ChooseItems=lambda r: list(range(r.most)))
+    _, seen = drive(game.main_phase(0, "Main Phase (1)"), every)
+    assert done == ["place", "draw", "place"]
+    assert [c.card.name for c in me.zones[forge]] == ["Pick Ore", "Pick Ore"]
+    assert not [r for r in seen if type(r).__name__ == "YesNo"]  # choosing to use it was the "you may"

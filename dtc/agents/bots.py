@@ -234,17 +234,22 @@ class HeuristicBot:
                 score = self.play_score(game, seat, window, p.hand[action.ref].card)
             elif action.kind == "spend":
                 score = self.spend_score(game, seat, window, action.ref)
-            elif action.kind == "use" and window == "main" and game.phase == "Main Phase (2)":
-                key = ("bot_used", action.name)
-                if key not in p.used:
-                    p.used.add(key)
-                    score = 0.4
+            elif action.kind == "use" and window == "main" and (
+                    ("bot_used", action.name, game.phase) not in p.used):
+                # its Main Phase options (placing, crafting) in both Main Phases, before anything used
+                # at any time, which waits for Main Phase (2); each once a phase, so nothing loops
+                option = game.active == seat and any(
+                    e["chunk"] == action.ref for _, e in game.main_options(seat))
+                if option or game.phase == "Main Phase (2)":
+                    score = 0.6 if option else 0.4
             elif action.kind == "sell" and game.phase == "Main Phase (2)":
                 if len(p.hand) > game.rules.hand_limit - 2:
                     worth = self.card_worth(game, seat, p.hand[action.ref])
                     score = 0.1 if worth <= 1.0 else 0.0
             if score > best_score:
                 best, best_score = i, score
+        if best is not None and request.actions[best].kind == "use":
+            p.used.add(("bot_used", request.actions[best].name, game.phase))
         return best
 
     @staticmethod

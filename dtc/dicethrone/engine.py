@@ -34,6 +34,7 @@ from dtc.dicethrone.requests import (
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
 from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts
+from dtc.opcodes import Op
 from dtc.vm import VM, ChooseOption, Request, RunContext, Window
 
 MAX_TURNS = 400
@@ -179,8 +180,14 @@ class Game(GameState):
         self.draw(a, self.rules.income_draw)
 
     def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
+        """Effects of the phase, then the player acts: "Perform any of the options below in any order,
+        and as many times as you like" ("Turn Breakdown"); an effect that reads "During your Main
+        Phase, you may ..." is one of those options (`main_options`), not a question at its start."""
         self.phase = name
-        yield from self.fire_during(a, name)
+        group = self._phase_names(name)
+        jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group)
+        jobs = [job for job in jobs if job.status is not None or not self._optional(job.chunk)]
+        yield from self.run_jobs(jobs, None, None)
         yield from self.window("main")
         # damage dealt and prevented in this phase land at its end; prevention lasts only "during
         # the phase in which they are played" ("Reducing Damage")
@@ -698,8 +705,8 @@ class Game(GameState):
                     entry = self.a.statuses[status]
                     worth = 2.0 if not entry.get("attack_modifier") or attacking else 0.0
                     out.append(Action("spend", entry["name"], status, 0, worth))
-        for n, (name, _) in enumerate(self.any_time_effects(seat)):  # "at any time": in every window
-            out.append(Action("use", name, n, 0, 0.5))
+        for name, effect in self.usable_effects(seat, window):
+            out.append(Action("use", self._effect_label(name, effect["chunk"]), effect["chunk"], 0, 0.5))
         if main:
             value = self.rules.sell_value
             for index, card in enumerate(p.hand):
@@ -738,6 +745,40 @@ class Game(GameState):
             return (self.attack is not None and self.attack.defender == seat
                     and window in ("defensive", "roll_end") and bool(self.incoming[seat].amounts))
         return False
+
+    def usable_effects(self, seat: int, window: str) -> list[tuple[str, dict]]:
+        """(source name, effect) of what the player may use now: at-any-time effects in every window,
+        and in her own Main Phase the options it gives."""
+        out = self.any_time_effects(seat)
+        if window == "main" and seat == self.active:
+            out += self.main_options(seat)
+        return out
+
+    def main_options(self, seat: int) -> list[tuple[str, dict]]:
+        """The player's "During your Main Phase, you may ..." effects that could do something now."""
+        p = self.seats[seat]
+        group = self._phase_names(self.phase)
+        out = []
+        for kind, owner, effect in self.trigger_index(p).get("during", ()):
+            if self.a.phases[effect["trigger"]["phase"]] not in group or not self._optional(effect["chunk"]):
+                continue
+            name = owner.name if kind == "ability" else owner[2]["name"]
+            if self._once_free(p, effect, ("ability", name)) \
+                    and self.vm.can_start(effect["chunk"], self, seat):
+                out.append((name, effect))
+        return out
+
+    def _optional(self, chunk: int) -> bool:
+        """Whether the effect begins with "you may"."""
+        program = self.a.chunks[chunk].program
+        return bool(program) and program[0].op == Op.MAY
+
+    def _effect_label(self, name: str, chunk: int) -> str:
+        """The source and what its effect does: `<source>: spend 3 CP to draw 1 card`."""
+        text = self.a.chunks[chunk].prompts.get(0)
+        if not isinstance(text, str) or not text.startswith("You may "):
+            return name
+        return f"{name}: {text[len('You may '):]}"
 
     def any_time_effects(self, seat: int) -> list[tuple[str, dict]]:
         """Effects a player may use `at any time` (once-per-turn ones until used)."""
@@ -799,11 +840,12 @@ class Game(GameState):
             if self.isolated:
                 yield from self.isolated_damage()
         elif action.kind == "use":
-            name, effect = self.any_time_effects(seat)[action.ref]
+            name, effect = next((name, effect) for name, effect in self.usable_effects(seat, "main")
+                                if effect["chunk"] == action.ref)
             if effect.get("once_per_turn"):
                 p.used.add(("ability", name))
             self.event("use_effect", player=seat, effect=name)
-            yield from self.run(effect["chunk"], self.ctx(seat, p.table.index, roll=self.roll))
+            yield from self.run(effect["chunk"], self.ctx(seat, p.table.index, roll=self.roll, accepted=True))
 
     def sell(self, seat: int, index: int) -> None:
         p = self.seats[seat]
