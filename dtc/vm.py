@@ -344,14 +344,17 @@ class VM:
 
     def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
-        3 CP` needs 3 CP, `discard 1 card` a card in hand, `scrap a card` a card there, `place Ore`
-        an Ore in hand, `craft` something to craft. (Only these; anything else can.)"""
+        3 CP` needs 3 CP, `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
+        a card of that type in hand, `craft` something to craft, `set a form` another form than its own.
+        (Only these; anything else can.)"""
         steps = self._steps(chunk_index)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
         if at >= len(steps):
             return True
         op, a, b, _ = steps[at]
+        if op == Op.SET_COMP:
+            return state.component(actor, a) != b  # not the form it is in already
         if op == Op.PLACE_ANY:
             return bool(state.hand_cards(actor, b))
         if op == Op.CRAFT:

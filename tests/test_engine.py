@@ -491,10 +491,11 @@ def test_druid_shape_shift_and_cat_form(compiled):
     game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 4, 5, 1])
     game.turn_no = 2
     game.gain_status(0, status(compiled, "Shape Shift"), 1, 0)
-    drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "spend")),
-          answers(ChooseOption=1))
+    _, seen = drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "spend")),
+                    answers(ChooseOption=1))
     form = comp(game, 0, "Active Form")
     assert game.shown(0, form) == "Cat Form"
+    assert len(seen[0].options) == 2  # Bear or Cat: not back to the Druid Form it is in
     drive(game.roll_phases(0), answers())
     assert events(game, "add")[0]["amount"] == 2
     assert game.status_count(1, status(compiled, "Wound")) == 1

@@ -105,7 +105,8 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)}'s dice were altered: {symbols(game, p, e['dice'])}"
     if kind == "end":
         if e["winner"] is None:
-            return f"\nThe game is a draw ({e['reason']}) after {e['turns']} turns."
+            why = " (the turn limit)" if e["reason"] == "turn limit" else ""
+            return f"\nThe game is a draw{why} after {e['turns']} turns."
         return f"\n{who(game, e['winner'])} wins after {e['turns']} turns."
     return None
 
@@ -131,7 +132,7 @@ def table(game: Game, viewer: int | None = None) -> str:
                     + (f"; upgrades: {upgrades}" if upgrades else ""))
     if viewer is not None:
         hand = game.seats[viewer].hand
-        cards = "  ".join(f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(c.card)})"
+        cards = "  ".join(f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)})"
                           for i, c in enumerate(hand))
         rows.append(f"your hand: {cards or 'empty'}")
     return "\n".join(rows)
@@ -151,8 +152,10 @@ def _tokens(status: dict, tokens: list) -> str:
     return f"{len(tokens)} {status['name']}" + (f" ({', '.join(detail)})" if detail else "")
 
 
-def _when(card) -> str:
+def _when(game: Game, card) -> str:
     """When a card can be played: an upgrade in your Main Phase, an action card by its timing."""
     if card.kind == "upgrade":
         return f"upgrade {card.upgrades}"
+    if card.kind == "unique" and card.ctype is not None:  # a card of its hero's own type
+        return game.a.card_types[card.ctype]
     return {"instant": "instant", "roll": "roll phase", "main": "main phase"}.get(card.timing, card.kind)
