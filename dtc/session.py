@@ -216,10 +216,18 @@ def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any]]:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise SessionError(f"{path} is not a save file (it is not UTF-8 text)") from None
+    try:
+        return json.loads(text)
     except ValueError as exc:
+        first = text.split("\n", 1)[0]
+        if '"dtc"' in first and "-log" in first:  # the first line of a game log
+            raise SessionError(f"{path} is a game log, not a save: logs are replayed (`replay`); "
+                               "`--save FILE` writes a file to resume") from None
         raise SessionError(f"{path} is not valid JSON: {exc}") from None
 
 

@@ -175,3 +175,14 @@ def test_the_same_position_twice_is_refused_with_a_hint():
     assert _positions("3 1", 5) == [0, 2] and _positions("", 5) == []
     faces = range(1, 7)
     assert _changes("1=6 1=5", 5, 2, faces) is None and _changes("1=6 2=5", 5, 2, faces) == [[0, 6], [1, 5]]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_resuming_a_log_says_it_is_a_log(game, tmp_path):
+    new, resume = GAMES[game]
+    log = tmp_path / "game.jsonl"
+    assert run(*new, "--log", log).exit_code == 0
+    result = run(*resume, "--resume", log)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (f"error: {log} is a game log, not a save: logs are replayed "
+                                     "(`replay`); `--save FILE` writes a file to resume")
