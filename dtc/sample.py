@@ -309,6 +309,10 @@ class SampleState:
     def hand_cards(self, player, ctype):
         return [c for c in self.seats[player].hand if self._matches(player, c, ctype)]
 
+    def found(self, player):
+        p = self.seats[player]
+        return [card for card in p.found if card in p.hand]
+
     def place_found(self, player, zone):
         p = self.seats[player]
         for card in p.found:

@@ -184,6 +184,8 @@ class GameState(Protocol):
     def shuffle(self, player: int, rng: Any) -> None: ...
     def hand_cards(self, player: int, ctype: int) -> list[str]: ...
     def place_found(self, player: int, zone: int) -> None: ...
+    def found(self, player: int) -> list[str]:
+        """The cards the player's last search found that are still in hand."""
     def place(self, player: int, zone: int, ctype: int, picks: list[int]) -> None: ...
     def zone_cards(self, player: int, zone: int, ctype: int) -> list[str]: ...
     def use_cards(self, player: int, zone: int, ctype: int, picks: list[int]) -> list[int]:
@@ -345,8 +347,8 @@ class VM:
     def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
         3 CP` needs 3 CP, `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
-        a card of that type in hand, `craft` something to craft, `set a form` another form than its own.
-        (Only these; anything else can.)"""
+        a card of that type in hand (`place the found cards`: found ones), `craft` something to
+        craft, `set a form` another form than its own. (Only these; anything else can.)"""
         steps = self._steps(chunk_index)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
@@ -357,6 +359,8 @@ class VM:
             return state.component(actor, a) != b  # not the form it is in already
         if op == Op.PLACE_ANY:
             return bool(state.hand_cards(actor, b))
+        if op == Op.PLACE_FOUND:
+            return bool(state.found(actor))
         if op == Op.CRAFT:
             return bool(state.craft_options(actor, a, b))
         if op != _PUSH or at + 1 >= len(steps):

@@ -867,3 +867,15 @@ def test_the_forge_takes_ore_whenever_in_the_main_phase(compiled):
     assert done == ["place", "draw", "place"]
     assert [c.card.name for c in me.zones[forge]] == ["Pick Ore", "Pick Ore"]
     assert not [r for r in seen if type(r).__name__ == "YesNo"]  # choosing to use it was the "you may"
+
+
+def test_placing_what_a_search_found_is_asked_only_when_it_found_something(compiled):
+    """A Good Haul: "Mine your deck. You may reveal all Ore Cards that are Mined in this way and place
+    them on ... The Forge": when the Mining found no Ore, there is nothing to ask."""
+    chunk = next(i for i, c in enumerate(compiled.chunks) if c.owner == "Forgemaster › A Good Haul")
+    for ore_on_top in (False, True):
+        game = new_game(compiled, ["forgemaster", "duelist"])
+        me = game.seats[0]
+        me.deck.sort(key=lambda c: (c.card.name == "Pick Ore") == ore_on_top)  # draws come from the end
+        _, seen = drive(game.run(chunk, game.ctx(0, me.table.index)), answers())
+        assert ("YesNo" in [type(r).__name__ for r in seen]) == ore_on_top

@@ -458,6 +458,10 @@ class GameState:
     def hand_cards(self, player, ctype):
         return [c.card.name for c in self.seats[player].hand if self._matches(c, ctype)]
 
+    def found(self, player):
+        p = self.seats[player]
+        return [c.card.name for c in p.found if c in p.hand]
+
     def place_found(self, player, zone):
         p = self.seats[player]
         placed = [c for c in p.found if c in p.hand]
