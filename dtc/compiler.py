@@ -657,12 +657,12 @@ class _Emitter:
         self._amount_then(Op.DISCARD, s)
 
     def s_Reroll(self, s) -> None:
-        self.dice_count(s.amount)
+        self.push_most(s.amount)
         self.emit(Op.REROLL, node=s)
 
-    def dice_count(self, amount) -> None:
-        """How many dice a re-roll or change may take: `up to 2` is the most, as the player picks the
-        dice themselves (no separate "how many?" question)."""
+    def push_most(self, amount) -> None:
+        """The most a choice of dice, tokens or cards may take: `up to 2` pushes 2, as the player
+        picks the items themselves (no separate "how many?" question)."""
         if isinstance(amount, n.UpTo):
             self.emit(Op.PUSH, amount.value, node=amount)
         else:
@@ -723,7 +723,7 @@ class _Emitter:
 
     def s_DoubleEffect(self, s: n.DoubleEffect) -> None:
         status, _ = self.c.status_index(s.status, self.scope)
-        self.amount(s.amount)
+        self.push_most(s.amount)
         self.emit(Op.DOUBLE, status, int(s.different), node=s)
 
     def s_Craft(self, s: n.Craft) -> None:
@@ -744,11 +744,11 @@ class _Emitter:
         elif cards.amount is None:
             self.emit(Op.PLACE_ANY, zone, self.c.ctype(cards.card_type), node=s)
         else:
-            self.amount(cards.amount)
+            self.push_most(cards.amount)
             self.emit(Op.PLACE_N, zone, self.c.ctype(cards.card_type), node=s)
 
     def s_UseCards(self, s: n.UseCards) -> None:
-        self.amount(s.amount)
+        self.push_most(s.amount)
         self.emit(Op.USE_CARDS, self.c.component_index(s.zone, self.scope),
                   self.c.ctype(s.card_type), node=s)
 
@@ -760,7 +760,7 @@ class _Emitter:
         self.emit(Op.ROLL, die, node=s)
 
     def s_ChangeDice(self, s: n.ChangeDice) -> None:
-        self.dice_count(s.amount)
+        self.push_most(s.amount)
         if s.face is None:
             self.emit(Op.CHANGE_DICE, 0, 0, node=s)
         elif isinstance(s.face, int):
