@@ -94,7 +94,7 @@ class Human:
             self.say(f"  [{i}] {action.label}")
         count = len(r.actions)
         picked = self.ask("do what? (Enter passes) > ", lambda t: 0 if t == "" else _number(t, 1, count),
-                          f"type a number from 1 to {count}, or press Enter to pass")
+                          f"{_type_number(1, count)}, or press Enter to pass")
         return None if picked == 0 else picked - 1
 
     def on_SellDown(self, game, r: SellDown):
@@ -167,9 +167,9 @@ class Human:
         if r.options[-1].startswith("no more"):  # declining is the usual answer: Enter gives it
             return self.ask(f"{r.purpose}: which? (1-{n}, Enter: {r.options[-1]}) > ",
                             lambda t: n if t == "" else _number(t, 1, n),
-                            f"type a number from 1 to {n}, or Enter for {r.options[-1]}") - 1
+                            f"{_type_number(1, n)}, or Enter for {r.options[-1]}") - 1
         return self.ask(f"{r.purpose}: which? (1-{n}) > ", lambda t: _number(t, 1, n),
-                        f"type a number from 1 to {n}") - 1
+                        f"{_type_number(1, n)}") - 1
 
     def on_ChooseDirection(self, game, r: ChooseDirection):
         return self.ask(f"move {r.component} {r.amount} up or down? > ",
@@ -191,6 +191,10 @@ def _number(text: str, low: int, high: int) -> int | None:
 
 def _yes_no(text: str) -> bool | None:
     return {"y": True, "yes": True, "n": False, "no": False}.get(text.lower())
+
+
+def _type_number(low: int, high: int) -> str:
+    return f"type {low}" if low == high else f"type a number from {low} to {high}"
 
 
 def _draws_the_table(request: Request) -> bool:
