@@ -231,8 +231,8 @@ def _read_json(path: Path) -> Any:
         raise SessionError(f"{path} is not valid JSON: {exc}") from None
 
 
-def read_log(kind: Kind, path: Path) -> tuple[Any, list[dict]]:
-    """The setup and records (`ask`/`answer` and `event`) of a log file."""
+def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]]]:
+    """The setup and records (`ask`/`answer` and `event`) of a log file, each with its line number."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -251,10 +251,10 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[dict]]:
                         or not ({"ask", "answer"} <= record.keys() or "event" in record)):
             raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}} "
                                f"or {{\"event\"}}; this one is neither")
-        records.append(record)
-    if not records or not isinstance(records[0], dict) or records[0].get("dtc") != kind.log:
+        records.append((number, record))
+    if not records or not isinstance(records[0][1], dict) or records[0][1].get("dtc") != kind.log:
         raise SessionError(f"{path} is not a dtc game log of this game")
-    head = records[0]
+    head = records[0][1]
     try:
         setup = kind.setup_from(head)
     except KeyError as exc:
@@ -265,44 +265,49 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[dict]]:
 
 
 def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
-    """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference."""
+    """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference,
+    naming the line of the log where the game and the log part."""
     setup, records = read_log(kind, path)
     if setup.ruleset != artifact.content_hash:
         raise SessionError(f"the log was played with ruleset {setup.ruleset[:16]}…, "
                            f"not {artifact.content_hash[:16]}…; pass the same --ruleset")
     game = kind.new_game(artifact, setup)
-    asks = [r for r in records if "ask" in r]
-    events = [r["event"] for r in records if "event" in r]
+    asks = [(line, r) for line, r in records if "ask" in r]
+    events = [(line, r["event"]) for line, r in records if "event" in r]
+    last = records[-1][0] if records else 1  # the header alone: the log ends at its first line
     steps = 0
     run = game.play()
     try:
         request = next(run)
         while True:
             if steps >= len(asks):
-                raise SessionError(f"the log is incomplete: it ends after {steps} answers, before the "
-                                   f"game does (was the game left early?); next the game asks "
+                raise SessionError(f"{path}:{last}: the log is incomplete: it ends after {steps} answers, "
+                                   f"before the game does (was the game left early?); next the game asks "
                                    f"{_short(plain(request))}")
-            expected = asks[steps]["ask"]
-            if plain(request) != expected:
-                raise SessionError(f"replay differs at request {steps + 1}: the log has "
-                                   f"{_short(expected)}, the game asks {_short(plain(request))}")
-            answer = asks[steps]["answer"]
+            line, record = asks[steps]
+            if plain(request) != record["ask"]:
+                raise SessionError(f"{path}:{line}: replay differs at request {steps + 1}: the log has "
+                                   f"{_short(record['ask'])}, the game asks {_short(plain(request))}")
+            answer = record["answer"]
             steps += 1  # counted before sending: the last answer ends the game with StopIteration
             try:
                 request = run.send(answer)
             except kind.refused as exc:
-                raise SessionError(f"replay differs at request {steps}: the game refuses the logged "
-                                   f"answer {_short(answer)}: {exc}") from None
+                raise SessionError(f"{path}:{line}: replay differs at request {steps}: the game refuses "
+                                   f"the logged answer {_short(answer)}: {exc}") from None
     except StopIteration as stop:
         result = stop.value
     if steps != len(asks):
-        raise SessionError(f"replay differs: the game ended after {steps} requests, the log has {len(asks)}")
-    for i, (got, want) in enumerate(zip(game.events, events, strict=False)):
+        raise SessionError(f"{path}:{asks[steps][0]}: replay differs: the game ended after {steps} "
+                           f"requests, the log has {len(asks)}")
+    for i, (got, (line, want)) in enumerate(zip(game.events, events, strict=False)):
         if got != want:
-            raise SessionError(f"replay differs at event {i + 1}: the log has {_short(want)}, "
+            raise SessionError(f"{path}:{line}: replay differs at event {i + 1}: the log has {_short(want)}, "
                                f"the game has {_short(got)}")
     if len(game.events) != len(events):
-        raise SessionError(f"replay differs: {len(game.events)} events, the log has {len(events)}")
+        where = events[len(game.events)][0] if len(events) > len(game.events) else last
+        raise SessionError(f"{path}:{where}: replay differs: {len(game.events)} events, "
+                           f"the log has {len(events)}")
     return result, steps
 
 

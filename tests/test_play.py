@@ -176,19 +176,23 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
     lines_with = lambda i, record: "\n".join(lines[:i] + [json.dumps(record)] + lines[i + 1:])  # noqa: E731
     (tmp_path / "event.jsonl").write_text(lines_with(health, event))
     bad = run("replay", tmp_path / "event.jsonl")
-    assert bad.exit_code == 1 and re.match(r"error: replay differs at event \d+: the log has", bad.stderr)
+    # the message names the line that differs, as a compiler would
+    assert bad.exit_code == 1 and re.match(rf"error: .*event.jsonl:{health + 1}: replay differs at event \d+: "
+                                           r"the log has", bad.stderr)
 
     roll = next(i for i, line in enumerate(lines) if '"RollDice"' in line)
     record = json.loads(lines[roll])
     record["answer"] = [0, 1, 2, 3, 4] if record["answer"] != [0, 1, 2, 3, 4] else []
     (tmp_path / "answer.jsonl").write_text(lines_with(roll, record))
     bad = run("replay", tmp_path / "answer.jsonl")
-    assert bad.exit_code == 1 and "error: replay differs" in bad.stderr
+    assert bad.exit_code == 1 and re.match(r"error: .*answer.jsonl:\d+: replay differs", bad.stderr)
+    assert int(bad.stderr.split("answer.jsonl:")[1].split(":")[0]) > roll  # at or after the changed line
 
     record["answer"] = "banana"
     (tmp_path / "refused.jsonl").write_text(lines_with(roll, record))
     bad = run("replay", tmp_path / "refused.jsonl")
     assert bad.exit_code == 1 and "the game refuses the logged answer \"banana\"" in bad.stderr
+    assert f"refused.jsonl:{roll + 1}: replay differs" in bad.stderr
 
     (tmp_path / "cut.jsonl").write_text("\n".join(lines[: len(lines) // 2]))
     bad = run("replay", tmp_path / "cut.jsonl")
