@@ -413,10 +413,47 @@ def test_card_timings(compiled):
     game.seats[1].cp = 9
     game.roll, game.dice_open = [1, 2, 3, 4, 5], True
     names = lambda seat, window: sorted(a.name for a in game.actions(seat, window) if a.kind == "play")  # noqa: E731
+    game.phase = "Main Phase (1)"
     assert names(1, "main") == ["Quick Study"]  # not their turn: no main-phase card
+    game.phase = "Offensive Roll Phase"
     assert names(1, "offensive") == ["Lucky Break", "Quick Study"]
-    game.active = 1
+    # "Roll Phase Action Cards ... May only be played during an Offensive Roll Phase, Defensive Roll
+    # Phase, or Targeting Roll Phase": not at the `Then` of an Upkeep or Main Phase effect
+    for phase in ("Upkeep Phase", "Main Phase (1)", "Income Phase", "Discard Phase"):
+        game.phase = phase
+        assert names(1, "then") == ["Quick Study"], phase
+    game.phase = "Defensive Roll Phase"
+    assert names(1, "then") == ["Lucky Break", "Quick Study"]
+    game.active, game.phase = 1, "Main Phase (2)"
     assert names(1, "main") == ["Quick Study", "Second Wind"]
+
+
+def test_instants_in_the_income_and_discard_phases(compiled):
+    """Instant cards "may be played at any time, during any player's turn" (000_eaa64e0770891241.txt,
+    "Action Cards"): the Income and Discard Phases open a window too, so an instant is played rather
+    than sold down."""
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Verdant Mending")  # instant: gain Regenerate, then heal 2
+    me.hand += [me.deck.pop() for _ in range(6)]
+    health = me.health
+    game.phase = "Discard Phase"
+    windows = []
+
+    def answer(request):
+        if isinstance(request, Act):
+            windows.append(request.window)
+            plays = [i for i, a in enumerate(request.actions) if a.kind == "play"]
+            return plays[0] if plays and request.player == 0 and len(windows) == 1 else None
+        assert isinstance(request, SellDown)
+        return list(range(request.count))
+
+    me.cp = 5
+    drive(game.discard_phase(0), answer)
+    assert windows[0] == "discard" and [e["card"] for e in events(game, "play")] == ["Verdant Mending"]
+    assert len(me.hand) == game.rules.hand_limit  # 7 in hand, one played: 6, nothing to sell
+    assert not events(game, "sell") and me.health == health + 2
 
 
 def test_dice_are_altered_only_while_their_results_are_to_be_used(compiled):
@@ -481,6 +518,25 @@ def test_an_empty_deck_reshuffles_the_discard_pile(compiled):
     p.discard, p.deck = p.deck, []
     game.draw(0, 1)
     assert len(p.hand) == 1 and events(game, "reshuffle")
+
+
+def test_a_played_card_is_discarded_after_its_effect(compiled):
+    """"To Play an Action Card": "2. Perform the described action and then place the card onto your
+    Discard Pile": Replenish (draw 2 cards) played with an empty deck and one card in the Discard
+    Pile reshuffles that card alone, never itself back into the hand."""
+    game = new_game(compiled, ["druid", "duelist"])
+    p = game.seats[0]
+    p.hand.clear()
+    replenish = give_card(game, 0, "Replenish")
+    other = p.deck.pop()
+    p.deck, p.discard, p.cp = [], [other], 5
+    game.phase = "Main Phase (1)"
+    action = next(a for a in game.actions(0, "main") if a.name == "Replenish")
+    drive(game.perform(0, action), answers())
+    assert p.hand == [other] and p.discard == [replenish] and p.deck == []
+    assert game.events[-3:] == [{"e": "play", "player": 0, "card": "Replenish"},
+                                {"e": "reshuffle", "player": 0},
+                                {"e": "draw", "player": 0, "count": 1}]  # one card to draw, not two
 
 
 # ---------------------------------------------------------- hero mechanics
@@ -828,6 +884,7 @@ def test_re_roll_up_to_2_dice_is_one_question_about_the_dice_on_the_table(compil
     give_card(game, 0, "Lucky Break")
     game.seats[0].cp = 5
     game.roll, game.roll_faces, game.dice_open = [3], game.seats[1].table.faces, True
+    game.phase = "Defensive Roll Phase"
     play_card = next(a for a in game.actions(0, "defensive") if a.name == "Lucky Break")
     _, seen = drive(game.perform(0, play_card), answers(ChooseDice=[0]))
     assert [type(r).__name__ for r in seen] == ["ChooseDice"] and isinstance(seen[0], ChooseDice)

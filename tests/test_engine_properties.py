@@ -54,7 +54,8 @@ def check_invariants(game: Game, limits: dict[int, int], rules) -> None:
         assert 0 <= p.cp <= rules.cp_max, (p.seat, p.cp)
         for status, tokens in p.tokens.items():
             assert len(tokens) <= limits[status], (game.a.statuses[status]["name"], len(tokens))
-        places = [p.deck, p.hand, p.discard, list(p.upgrades.values()), p.covered, *p.zones.values()]
+        places = [p.deck, p.hand, p.discard, list(p.upgrades.values()), p.covered, p.resolving,
+                  *p.zones.values()]
         uids += [card.uid for place in places for card in place]
         # (`found` only marks the cards the last search took into the hand: not a place)
     assert len(uids) == len(set(uids)), "a card is in two places"

@@ -177,8 +177,8 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
     (tmp_path / "event.jsonl").write_text(lines_with(health, event))
     bad = run("replay", tmp_path / "event.jsonl")
     # the message names the line that differs, as a compiler would
-    assert bad.exit_code == 1 and re.match(rf"error: .*event.jsonl:{health + 1}: replay differs at event \d+: "
-                                           r"the log has", bad.stderr)
+    where = rf"error: .*event.jsonl:{health + 1}: replay differs at event \d+: the log has"
+    assert bad.exit_code == 1 and re.match(where, bad.stderr)
 
     roll = next(i for i, line in enumerate(lines) if '"RollDice"' in line)
     record = json.loads(lines[roll])

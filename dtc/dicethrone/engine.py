@@ -39,7 +39,10 @@ from dtc.vm import VM, ChooseOption, Request, RunContext, Window
 
 MAX_TURNS = 400
 REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
-ROLL_WINDOWS = {"offensive", "announced", "conclude", "then", "defensive", "roll_end"}
+# Roll Phase action cards "may only be played during an Offensive Roll Phase, Defensive Roll Phase,
+# or Targeting Roll Phase" ("Action Cards"): by the phase, not the window (a `Then` of an Upkeep
+# effect is no Roll Phase); the very end of the Roll Phase is still part of it
+ROLL_PHASES = {"Offensive Roll Phase", "Targeting Roll Phase", "Defensive Roll Phase", "Roll Phase end"}
 
 
 @dataclass
@@ -137,6 +140,13 @@ class Game(GameState):
         if self.over:
             return
         self.income(a)
+        # instants and spendable statuses may be used "at any time, during any player's turn"
+        # ("Action Cards", "Spendable Status Effects"): the Income Phase too
+        yield from self.window("income")
+        self.resolve_damage(None)  # what was dealt and prevented in the phase lands at its end
+        self.check_defeat()
+        if self.over:
+            return
         yield from self.main_phase(a, "Main Phase (1)")
         if self.over:
             return
@@ -196,13 +206,16 @@ class Game(GameState):
 
     def discard_phase(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Discard Phase"
+        yield from self.window("discard")  # an instant may be played rather than sold
         p = self.seats[a]
         excess = len(p.hand) - self.rules.hand_limit
-        if excess > 0:
+        if excess > 0 and self.over is None:
             answer = yield SellDown("Discard Phase", a, tuple(c.card.name for c in p.hand), excess)
             picks = _distinct(answer, len(p.hand), excess, excess)
             for i in sorted(picks, reverse=True):
                 self.sell(a, i)
+        self.resolve_damage(None)
+        self.check_defeat()
 
     # ============================================================ roll phases
     def roll_phases(self, a: int) -> Generator[Request, Any, None]:
@@ -687,7 +700,7 @@ class Game(GameState):
             if c.kind == "action":
                 timing = c.timing
                 if not (timing == "instant" or (timing == "main" and main)
-                        or (timing == "roll" and window in ROLL_WINDOWS)):
+                        or (timing == "roll" and self.phase in ROLL_PHASES)):
                     continue
                 if c.cost > cp or (c.alters_dice and not (self.roll and self.dice_open)):
                     continue
@@ -738,7 +751,7 @@ class Game(GameState):
             return True
         if on == "during":
             return own and self.a.phases[trigger["phase"]] in self._phase_names(self.phase) \
-                and window in ("main", "upkeep", "offensive", "then", "conclude")
+                and window in ("main", "upkeep", "income", "discard", "offensive", "then", "conclude")
         if on == "conclude":
             return own and window == "conclude" and self.attack is not None and self.attack.dealt
         if on == "damaged_by_phase":
@@ -810,16 +823,18 @@ class Game(GameState):
             if self.roll and self.roll_faces is not None:
                 ctx.faces = self.roll_faces  # the dice it alters may be another hero's
             ctx.attack_run = False
-            p.discard.append(card)
             if card.card.chunk is not None:
+                p.resolving.append(card)
                 shielded = card.card.timing in ("instant", "roll")
                 self.uninterruptible += shielded
                 try:
                     yield from self.run(card.card.chunk, ctx)
                 finally:
                     self.uninterruptible -= shielded
-                if self.isolated:
-                    yield from self.isolated_damage()
+                p.resolving.remove(card)
+            p.discard.append(card)
+            if card.card.chunk is not None and self.isolated:
+                yield from self.isolated_damage()
         elif action.kind == "upgrade":
             card = p.hand.pop(action.ref)
             self.change_cp(seat, -action.extra)

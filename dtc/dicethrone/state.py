@@ -52,6 +52,9 @@ class Player:
     zones: dict[int, list[Card]] = field(default_factory=dict)
     upgrades: dict[str, Card] = field(default_factory=dict)
     covered: list[Card] = field(default_factory=list)  # upgrades with a higher level played over them
+    # action cards being played: "perform the described action and then place the card onto your
+    # Discard Pile" ("To Play an Action Card"), so a draw it makes cannot reshuffle it back in
+    resolving: list[Card] = field(default_factory=list)
     found: list[Card] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)  # phases to skip next time
     used: set = field(default_factory=set)  # once-per-turn things used this turn
