@@ -229,7 +229,9 @@ _ROWS = [
     (Op.GET_CP, (), 0, 1, False, "push the actor's CP"),
     (Op.GAIN, ("status", "tier"), 1, 0, False, "the actor gains N tokens of the status (or the tier)"),
     (Op.INFLICT, ("status", "target"), 1, 0, False, "inflict N tokens of the status on the target"),
-    (Op.REMOVE, ("status", "target"), 1, 0, False, "remove N tokens of the status from the target"),
+    (Op.REMOVE, ("status", "target"), 1, 0, True,
+     "remove N tokens of the status (of a class: any, positive, negative) from the target; asks which "
+     "when a class removal has tokens of several statuses to choose from"),
     (Op.SPEND, ("status",), 1, 0, False, "the actor spends N tokens of the status"),
     (Op.GAIN_THIS, (), 0, 0, False, "the actor gains the token whose effect this is"),
     (Op.REMOVE_THIS, (), 0, 0, False, "remove the token whose effect this is"),

@@ -207,11 +207,27 @@ class SampleState:
             self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
 
     def remove_status(self, player, status, count):
+        held = self.removable(player, status)
+        if held is not None:
+            self.remove_tokens(player, held[:count])
+            return
         tokens = self.seats[player].statuses.get(status, [])
         removed = min(count, len(tokens))
         del tokens[:removed]
         if self.logging:
             self.say(f"player {player + 1} loses {removed} {self.status_name(status)}")
+
+    def removable(self, player, status):
+        cls = self.a.statuses[status].get("class")
+        if cls is None:
+            return None
+        held = self.seats[player].statuses
+        return [s for s in held if (cls == "any" or self.a.statuses[s].get("polarity") == cls)
+                and self.a.statuses[s].get("removable", True) for _ in held[s]]
+
+    def remove_tokens(self, player, statuses):
+        for s in dict.fromkeys(statuses):
+            self.remove_status(player, s, statuses.count(s))
 
     def spend_status(self, player, status, count):
         self.remove_status(player, status, count)

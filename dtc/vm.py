@@ -165,6 +165,12 @@ class GameState(Protocol):
     def cp(self, player: int) -> int: ...
     def gain_status(self, player: int, status: int, count: int, tier: int) -> None: ...
     def remove_status(self, player: int, status: int, count: int) -> None: ...
+    def removable(self, player: int, status: int) -> list[int] | None:
+        """For a class (`1 negative status effect`): the statuses of the tokens it could remove, one
+        per token; None for a named status."""
+    def remove_tokens(self, player: int, statuses: list[int]) -> None:
+        """Remove one token of each status listed (a status twice: two tokens)."""
+    def status_name(self, status: int) -> str: ...
     def spend_status(self, player: int, status: int, count: int) -> None: ...
     def status_count(self, player: int, status: int) -> int: ...
     def tokens(self, player: int, status: int) -> list[str]:
@@ -550,10 +556,6 @@ class VM:
                 state.change_cp(actor, taken)
         elif op == Op.GET_CP:
             push(state.cp(actor))
-        elif op == Op.REMOVE:
-            n = pop()
-            for target in self._targets(ctx, state, b, chunk.owner, actor):
-                state.remove_status(target, a, n)
         elif op == Op.SPEND:
             state.spend_status(actor, a, pop())
         elif op == Op.GAIN_THIS:
@@ -711,6 +713,19 @@ class VM:
                 for card_chunk in state.use_cards(actor, a, b, self._picks(answer, len(cards), 0, limit)):
                     inner = RunContext(actor, ctx.hero, ctx.attacker, ctx.defender)
                     yield from self._frame(card_chunk, inner, state, rng, counter, depth + 1)
+        elif op == Op.REMOVE:
+            n = pop()
+            for target in self._targets(ctx, state, b, owner, actor):
+                held = state.removable(target, a)
+                # "remove that many tokens" ("Removing Status Effects"): which ones is the choice of
+                # the player removing them, when there is a choice
+                if held is None or len(set(held)) < 2 or not 0 < n < len(held):
+                    state.remove_status(target, a, n)
+                    continue
+                purpose = "remove" if target == actor else f"remove from P{target + 1}"
+                answer = yield ChooseItems(owner, actor, tuple(state.status_name(s) for s in held), n, n,
+                                           purpose)
+                state.remove_tokens(target, [held[i] for i in self._picks(answer, len(held), n, n)])
         elif op == Op.MOVE:
             amount = pop()
             direction = b

@@ -520,6 +520,35 @@ def test_an_empty_deck_reshuffles_the_discard_pile(compiled):
     assert len(p.hand) == 1 and events(game, "reshuffle")
 
 
+def test_removing_n_status_effects_removes_n_tokens_of_the_players_choice(compiled):
+    """"When using cards or abilities that remove a specific number of Status Effects, remove that many
+    tokens" ("Removing Status Effects"): Cleanse (remove 1 negative status effect) asks which token
+    when there are several kinds; Shape Shift (not removable) is never among them."""
+    game = new_game(compiled, ["druid", "sun_elf"])
+    me = game.seats[0]
+    wound, marked, shift = (status(compiled, n) for n in ("Wound", "Sun Marked", "Shape Shift"))
+    game.gain_status(0, wound, 2, 0)
+    game.gain_status(0, shift, 1, 0)
+    game.gain_status(0, marked, 1, 0)
+    me.hand.clear()
+    give_card(game, 0, "Cleanse")
+    me.cp, game.phase = 5, "Main Phase (1)"
+    action = next(a for a in game.actions(0, "main") if a.name == "Cleanse")
+    _, seen = drive(game.perform(0, action), answers(ChooseItems=[2]))
+    asked = [r for r in seen if type(r).__name__ == "ChooseItems"]
+    assert [(r.items, r.least, r.most) for r in asked] == [(("Wound", "Wound", "Sun Marked"), 1, 1)]
+    assert (len(me.tokens[wound]), len(me.tokens[marked]), len(me.tokens[shift])) == (2, 0, 1)
+    # tokens of one kind only: nothing to choose, and a count is a count of tokens
+    me.hand = [me.discard.pop()]  # the Cleanse again
+    action = next(a for a in game.actions(0, "main") if a.name == "Cleanse")
+    _, seen = drive(game.perform(0, action), answers())
+    assert not [r for r in seen if type(r).__name__ == "ChooseItems"] and len(me.tokens[wound]) == 1
+    negative = next(i for i, s in enumerate(compiled.statuses) if s.get("class") == "negative")
+    game.gain_status(0, wound, 1, 0)
+    game.remove_status(0, negative, 2)
+    assert me.tokens[wound] == []  # two tokens of Wound, not one per kind
+
+
 def test_a_played_card_is_discarded_after_its_effect(compiled):
     """"To Play an Action Card": "2. Perform the described action and then place the card onto your
     Discard Pile": Replenish (draw 2 cards) played with an empty deck and one card in the Discard

@@ -288,15 +288,22 @@ class GameState:
                                          status, token, 0, on))
 
     def remove_status(self, player, status, count):
-        entry = self.a.statuses[status]
-        p = self.seats[player]
-        if entry.get("class") is not None:
-            held = [s for s in p.tokens if p.tokens[s] and self._in_class(s, entry["class"])]
-            for s in held[:count]:
-                self._remove(player, s, 1)
-            return
-        if entry.get("removable", True) or self.active == player:
+        held = self.removable(player, status)
+        if held is not None:  # "remove that many tokens" ("Removing Status Effects")
+            self.remove_tokens(player, held[:count])
+        elif self.a.statuses[status].get("removable", True) or self.active == player:
             self._remove(player, status, count)
+
+    def removable(self, player, status):
+        cls = self.a.statuses[status].get("class")
+        if cls is None:
+            return None
+        tokens = self.seats[player].tokens
+        return [s for s in tokens if self._in_class(s, cls) for _ in tokens[s]]
+
+    def remove_tokens(self, player, statuses):
+        for s in dict.fromkeys(statuses):  # one event per status, in the order chosen
+            self._remove(player, s, statuses.count(s))
 
     def _in_class(self, status: int, cls: str) -> bool:
         entry = self.a.statuses[status]
