@@ -369,6 +369,11 @@ class SampleState:
     def component(self, player, comp):
         return self.seats[player].components[comp]
 
+    def can_move(self, player, comp, up):
+        p = self.seats[player]
+        last = len(self.a.heroes[p.hero]["components"][comp]["values"]) - 1
+        return p.components[comp] > 0 if up else p.components[comp] < last
+
     def change_component(self, ctx, player, comp, delta):
         p = self.seats[player]
         data = self.a.heroes[p.hero]["components"][comp]

@@ -201,6 +201,8 @@ class GameState(Protocol):
     def change_component(self, ctx: RunContext, player: int, comp: int, delta: int) -> None:
         """Increase a dial by delta, or move a track delta positions up (negative: down)."""
     def set_component(self, player: int, comp: int, value: int) -> None: ...
+    def can_move(self, player: int, comp: int, up: bool) -> bool:
+        """Whether the player's track has a position further up (or down) to move to."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
@@ -354,13 +356,18 @@ class VM:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
         3 CP` needs 3 CP, `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
-        craft, `set a form` another form than its own. (Only these; anything else can.)"""
+        craft, `set a form` another form than its own, `take N Steps backward` a position below.
+        (Only these; anything else can.)"""
         steps = self._steps(chunk_index)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
         if at >= len(steps):
             return True
         op, a, b, _ = steps[at]
+        if op in (Op.PICK, Op.PICK_FROM, _PUSH) and at + 1 < len(steps) and steps[at + 1][0] == Op.MOVE:
+            op, a, b, _ = steps[at + 1]  # `take 1 or 2 Steps backward`: the number, then the move
+        if op == Op.MOVE:
+            return b == 0 or state.can_move(actor, a, b == 1)  # b: 0 asks, 1 up, 2 down
         if op == Op.SET_COMP:
             return state.component(actor, a) != b  # not the form it is in already
         if op == Op.PLACE_ANY:
@@ -729,6 +736,9 @@ class VM:
         elif op == Op.MOVE:
             amount = pop()
             direction = b
+            if direction == 0 and amount:  # at an end of the track, the one way open is taken unasked
+                up, down = state.can_move(actor, a, True), state.can_move(actor, a, False)
+                direction = 1 if up and not down else 2 if down and not up else 0
             if direction == 0 and amount:
                 name = self.artifact.heroes[ctx.hero]["components"][a]["name"]
                 answer = yield ChooseDirection(owner, actor, name, amount)

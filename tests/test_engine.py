@@ -644,6 +644,13 @@ def test_duelist_reposition_moves_and_backward_gains_guard_break(compiled):
     drive(game.upkeep(0), answers(ChooseOption=1, PickNumber=2))
     assert game.shown(0, comp(game, 0, "Footwork")) == "Defense 3"
     assert game.status_count(0, status(compiled, "Guard Break")) == 1
+    # at the bottom of the track "You must take 1 or 2 Steps" forward (000_eaa64e0770891241.txt,
+    # "Duelist", Reposition): backward is no option, and no Guard Break comes without a step back
+    game.seats[0].used.clear()
+    _, seen = drive(game.upkeep(0), answers(PickNumber=1))
+    assert not [r for r in seen if type(r).__name__ == "ChooseOption"]
+    assert game.shown(0, comp(game, 0, "Footwork")) == "Defense 1"
+    assert game.status_count(0, status(compiled, "Guard Break")) == 1
 
 
 def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
