@@ -259,6 +259,10 @@ class SampleState:
         if self.logging:
             self.say(f"player {player + 1} flips a {self.status_name(status)} token")
 
+    def undoubled(self, player, status):
+        done = {i for s, picks in self.doubled if s == status for i in picks}
+        return [i for i in range(len(self.tokens(player, status))) if i not in done]
+
     def double_effect(self, ctx, status, tokens):
         self.doubled.append((status, tokens))
         if self.logging:

@@ -179,6 +179,8 @@ class GameState(Protocol):
         """Act on the token whose effect is running: gain | remove | spend | flip."""
     def flip_token(self, player: int, status: int, token: int, side: int) -> None: ...
     def double_effect(self, ctx: RunContext, status: int, tokens: list[int]) -> None: ...
+    def undoubled(self, player: int, status: int) -> list[int]:
+        """The player's tokens of the status whose effect is not doubled yet (indices)."""
     def craft_options(self, player: int, status: int, zone: int) -> list[str]: ...
     def craft(self, player: int, status: int, zone: int, option: int) -> None: ...
     def draw(self, player: int, count: int) -> None: ...
@@ -679,10 +681,12 @@ class VM:
         elif op == Op.DOUBLE:
             most = pop()
             tokens = state.tokens(actor, a)
-            if tokens and most:
-                limit = min(most, len(tokens))
-                answer = yield ChooseItems(owner, actor, tuple(tokens), 0, limit, "double the effect")
-                state.double_effect(ctx, a, self._picks(answer, len(tokens), 0, limit))
+            open_ = state.undoubled(actor, a)  # a token's effect is doubled once, not again
+            if open_ and most:
+                limit = min(most, len(open_))
+                answer = yield ChooseItems(owner, actor, tuple(tokens[i] for i in open_), 0, limit,
+                                           "double the effect")
+                state.double_effect(ctx, a, [open_[i] for i in self._picks(answer, len(open_), 0, limit)])
         elif op == Op.CRAFT:
             options = state.craft_options(actor, a, b)
             if options:

@@ -179,6 +179,26 @@ def test_armored_up_with_two_armor(compiled):
     assert state.added == 2 and state.incoming[1] == 10
 
 
+def test_masterwork_doubles_an_armor_once(compiled):
+    """Forgemaster, Masterwork: "On Forge, double the effect of one Armor. On Anvil, double the effect
+    of up to two different Armor." With Masterwork II's two dice showing Forge and Anvil and one Armor,
+    the Armor is doubled by the Forge; the Anvil has no other Armor to double and asks nothing."""
+    hero_index, _ = compiled.hero("forgemaster")
+    chunk = next(i for i, c in enumerate(compiled.chunks) if c.owner == "Forgemaster › card Masterwork II")
+    armor = status_id(compiled, "Armor")
+    state = SampleState(compiled, [hero_index, 0])
+    state.gain_status(0, armor, 1, 6)  # an Ultimanium Shield
+    ctx = RunContext(0, hero_index, attacker=1, defender=0, faces=faces_of(compiled, hero_index))
+    _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([4, 6]), lambda r: [0])
+    doubles = [r for r in asked if getattr(r, "purpose", None) == "double the effect"]
+    assert [r.items for r in doubles] == [("Armor",)]
+    assert state.doubled == [(armor, [0])]
+    state.gain_status(0, armor, 1, 1)  # a Gold Helmet beside it: the Anvil doubles the one left
+    _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([6, 1]), lambda r: [0])
+    assert [r.items for r in asked if getattr(r, "purpose", None) == "double the effect"] == [("Armor",)]
+    assert state.doubled == [(armor, [0]), (armor, [1])]  # the second token, not the first again
+
+
 def test_final_touches_searches_places_shuffles_and_deals_34(compiled):
     """Forgemaster, Final Touches!: Search your deck for any one Ore Card. Place it on The Forge,
     then shuffle your deck. Deal 34 dmg."""

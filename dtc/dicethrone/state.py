@@ -383,6 +383,9 @@ class GameState:
             self.event("flip", player=player, status=self.status_name(status),
                        side=self.a.statuses[status]["sides"][side])
 
+    def undoubled(self, player, status):
+        return [i for i, token in enumerate(self.seats[player].tokens.get(status, [])) if not token.doubled]
+
     def double_effect(self, ctx, status, tokens):
         held = self.seats[ctx.owner].tokens.get(status, [])
         for i in tokens:
