@@ -586,6 +586,24 @@ def test_druid_shape_shift_and_cat_form(compiled):
     assert game.status_count(1, status(compiled, "Wound")) == 1
 
 
+def test_cat_form_taken_as_the_offensive_roll_phase_concludes_adds_its_dmg(compiled):
+    """Cat Form: "If you conclude your Offensive Roll Phase with an Attack, add 2 dmg and inflict
+    Wound" (000_eaa64e0770891241.txt, "Druid"). Shape Shift spent into Cat Form at the conclusion of
+    the phase, after the Attack, is in time for it."""
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 4, 5, 1])
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Shape Shift"), 1, 0)
+
+    def act(request):
+        spend = [i for i, a in enumerate(request.actions) if a.kind == "spend"]
+        return spend[0] if request.window == "conclude" and request.player == 0 and spend else None
+
+    drive(game.roll_phases(0), answers(Act=act, ChooseOption=1))
+    assert game.shown(0, comp(game, 0, "Active Form")) == "Cat Form"
+    assert [e["amount"] for e in events(game, "add")] == [2]
+    assert game.status_count(1, status(compiled, "Wound")) == 1
+
+
 def test_druid_form_gains_regenerate_at_the_end_of_the_turn(compiled):
     game = new_game(compiled, ["druid", "duelist"])
     drive(game.fire(0, "turn_edge"), answers())

@@ -348,8 +348,11 @@ class Game(GameState):
         if self.attack is not None and self.attack.dealt:
             self.event("attack", attacker=a, defender=defender,
                        type=self.a.damage_types[self.attack.dtype])
-            yield from self.fire(a, "conclude", lambda t: t.get("with_attack"), a, defender)
+            # players act as the phase concludes (spend a token, change form...); then what
+            # concluding it with an Attack does, in the form the hero is in by then
             yield from self.window("conclude")
+            if self.attack is not None and self.over is None:
+                yield from self.fire(a, "conclude", lambda t: t.get("with_attack"), a, defender)
 
     def defend(self) -> Generator[Request, Any, None]:
         attack = self.attack
