@@ -152,6 +152,22 @@ def test_start_player_skips_the_first_income(compiled):
     assert gains == [{"e": "cp", "player": other, "change": 1}, {"e": "draw", "player": other, "count": 1}]
     assert not [e for e in second if e["e"] == "income_skipped"]
 
+    def windows_until_main(turn_no):
+        """The phases asking the start player to act, up to Main Phase (1), holding an instant."""
+        game = new_game(compiled, ["druid", "duelist"])
+        game.start_player = game.active = 0
+        game.turn_no, game.seats[0].cp = turn_no - 1, 5
+        give_card(game, 0, "Quick Study")
+        asked, run = [], game.turn()
+        request = next(run)
+        while game.phase in ("Upkeep Phase", "Income Phase"):
+            asked.append(game.phase)
+            request = run.send(answers()(request))
+        return asked
+
+    assert "Income Phase" not in windows_until_main(1)  # a skipped phase does not happen
+    assert "Income Phase" in windows_until_main(2)
+
 
 def test_heal_cap_and_cp_cap(compiled):
     """"Health": heal at most 10 above starting Health. "Combat Points": at most 15 CP."""

@@ -139,14 +139,14 @@ class Game(GameState):
         yield from self.upkeep(a)
         if self.over:
             return
-        self.income(a)
-        # instants and spendable statuses may be used "at any time, during any player's turn"
-        # ("Action Cards", "Spendable Status Effects"): the Income Phase too
-        yield from self.window("income")
-        self.resolve_damage(None)  # what was dealt and prevented in the phase lands at its end
-        self.check_defeat()
-        if self.over:
-            return
+        if self.income(a):
+            # instants and spendable statuses may be used "at any time, during any player's turn"
+            # ("Action Cards", "Spendable Status Effects"): the Income Phase too
+            yield from self.window("income")
+            self.resolve_damage(None)  # what was dealt and prevented in the phase lands at its end
+            self.check_defeat()
+            if self.over:
+                return
         yield from self.main_phase(a, "Main Phase (1)")
         if self.over:
             return
@@ -175,19 +175,21 @@ class Game(GameState):
         self.resolve_damage(None)
         self.check_defeat()
 
-    def income(self, a: int) -> None:
+    def income(self, a: int) -> bool:
+        """The Income Phase; False when it is skipped (and so does not happen at all)."""
         self.phase = "Income Phase"
         p = self.seats[a]
         income = self.a.phases.index("Income Phase") if "Income Phase" in self.a.phases else -1
         if income in p.skip:
             p.skip.discard(income)
             self.event("income_skipped", player=a)
-            return
+            return False
         if self.turn_no == 1 and a == self.start_player:
             self.event("income_skipped", player=a, reason="start player")
-            return
+            return False
         self.change_cp(a, self.rules.income_cp)
         self.draw(a, self.rules.income_draw)
+        return True
 
     def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
         """Effects of the phase, then the player acts: "Perform any of the options below in any order,
