@@ -13,6 +13,8 @@ how to start a game from it.  A game has `play()` (the request generator),
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -25,6 +27,24 @@ from dtc.artifact import Artifact
 from dtc.vm import VMError
 
 FORMAT = 1
+
+
+@functools.cache
+def engine_version() -> str:
+    """A fingerprint of this dtc's code (every module of the package): saves and logs carry it, so a
+    game recorded by another version is named as such when its answers no longer fit."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _other_version(made_by: str | None) -> str:
+    """' (recorded by another version of dtc ...)' when the file says so, else ''."""
+    if not isinstance(made_by, str) or made_by == engine_version():
+        return ""
+    return f" (it was recorded by another version of dtc: engine {made_by}, this is {engine_version()})"
 
 
 class SessionError(Exception):
@@ -66,6 +86,7 @@ class Session:
     save_path: Path | None = None
     on_event: Callable[[Any, dict], None] | None = None
     answers: list[Any] = field(default_factory=list)
+    made_by: str | None = None  # the engine version of the save being resumed
 
     def run(self, recorded: list[Any] | None = None) -> Any:
         """Play to the end; `recorded` answers (from a save) are given first, unasked."""
@@ -87,7 +108,8 @@ class Session:
         turns_seen = 0
         try:
             if log:
-                self._log(log, {"dtc": self.kind.log, "version": FORMAT, **self.setup.to_json()})
+                self._log(log, {"dtc": self.kind.log, "version": FORMAT, "engine": engine_version(),
+                                **self.setup.to_json()})
             run = game.play()
             try:
                 request = next(run)
@@ -115,14 +137,15 @@ class Session:
                     except self.kind.refused as exc:
                         if not from_save:
                             raise
-                        raise SessionError(f"the saved game does not fit this ruleset: its answer "
+                        raise SessionError(f"the saved game does not fit this ruleset"
+                                           f"{_other_version(self.made_by)}: its answer "
                                            f"{len(self.answers)} ({_short(answer)}) is refused: {exc}"
                                            ) from None
             except StopIteration as stop:
                 result = stop.value
             if pending:
-                raise SessionError(f"the saved game does not fit this ruleset: the game ended with "
-                                   f"{len(pending)} saved answers left over")
+                raise SessionError(f"the saved game does not fit this ruleset{_other_version(self.made_by)}: "
+                                   f"the game ended with {len(pending)} saved answers left over")
             self._events(game, shown, log, live=True)
             self.save()
             return result
@@ -150,7 +173,8 @@ class Session:
     def save(self) -> None:
         if self.save_path is None:
             return
-        data = {"dtc": self.kind.save, "version": FORMAT, **self.setup.to_json(), "answers": self.answers}
+        data = {"dtc": self.kind.save, "version": FORMAT, "engine": engine_version(), **self.setup.to_json(),
+                "answers": self.answers}
         try:
             artifact_mod.write(self.save_path, json.dumps(data).encode())
         except OSError as exc:
@@ -195,8 +219,8 @@ def agent_names(value: Any, count: int, known: set[str]) -> list[str]:
     return list(value)
 
 
-def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any]]:
-    """The setup and answers of a save file."""
+def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any], str | None]:
+    """The setup and answers of a save file, and the engine version that made it (if it says)."""
     data = _read_json(path)
     if not isinstance(data, dict) or data.get("dtc") != kind.save:
         raise SessionError(f"{path} is not a dtc save file of this game")
@@ -211,7 +235,8 @@ def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any]]:
         raise SessionError(f"{path}: damaged save file ({exc})") from None
     if not isinstance(answers, list):
         raise SessionError(f"{path}: damaged save file (its answers are not a list)")
-    return setup, answers
+    made_by = data.get("engine")
+    return setup, answers, made_by if isinstance(made_by, str) else None
 
 
 def _read_json(path: Path) -> Any:
@@ -231,8 +256,9 @@ def _read_json(path: Path) -> Any:
         raise SessionError(f"{path} is not valid JSON: {exc}") from None
 
 
-def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]]]:
-    """The setup and records (`ask`/`answer` and `event`) of a log file, each with its line number."""
+def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str | None]:
+    """The setup and records (`ask`/`answer` and `event`) of a log file, each with its line number,
+    and the engine version that wrote it (if it says)."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -261,17 +287,22 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]]]:
         raise SessionError(f"{path}: damaged log header (no {exc})") from None
     except (TypeError, ValueError) as exc:
         raise SessionError(f"{path}: damaged log header ({exc})") from None
-    return setup, records[1:]
+    return setup, records[1:], head.get("engine")
 
 
 def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
     """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference,
     naming the line of the log where the game and the log part."""
-    setup, records = read_log(kind, path)
+    setup, records, made_by = read_log(kind, path)
     if setup.ruleset != artifact.content_hash:
         raise SessionError(f"the log was played with ruleset {setup.ruleset[:16]}…, "
                            f"not {artifact.content_hash[:16]}…; pass the same --ruleset")
     game = kind.new_game(artifact, setup)
+    other = _other_version(made_by)
+
+    def fail(message: str) -> SessionError:
+        return SessionError(message + other)
+
     asks = [(line, r) for line, r in records if "ask" in r]
     events = [(line, r["event"]) for line, r in records if "event" in r]
     last = records[-1][0] if records else 1  # the header alone: the log ends at its first line
@@ -281,32 +312,32 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
         request = next(run)
         while True:
             if steps >= len(asks):
-                raise SessionError(f"{path}:{last}: the log is incomplete: it ends after {steps} answers, "
+                raise fail(f"{path}:{last}: the log is incomplete: it ends after {steps} answers, "
                                    f"before the game does (was the game left early?); next the game asks "
                                    f"{_short(plain(request))}")
             line, record = asks[steps]
             if plain(request) != record["ask"]:
-                raise SessionError(f"{path}:{line}: replay differs at request {steps + 1}: the log has "
+                raise fail(f"{path}:{line}: replay differs at request {steps + 1}: the log has "
                                    f"{_short(record['ask'])}, the game asks {_short(plain(request))}")
             answer = record["answer"]
             steps += 1  # counted before sending: the last answer ends the game with StopIteration
             try:
                 request = run.send(answer)
             except kind.refused as exc:
-                raise SessionError(f"{path}:{line}: replay differs at request {steps}: the game refuses "
+                raise fail(f"{path}:{line}: replay differs at request {steps}: the game refuses "
                                    f"the logged answer {_short(answer)}: {exc}") from None
     except StopIteration as stop:
         result = stop.value
     if steps != len(asks):
-        raise SessionError(f"{path}:{asks[steps][0]}: replay differs: the game ended after {steps} "
+        raise fail(f"{path}:{asks[steps][0]}: replay differs: the game ended after {steps} "
                            f"requests, the log has {len(asks)}")
     for i, (got, (line, want)) in enumerate(zip(game.events, events, strict=False)):
         if got != want:
-            raise SessionError(f"{path}:{line}: replay differs at event {i + 1}: the log has {_short(want)}, "
+            raise fail(f"{path}:{line}: replay differs at event {i + 1}: the log has {_short(want)}, "
                                f"the game has {_short(got)}")
     if len(game.events) != len(events):
         where = events[len(game.events)][0] if len(events) > len(game.events) else last
-        raise SessionError(f"{path}:{where}: replay differs: {len(game.events)} events, "
+        raise fail(f"{path}:{where}: replay differs: {len(game.events)} events, "
                            f"the log has {len(events)}")
     return result, steps
 

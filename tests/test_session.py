@@ -44,6 +44,32 @@ def test_a_resume_that_does_not_fit_leaves_the_save_as_it_was(saved):
     assert save.read_text() == before  # the answers after the bad one are still there
 
 
+def test_a_save_or_log_of_another_dtc_version_says_so_when_it_does_not_fit(saved, tmp_path):
+    """Saves and logs carry the engine version: when the answers no longer fit, the player is told the
+    file comes from another version of dtc (the ruleset may be the same), not just that it is broken."""
+    game, save = saved
+    data = json.loads(save.read_text())
+    assert len(data["engine"]) == 16
+    data["answers"][len(data["answers"]) // 2] = 999
+    save.write_text(json.dumps(data))
+    same = run(*GAMES[game][1], "--resume", save)
+    assert same.exit_code == 2 and "another version" not in same.stderr
+    data["engine"] = "0123456789abcdef"
+    save.write_text(json.dumps(data))
+    other = run(*GAMES[game][1], "--resume", save)
+    assert other.exit_code == 2 and "does not fit" in other.stderr
+    assert "recorded by another version of dtc: engine 0123456789abcdef, this is" in other.stderr
+    log = tmp_path / "g.jsonl"
+    assert run(*GAMES[game][0], "--log", log).exit_code == 0
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert len(head["engine"]) == 16 and head["engine"] != "0123456789abcdef"
+    head["engine"] = "0123456789abcdef"
+    (tmp_path / "old.jsonl").write_text("\n".join([json.dumps(head)] + lines[1: len(lines) // 2]))
+    replayed = run(*(["valeria", "replay"] if game == "valeria" else ["replay"]), tmp_path / "old.jsonl")
+    assert replayed.exit_code == 1 and "recorded by another version of dtc" in replayed.stderr
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda d: d.update(agents=d["agents"][:1]), "1 agents for 2 seats"),
     (lambda d: d.update(agents=[d["agents"][0], "nosuchbot"]), "unknown agent 'nosuchbot'"),

@@ -356,9 +356,10 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
 
     loaded = _ruleset(ruleset_path)
     recorded: list = []
+    made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
         _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto"])
-        setup, recorded = _resume(DICE_THRONE, loaded, resume_path)
+        setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path)
         save_path = save_path or resume_path
     else:
         if not hero or not opponent:
@@ -372,7 +373,8 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
              for i, kind in enumerate(setup.agents)]
     click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
-    session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line))
+    session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line),
+                      made_by=made_by)
     result = _run(session, recorded, save_path, "dtc play")
     if result.winner is None:
         winner = "a draw"
@@ -397,7 +399,7 @@ def _resume(kind, loaded, resume_path: Path):
     from dtc.session import SessionError, load_save
 
     try:
-        setup, recorded = load_save(kind, resume_path)
+        setup, recorded, made_by = load_save(kind, resume_path)
     except SessionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
@@ -405,7 +407,7 @@ def _resume(kind, loaded, resume_path: Path):
         click.echo(f"error: {resume_path} was saved with another ruleset "
                    f"({setup.ruleset[:16]}…); pass the same --ruleset", err=True)
         sys.exit(EXIT_USAGE)
-    return setup, recorded
+    return setup, recorded, made_by
 
 
 def _replay(kind, log_file: Path, ruleset_path: Path | None):
@@ -743,9 +745,10 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
 
     loaded = _ruleset(ruleset_path)
     recorded: list = []
+    made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
         _ignored_on_resume(["players", "sheet", "seed", "bot", "auto"])
-        setup, recorded = _resume(VALERIA, loaded, resume_path)
+        setup, recorded, made_by = _resume(VALERIA, loaded, resume_path)
         save_path = save_path or resume_path
         if setup.solo != solo:
             other = "dtc valeria solo" if setup.solo else "dtc valeria play"
@@ -772,7 +775,8 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     mode = "solo" if setup.solo else f"{setup.players} players"
     click.echo(f"seed {setup.seed}; {mode}; {setup.sheet}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
-    session = Session(loaded, VALERIA, setup, seats, log_path, save_path, _narrator(line))
+    session = Session(loaded, VALERIA, setup, seats, log_path, save_path, _narrator(line),
+                      made_by=made_by)
     result = _run(session, recorded, save_path, command)
     click.echo("")
     click.echo(tally(None, result))

@@ -885,7 +885,8 @@ def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:
 
 def _index(answer: Any, count: int, what: str) -> int:
     if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:
-        raise AnswerError(f"answer a {what} number from 0 to {count - 1}, not {answer!r}")
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise AnswerError(f"answer {article} {what} number from 0 to {count - 1}, not {answer!r}")
     return answer
 
 
