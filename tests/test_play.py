@@ -35,6 +35,7 @@ PROMPTS = [
     (r"how many\? \((\d+)[^)]*\) > ", lambda m: m.group(1).decode()),
     (r"sell which (\d+)\? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
     (r"pick (\d+)(?: to \d+)? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
+    (r"pick all \d+ \(Enter\) > ", lambda m: ""),
     (r"up or down\? > ", lambda m: "up"),
     (r"change up to \d+ dice[^>]*> ", lambda m: ""),
     (r"re-roll up to \d+ of these dice \(positions\) > ", lambda m: ""),
@@ -366,3 +367,23 @@ def test_the_table_shows_sides_tiers_zone_cards_timings_and_incoming_damage(comp
     human = Human(read=lambda prompt: "", say=said.append)
     assert human.answer(game, Act("Defensive Roll Phase", 0, "defensive", ())) is None
     assert "incoming for you so far: 5 dmg, 0 prevented" in said
+
+
+def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
+    """A pick with nothing to choose (take the one Ore found) takes Enter; a pick of one says
+    "1 number", not "1 different numbers"."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import ChooseItems
+
+    game = Game(compiled, [0, 1], 1)
+    typed, said = iter([""]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore",), 1, 1, "search")) == [0]
+    assert said[-1] == "pick all 1 (Enter) > "
+    typed, said = iter(["x", "3", "1"]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    assert human.answer(game, ChooseItems("Cleanse", 0, ("Wound", "Bleed"), 1, 1, "remove")) == [0]
+    assert said.count("  ? give 1 number from 1 to 2") == 2

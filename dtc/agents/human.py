@@ -152,9 +152,13 @@ class Human:
         for i, item in enumerate(r.items, 1):
             self.say(f"  [{i}] {item}")
         n = len(r.items)
+        if r.least == n:  # every item must be taken: nothing to choose, Enter takes them
+            return self.ask(f"pick all {n} (Enter) > ", lambda t: list(range(n)) if t == "" else
+                            _some(t, n, n, n), "press Enter to take " + ("it" if n == 1 else "them all"))
         span = f"{r.least}" if r.least == r.most else f"{r.least} to {r.most}"
+        numbers = "number" if r.most == 1 else "different numbers"
         return self.ask(f"pick {span} > ", lambda t: _some(t, n, r.least, r.most),
-                        f"give {span} different numbers from 1 to {n}")
+                        f"give {span} {numbers} from 1 to {n}")
 
     def on_ChoosePlace(self, game, r: ChoosePlace):
         shown = self.show(game, r) if self.show else None
