@@ -408,9 +408,10 @@ class SampleState:
     def extra_attempts(self, ctx):
         return self.extra
 
-    def rolled(self, ctx, player):
+    def rolled(self, ctx, player, how="rolls"):
         if self.logging:
-            self.say(f"player {player + 1} rolls {' '.join(map(str, ctx.roll))}")
+            verb = "rolls" if how == "rolls" else f"{how} the dice to"
+            self.say(f"player {player + 1} {verb} {' '.join(map(str, ctx.roll))}")
 
     def schedule(self, ctx, trigger, chunk):
         self.scheduled.append((trigger, chunk))

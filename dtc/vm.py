@@ -209,8 +209,9 @@ class GameState(Protocol):
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
     def extra_attempts(self, ctx: RunContext) -> int: ...
-    def rolled(self, ctx: RunContext, player: int) -> None:
-        """The current roll (`ctx.roll`) was rolled, re-rolled or changed by `player`."""
+    def rolled(self, ctx: RunContext, player: int, how: str = "rolls") -> None:
+        """The current roll (`ctx.roll`) was rolled, re-rolled or changed by `player` (`how`: "rolls",
+        "re-rolls" or "changes")."""
     def schedule(self, ctx: RunContext, trigger: dict, chunk: int) -> None: ...
 
 
@@ -664,14 +665,14 @@ class VM:
             values = sorted(ctx.faces) or list(range(1, 7))
             for i in self._picks(answer, len(ctx.roll), 0, most):
                 ctx.roll[i] = values[rng.randrange(len(values))]
-            state.rolled(ctx, actor)
+            state.rolled(ctx, actor, "re-rolls")
         elif op == Op.CHANGE_DICE:
             most = min(pop(), len(ctx.roll))
             values = self._change_values(ctx, a, b)
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
             for i, value in self._changes(answer, len(ctx.roll), most, values):
                 ctx.roll[i] = value
-            state.rolled(ctx, actor)
+            state.rolled(ctx, actor, "changes")
         elif op == Op.FLIP_TOKEN:
             tokens = state.tokens(actor, a)
             if tokens:

@@ -387,3 +387,18 @@ def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
     human.asked = True
     assert human.answer(game, ChooseItems("Cleanse", 0, ("Wound", "Bleed"), 1, 1, "remove")) == [0]
     assert said.count("  ? give 1 number from 1 to 2") == 2
+
+
+def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import line, table
+
+    game = Game(compiled, [0, 1], 1)
+    changed = {"e": "effect_roll", "player": 0, "dice": [6], "symbols": ["Leaf"], "how": "changes"}
+    assert line(game, changed) == "P1 Druid changes the dice: 6:Leaf"
+    assert line(game, {**changed, "how": "rolls"}) == "P1 Druid rolls 6:Leaf"
+    me = game.seats[0]
+    me.hand = [me.deck.pop(), me.deck.pop()]
+    game.sell(0, 0)
+    assert [e["e"] for e in game.events[-2:]] == ["sell", "cp"]
+    assert "1 card;" in table(game, 0)

@@ -270,10 +270,10 @@ class Game(GameState):
             self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
             yield from self.window("offensive")
 
-    def rolled(self, ctx, player) -> None:
+    def rolled(self, ctx, player, how="rolls") -> None:
         """An effect rolled dice: they are the dice on the table now, the ones cards alter (the
         defender changing her own defence die: "Timing Conflicts and Interrupting", example)."""
-        super().rolled(ctx, player)
+        super().rolled(ctx, player, how)
         self.roll, self.roll_faces = ctx.roll, ctx.faces
         self.dice_open = True
 
@@ -871,8 +871,8 @@ class Game(GameState):
         p = self.seats[seat]
         card = p.hand.pop(index)
         p.discard.append(card)
+        self.event("sell", player=seat, card=card.card.name)  # told before the CP it brings
         self.change_cp(seat, self.rules.sell_value)
-        self.event("sell", player=seat, card=card.card.name)
 
 
 def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:

@@ -32,7 +32,9 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} rolls {symbols(game, p, e['dice'])} (attempt {e['attempt']})"
     if kind == "effect_roll":
         shown = " ".join(f"{v}:{s}" for v, s in zip(e["dice"], e["symbols"], strict=True))
-        return f"{who(game, p)} rolls {shown}"
+        how = e.get("how", "rolls")
+        what = "" if how == "rolls" else " the dice:"
+        return f"{who(game, p)} {how}{what} {shown}"
     if kind == "announce":
         return f"{who(game, p)} announces {e['ability']}"
     if kind == "activate":
@@ -127,7 +129,8 @@ def table(game: Game, viewer: int | None = None) -> str:
                 side = f" ({comp['sides'][p.sides[c]]})" if comp.get("sides") else ""
                 comps.append(f"{comp['name']}: {value}{side}")
         upgrades = ", ".join(f"{k} {'I' * v.card.level}" for k, v in p.upgrades.items())
-        rows.append(f"{who(game, p.seat)}: health {p.health}, {p.cp} CP, {len(p.hand)} cards; "
+        cards = f"{len(p.hand)} card{'s' * (len(p.hand) != 1)}"
+        rows.append(f"{who(game, p.seat)}: health {p.health}, {p.cp} CP, {cards}; "
                     f"{statuses}" + (f"; {'; '.join(comps)}" if comps else "")
                     + (f"; upgrades: {upgrades}" if upgrades else ""))
     if viewer is not None:

@@ -588,10 +588,10 @@ class GameState:
     def extra_attempts(self, ctx):
         return max(0, self.attempts - 1)
 
-    def rolled(self, ctx, player):
+    def rolled(self, ctx, player, how="rolls"):
         # the symbols of the dice rolled, which may be another hero's (a card re-rolling her die)
         names = self.a.symbols
-        self.event("effect_roll", player=player, dice=list(ctx.roll),
+        self.event("effect_roll", player=player, dice=list(ctx.roll), how=how,
                    symbols=[names[ctx.faces[v]] if v in ctx.faces else "?" for v in ctx.roll])
 
     def schedule(self, ctx, trigger, chunk):
