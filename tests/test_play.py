@@ -26,7 +26,7 @@ def run(*args, input=None):
 
 # Each prompt the terminal player shows, and a valid answer to it (a function of the match).
 PROMPTS = [
-    (r"do what\? \(Enter passes\) > ", lambda m: ""),
+    (r"do what\? \(Enter passes[^)]*\) > ", lambda m: ""),
     (r"re-roll which dice\? \(1-\d, e\.g\. `1 3`; Enter keeps all\) > ", lambda m: ""),
     (r"activate which\? > ", lambda m: "1"),
     (r"defend with\? > ", lambda m: "1"),
@@ -90,7 +90,7 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     child = spawn("play", "--hero", "druid", "--vs", "duelist", "--seed", 7, "--save", save)
     child.expect(r"Start player: P\d")
     child.expect(r"your hand: ")  # the table comes with the first question, whatever it is
-    child.expect(r"do what\? \(Enter passes\) > ")
+    child.expect(r"do what\? \(Enter passes[^)]*\) > ")
     nonsense(child, "banana", r"\? type (1|a number from 1 to \d+), or press Enter to pass")
     nonsense(child, "99", r"\? type (1|a number from 1 to \d+), or press Enter to pass")
     child.sendline("")
@@ -402,3 +402,32 @@ def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compi
     game.sell(0, 0)
     assert [e["e"] for e in game.events[-2:]] == ["sell", "cp"]
     assert "1 card;" in table(game, 0)
+
+
+def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
+    """Holding an instant means a question at every window of the other player's turn; `w` passes
+    them until her own turn, and she is asked again as soon as dmg is on its way to her."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Act
+
+    game = Game(compiled, [0, 1], 1)
+    game.active = 1  # the other player's turn
+    typed, said = iter(["w", ""]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    window = Act("Offensive Roll Phase", 0, "offensive", ())
+    assert human.answer(game, window) is None
+    assert said[-1] == "  (passing until your turn, unless dmg comes at you)"
+    asked = len(said)
+    assert human.answer(game, window) is None and len(said) == asked  # passed unasked
+    game.accumulate = True
+    game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
+    assert human.answer(game, Act("Defensive Roll Phase", 0, "defensive", ())) is None
+    assert "incoming for you so far: 5 dmg, 0 prevented" in said and said[-1].startswith("do what?")
+    assert not human.waiting
+    game.incoming[0].amounts.clear()
+    game.active = 0
+    typed = iter([""])
+    human.answer(game, Act("Main Phase (1)", 0, "main", ()))
+    assert said[-1] == "do what? (Enter passes) > "  # her own turn: no `w`

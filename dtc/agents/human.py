@@ -38,6 +38,7 @@ class Human:
         self.say = say
         self.show = show  # what to draw before a question (a game's sheets), if anything
         self.asked = False  # nothing asked yet: the first question comes with the table
+        self.waiting = False  # `w` answered: windows pass unasked until her turn or a threat
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
         """Ask until `parse` accepts the text (it returns None to refuse)."""
@@ -82,10 +83,17 @@ class Human:
         return None if picked == 0 else picked - 1
 
     def on_Act(self, game, r: Act):
+        own_turn = getattr(game, "active", r.player) == r.player
+        incoming = getattr(game, "incoming", None)
+        threatened = incoming is not None and game.accumulate \
+            and incoming[r.player].total_before() > incoming[r.player].prevented
+        if self.waiting:
+            if not own_turn and not threatened:
+                return None  # `w`: passing until your turn, or until dmg comes at you
+            self.waiting = False
         self.say(f"-- {game.phase}: you may act ({r.window}) --")
         if r.window == "main":
             self.say(table(game, r.player))
-        incoming = getattr(game, "incoming", None)
         if incoming is not None and game.accumulate and incoming[r.player].total_before():
             mine = incoming[r.player]  # what a prevention card would act on
             self.say(f"incoming for you so far: {mine.total_before()} dmg, {mine.prevented} prevented"
@@ -93,8 +101,18 @@ class Human:
         for i, action in enumerate(r.actions, 1):
             self.say(f"  [{i}] {action.label}")
         count = len(r.actions)
-        picked = self.ask("do what? (Enter passes) > ", lambda t: 0 if t == "" else _number(t, 1, count),
-                          f"{_type_number(1, count)}, or press Enter to pass")
+        if own_turn:
+            picked = self.ask("do what? (Enter passes) > ", lambda t: 0 if t == "" else _number(t, 1, count),
+                              f"{_type_number(1, count)}, or press Enter to pass")
+        else:
+            picked = self.ask("do what? (Enter passes; w: pass until your turn) > ",
+                              lambda t: 0 if t == "" else "w" if t.lower() == "w" else _number(t, 1, count),
+                              f"{_type_number(1, count)}, or press Enter to pass (w: pass until your "
+                              "turn; you are asked again if dmg comes at you)")
+        if picked == "w":
+            self.waiting = True
+            self.say("  (passing until your turn, unless dmg comes at you)")
+            return None
         return None if picked == 0 else picked - 1
 
     def on_SellDown(self, game, r: SellDown):
