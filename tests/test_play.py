@@ -431,3 +431,19 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     typed = iter([""])
     human.answer(game, Act("Main Phase (1)", 0, "main", ()))
     assert said[-1] == "do what? (Enter passes) > "  # her own turn: no `w`
+
+
+def test_the_activation_menu_says_what_each_tier_needs(compiled):
+    """`Pick Axe (1)`, `(2)`, `(3)` alone do not tell the tiers apart: each says what it needs."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Activate
+
+    game = Game(compiled, [compiled.hero("forgemaster")[0], 0], 1)
+    game.roll = [1, 1, 1, 1, 4]
+    said = []
+    human = Human(read=lambda prompt: "2", say=said.append)
+    human.asked = True
+    choices = tuple(game.choices(0))
+    assert human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), choices)) == 1
+    assert "  [1] Pick Axe (1)  (needs 3 [Pick])" in said and "  [2] Pick Axe (2)  (needs 4 [Pick])" in said

@@ -12,6 +12,7 @@ from typing import Any
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.narrate import symbols, table
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
+from dtc.disasm import requirement_text
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -75,7 +76,7 @@ class Human:
     def on_Activate(self, game, r: Activate):
         self.say(f"final dice: {symbols(game, r.player, list(r.dice))}")
         for i, c in enumerate(r.choices, 1):
-            self.say(f"  [{i}] {c.label}")
+            self.say(f"  [{i}] {c.label}{_needs(game, r.player, c)}")
         self.say("  [0] no ability")
         count = len(r.choices)
         picked = self.ask("activate which? > ", lambda t: _number(t, 0, count),
@@ -205,6 +206,15 @@ def _digits(text: str) -> bool:
     """A plain number of at most 9 digits 0-9 (`str.isdigit` also takes ² and ①, which `int`
     refuses, and `int` refuses a number of thousands of digits)."""
     return text.isascii() and text.isdigit() and len(text) <= 9
+
+
+def _needs(game, player: int, choice) -> str:
+    """`  (needs 4 [Claw])`: what a tier or variant asks of the dice, to tell `Ability (1)` from
+    `(2)`; nothing for the re-roll choice."""
+    if choice.ability < 0:
+        return ""
+    option = game.seats[player].abilities[choice.ability].options[choice.option]
+    return f"  (needs {requirement_text(game.a, option.requirement)})"
 
 
 def _number(text: str, low: int, high: int) -> int | None:
