@@ -364,6 +364,9 @@ class VM:
         steps = self._steps(chunk_index)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
+        at = self._past_guards(steps, at, state, actor)
+        if at is None:
+            return False
         if at >= len(steps):
             return True
         op, a, b, _ = steps[at]
@@ -391,6 +394,41 @@ class VM:
         if then == Op.PLACE_N:
             return bool(state.hand_cards(actor, y))
         return True
+
+    def _past_guards(self, steps: list[tuple], at: int, state: GameState, actor: int) -> int | None:
+        """Where the steps from `at` really begin, past conditions read from the state alone (`If in
+        <a form>, ...`, `If you have 1 <status>, ...`); None when a condition fails and nothing else
+        follows: the whole effect would do nothing now."""
+        start, stack = at, []
+        while at < len(steps):
+            op, a, b, _ = steps[at]
+            if op == _JUMP_IF_FALSE and len(stack) == 1:
+                at = at + 1 if stack.pop() else a
+                if steps[at][0] == _END:
+                    return None
+                start = at
+                continue
+            if op == _PUSH:
+                stack.append(a)
+            elif op == Op.IN_FORM:
+                stack.append(int(state.component(actor, a) == b))
+            elif op == Op.GET_COMP:
+                stack.append(state.component(actor, a))
+            elif op == Op.COUNT_STATUS:
+                stack.append(state.status_count(actor, a))
+            elif op == Op.GET_CP:
+                stack.append(state.cp(actor))
+            elif op == Op.HAND_SIZE:
+                stack.append(len(state.hand(actor)))
+            elif op == Op.NOT and stack:
+                stack.append(int(not stack.pop()))
+            elif op == Op.COMPARE and len(stack) >= 2:
+                y, x = stack.pop(), stack.pop()
+                stack.append(int((x >= y, x > y, x < y, x == y)[a]))
+            else:
+                break  # anything else acts or reads the dice: the effect starts here
+            at += 1
+        return start
 
     def _frame(self, chunk_index, ctx, state, rng, counter, depth) -> Generator[Request, Any, bool]:
         if depth > MAX_CALL_DEPTH:

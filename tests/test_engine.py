@@ -565,6 +565,25 @@ def test_removing_n_status_effects_removes_n_tokens_of_the_players_choice(compil
     assert me.tokens[wound] == []  # two tokens of Wound, not one per kind
 
 
+def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
+    """Bark Skin ("If in Bear Form, prevent 3 dmg") may be played in Druid Form, to no effect: the
+    menu says "no effect now" and the heuristic bot keeps it; in Bear Form it is a card like any."""
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Bark Skin")
+    me.cp, game.active, game.phase = 5, 1, "Offensive Roll Phase"
+    game.accumulate = True
+    game.incoming[0].amounts.append((6, game.rules.damage_types[0]))
+    bark = next(a for a in game.actions(0, "defensive") if a.name == "Bark Skin")
+    assert bark.idle and bark.label == "play Bark Skin (2 CP) - no effect now"
+    bot = HeuristicBot(1)
+    assert bot.act(game, Act(game.phase, 0, "defensive", (bark,))) is None
+    game.set_component(0, comp(game, 0, "Active Form"), 1)  # Bear Form
+    bark = next(a for a in game.actions(0, "defensive") if a.name == "Bark Skin")
+    assert not bark.idle and bot.act(game, Act(game.phase, 0, "defensive", (bark,))) == 0
+
+
 def test_a_played_card_is_discarded_after_its_effect(compiled):
     """"To Play an Action Card": "2. Perform the described action and then place the card onto your
     Discard Pile": Replenish (draw 2 cards) played with an empty deck and one card in the Discard

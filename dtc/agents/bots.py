@@ -230,7 +230,7 @@ class HeuristicBot:
             score = 0.0
             if action.kind == "upgrade":
                 score = 5.0 + action.value - 0.2 * action.extra
-            elif action.kind == "play":
+            elif action.kind == "play" and not action.idle:
                 score = self.play_score(game, seat, window, p.hand[action.ref].card)
             elif action.kind == "spend":
                 score = self.spend_score(game, seat, window, action.ref)

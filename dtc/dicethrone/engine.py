@@ -711,7 +711,8 @@ class Game(GameState):
                     continue
                 if c.attack_modifier and self.rules.own_attacks_only and not attacking:
                     continue
-                out.append(Action("play", c.name, index, c.cost, c.value))
+                idle = c.chunk is not None and not self.vm.can_start(c.chunk, self, seat)
+                out.append(Action("play", c.name, index, c.cost, c.value, idle))
             elif c.kind == "upgrade" and main:
                 cost = self.upgrade_cost(seat, c)
                 if cost is not None and cp >= cost:

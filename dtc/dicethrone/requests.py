@@ -36,13 +36,14 @@ class Action:
     ref: int  # hand index, status id, or effect number
     extra: int = 0  # CP it costs (upgrades: what is actually paid; sells: what it gives)
     value: float = 0.0
+    idle: bool = False  # a card that may be played but would do nothing now (`If in <form>, ...`)
 
     @property
     def label(self) -> str:
         if self.kind == "sell":
             return f"sell {self.name} (+{self.extra} CP)"
         if self.kind in ("play", "upgrade"):
-            return f"{self.kind} {self.name} ({self.extra} CP)"
+            return f"{self.kind} {self.name} ({self.extra} CP)" + (" - no effect now" if self.idle else "")
         return f"{self.kind} {self.name}"
 
 
