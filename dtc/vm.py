@@ -43,6 +43,11 @@ _SHEET_CHOICES = {
     Op.MARK_LAIR: ("lair_options", "mark_lair", "mark a Lair pip"),
     Op.MARK_TRACK: ("track_options", "mark_track", "mark a Guild Track pip"),
 }
+# `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
+_CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
+_CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE))
+_GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
+                                            Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
 
 
@@ -283,6 +288,7 @@ class VM:
         self.budget = budget
         self.requirements: dict[tuple[int, int], Requirement] = {}
         self._decoded: dict[int, list[tuple]] = {}
+        self._always_starts: dict[tuple[int, int], bool] = {}  # (chunk, step): can_start needs no reading
         self._index_of_chunk = {id(c): i for i, c in enumerate(artifact.chunks)}
         self._faces: dict[tuple, dict[int, int]] = {}
         self.trace: Any = None  # a callable(chunk, instruction, stack) for `dtc explain`
@@ -361,14 +367,25 @@ class VM:
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
         craft, `set a form` another form than its own, `take N Steps backward` a position below.
         (Only these; anything else can.)"""
+        key = (chunk_index, at)
+        always = self._always_starts.get(key)
+        if always is None:
+            always = self._always_starts[key] = self._starts_unchecked(chunk_index, at)
+        return always or self.reads_start(chunk_index, state, actor, at)
+
+    def reads_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
+        """`can_start`, read from the state every time (no shortcut)."""
         steps = self._steps(chunk_index)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
-        at = self._past_guards(steps, at, state, actor)
-        if at is None:
-            return False
         if at >= len(steps):
             return True
+        if steps[at][0] in _GUARD_READS:
+            at = self._past_guards(steps, at, state, actor)
+            if at is None:
+                return False
+            if at >= len(steps):
+                return True
         op, a, b, _ = steps[at]
         if op in (Op.PICK, Op.PICK_FROM, _PUSH) and at + 1 < len(steps) and steps[at + 1][0] == Op.MOVE:
             op, a, b, _ = steps[at + 1]  # `take 1 or 2 Steps backward`: the number, then the move
@@ -394,6 +411,21 @@ class VM:
         if then == Op.PLACE_N:
             return bool(state.hand_cards(actor, y))
         return True
+
+    def _starts_unchecked(self, chunk_index: int, at: int) -> bool:
+        """Whether `can_start` has nothing to read for these steps (it would say yes whatever the
+        state): no condition first, and a first step that is not one of those it checks."""
+        steps = self._steps(chunk_index)
+        while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
+            at += 1
+        if at >= len(steps):
+            return True
+        first = steps[at][0]
+        if first in _CHECKED_FIRST:
+            return False
+        while at < len(steps) and steps[at][0] in _GUARD_READS:
+            at += 1  # a condition read from the state, or the number an instruction takes
+        return at == len(steps) or (steps[at][0] != _JUMP_IF_FALSE and steps[at][0] not in _CHECKED_AFTER)
 
     def _past_guards(self, steps: list[tuple], at: int, state: GameState, actor: int) -> int | None:
         """Where the steps from `at` really begin, past conditions read from the state alone (`If in

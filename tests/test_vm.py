@@ -735,3 +735,33 @@ def test_every_opcode_runs(compiled):
                        Op.MEETS, Op.COUNT_STATUS, Op.RAISE, Op.LOWER, Op.FLIP_DIAL, Op.RECEIVE,
                        Op.MARK_TRACK}  # the last in tests/test_valeria_engine.py (no content uses it)
     assert missing <= exercised_above, missing - exercised_above
+
+
+def test_the_can_start_shortcut_never_says_yes_where_reading_the_state_says_no(compiled):
+    """`can_start` skips reading the state for steps it would say yes to anyway; over every chunk and
+    step of the built-in content and states with nothing (no CP, cards, tokens, forms at each end),
+    the shortcut agrees with reading the state."""
+    vm = VM(compiled)
+    states = []
+    for hero in range(len(compiled.heroes)):
+        for cp, hand in ((0, False), (15, True)):
+            state = SampleState(compiled, [hero, (hero + 1) % len(compiled.heroes)])
+            state.seats[0].cp = cp
+            if not hand:
+                state.seats[0].hand.clear()
+            states.append(state)
+            for comp in range(len(state.seats[0].components)):
+                values = compiled.heroes[hero]["components"][comp].get("values") or [0]
+                for at_end in (0, len(values) - 1):
+                    moved = copy.deepcopy(state)
+                    moved.seats[0].components[comp] = at_end
+                    states.append(moved)
+    checked = 0
+    for chunk in range(len(compiled.chunks)):
+        for at in range(len(vm._steps(chunk))):
+            if vm._starts_unchecked(chunk, at):
+                for state in states:
+                    if compiled.chunks[chunk].hero in (None, state.seats[0].hero):
+                        assert vm.reads_start(chunk, state, 0, at), (compiled.chunks[chunk].owner, at)
+                        checked += 1
+    assert checked > 1000
