@@ -223,3 +223,12 @@ def test_odds_with_no_re_roll_left_gives_no_advice_to_keep():
 def test_a_missing_ruleset_file_is_a_usage_error(command, tmp_path):
     result = run(*command, "--ruleset", tmp_path / "nope.dtcb")
     assert result.exit_code == 2 and "no such file" in result.stderr
+
+
+def test_explain_with_broken_content_lists_its_errors_instead_of_crashing(broken):
+    """The text is compiled with the content it names: content with errors (a misspelled status)
+    is reported as lint would, exit 1, not an internal error."""
+    result = run("explain", "--hero", "Tester", "--content", broken, "Deal 4 dmg.")
+    assert result.exit_code == 1 and "internal error" not in result.output
+    assert "hero.yaml:" in result.stderr and "Wuond" in result.stderr
+    assert "error: the content has 1 error(s); fix them (`dtc lint`)" in result.stderr

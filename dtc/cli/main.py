@@ -285,6 +285,12 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
         click.echo(f"error: no hero `{hero}`; {hint}heroes: {', '.join(hero_names(result.content))}",
                    err=True)
         sys.exit(EXIT_USAGE)
+    if result.errors:  # the text is compiled with the content: broken content cannot be run
+        for d in result.errors:
+            click.echo(render_text(d, result.sources), err=True)
+        click.echo(f"error: the content has {len(result.errors)} error(s); fix them (`dtc lint`) to "
+                   "explain text with it", err=True)
+        sys.exit(EXIT_PROBLEMS)
     view = explain_text(result.content, found, text, kind, faces, seed)
     click.echo("tokens:")
     click.echo("  " + "  ".join(view.tokens))
