@@ -373,6 +373,9 @@ class SampleState:
     def component(self, player, comp):
         return self.seats[player].components[comp]
 
+    def attacking(self, player):
+        return True  # a sample run is an Attack's: what it adds is shown
+
     def can_move(self, player, comp, up):
         p = self.seats[player]
         last = len(self.a.heroes[p.hero]["components"][comp]["values"]) - 1

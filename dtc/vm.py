@@ -45,7 +45,8 @@ _SHEET_CHOICES = {
 }
 # `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
 _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
-_CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE))
+_CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
+                                              Op.SPEND, Op.ADD_DMG))
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
@@ -208,6 +209,8 @@ class GameState(Protocol):
     def change_component(self, ctx: RunContext, player: int, comp: int, delta: int) -> None:
         """Increase a dial by delta, or move a track delta positions up (negative: down)."""
     def set_component(self, player: int, comp: int, value: int) -> None: ...
+    def attacking(self, player: int) -> bool:
+        """Whether an Attack of the player's is under way (dmg added to it counts)."""
     def can_move(self, player: int, comp: int, up: bool) -> bool:
         """Whether the player's track has a position further up (or down) to move to."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
@@ -363,7 +366,8 @@ class VM:
 
     def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
-        3 CP` needs 3 CP, `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
+        3 CP` needs 3 CP (`spend 1 <status>` a token), `add 2 dmg` an Attack of the player's own,
+        `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
         craft, `set a form` another form than its own, `take N Steps backward` a position below.
         (Only these; anything else can.)"""
@@ -399,11 +403,18 @@ class VM:
             return bool(state.found(actor))
         if op == Op.CRAFT:
             return bool(state.craft_options(actor, a, b))
+        acts = at
+        while acts < len(steps) and steps[acts][0] in _GUARD_READS:
+            acts += 1  # past the amount (`add dmg equal to the dial's value`)
+        if acts < len(steps) and steps[acts][0] == Op.ADD_DMG:
+            return state.attacking(actor)  # dmg added counts only on an Attack of one's own
         if op != _PUSH or at + 1 >= len(steps):
             return True
         then, x, y, _ = steps[at + 1]
         if then == Op.PAY_CP:
             return state.cp(actor) >= a
+        if then == Op.SPEND:
+            return state.status_count(actor, x) >= a
         if then == Op.DISCARD:
             return len(state.hand(actor)) >= a
         if then == Op.USE_CARDS:

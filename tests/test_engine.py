@@ -584,6 +584,62 @@ def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
     assert not bark.idle and bot.act(game, Act(game.phase, 0, "defensive", (bark,))) == 0
 
 
+def compiled_with_cards(tmp_path, hero_file: str, cards: str):
+    """The built-in content with more cards in one hero's deck (YAML list items, indented 2)."""
+    import shutil
+
+    from conftest import ROOT
+
+    from dtc import artifact, project
+    from dtc.compiler import compile_content
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    path = tmp_path / "content" / "heroes" / hero_file
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + cards, encoding="utf-8")
+    front = project.run([tmp_path / "content"])
+    assert front.errors == [], [str(d) for d in front.errors]
+    return artifact.load(artifact.to_bytes(compile_content(
+        front.content, project.artifact_names(front, [tmp_path / "content"]))))
+
+
+def test_what_could_not_be_done_is_neither_asked_nor_paid_for(tmp_path):
+    """"You may spend 1 <status>. If you do, add 2 dmg." with no token is not asked and adds nothing;
+    dmg can only be added to an Attack of one's own, so "Choose one: heal 2, or add 2 dmg" outside
+    an Attack heals without asking."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Spend
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: You may spend 1 Shape Shift. If you do, add 2 dmg.
+
+  - name: Test Choice
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: "Choose one: heal 2, or add 2 dmg."
+""")
+    from dtc.dicethrone.requests import Action
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Test Spend")
+    give_card(game, 0, "Test Choice")
+    game.phase, me.health = "Offensive Roll Phase", 40
+    game.attack = Attack(0, 1, me.abilities[0], False, 0, True)  # an Attack of the player's own
+    spend = next(a for a in game.actions(0, "conclude") if a.name == "Test Spend" and a.kind == "play")
+    assert spend.idle  # no token to spend
+    _, seen = drive(game.perform(0, spend), answers())
+    assert seen == [] and not events(game, "add")
+    game.attack = None  # outside an Attack (the card played all the same), only the heal can be done
+    _, seen = drive(game.perform(0, Action("play", "Test Choice", 0, 0)), answers())
+    assert seen == [] and not events(game, "add") and me.health == 42
+
+
 def test_a_played_card_is_discarded_after_its_effect(compiled):
     """"To Play an Action Card": "2. Perform the described action and then place the card onto your
     Discard Pile": Replenish (draw 2 cards) played with an empty deck and one card in the Discard

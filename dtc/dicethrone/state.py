@@ -196,6 +196,9 @@ class GameState:
             self.incoming[player].amounts.append((amount, self.rules.damage_types[dtype]))
             self.event("receive", player=player, amount=amount, type=self.a.damage_types[dtype])
 
+    def attacking(self, player):
+        return self.attack is not None and self.attack.attacker == player
+
     def add_damage(self, ctx, amount):
         attack = self.attack
         if attack is None or amount <= 0:
