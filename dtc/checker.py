@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from dtc import dice
 from dtc import nodes as n
-from dtc.diagnostics import CODE_BY_NAME, CODES, Diagnostic, Severity, error
+from dtc.diagnostics import CODE_BY_NAME, CODES, Diagnostic, Severity, error, warning
 from dtc.model import Ability, Card, Component, Content, Hero, Ruleset, Site, Status
 from dtc.parser import Problem, parse_effect, parse_requirement, parse_trigger
 from dtc.resolve import Context, Scope, fold, parse_verb_body, resolve_effect
@@ -83,6 +83,20 @@ class Checker:
                                "rename one of them"))
             else:
                 seen[key] = (doc, path)
+
+    def check_shadowing(self, hero: Hero, shared_statuses) -> None:
+        """A hero's own status named like a shared one hides it from this hero's effects: said, since
+        a designer who meant the shared one would otherwise never know."""
+        shared = {fold(s.name): s for s in shared_statuses}
+        for status in hero.statuses:
+            other = shared.get(fold(status.name))
+            if other is None:
+                continue
+            where = other.doc.span(other.path + ("name",))
+            self.add(warning("C027", f"{hero.name}'s status effect `{status.name}` has the name of a shared "
+                             f"one ({where.path}:{where.line}); this hero's effects mean its own",
+                             hero.doc.span(status.path + ("name",)),
+                             "to use the shared one, delete this entry; if it is another status, rename it"))
 
     def check_allow_entries(self) -> None:
         docs = {id(d): d for h in self.content.heroes for d in [h.doc]}
@@ -172,6 +186,9 @@ class Checker:
         for ss in self.content.status_sets:
             for die in ss.dice:
                 scope.dice_types[fold(die.name)] = die
+        for other in self.content.heroes:
+            for status in other.statuses if other is not hero else ():
+                scope.others.setdefault(fold(status.name), (other.name, other.doc.path))
         return scope
 
     def check_hero(self, hero: Hero, rulesets, shared_statuses) -> None:
@@ -183,6 +200,7 @@ class Checker:
         self.check_unique([(a.name, hero.doc, a.path + ("name",)) for a in hero.abilities], "ability")
         self.check_unique([(s.name, hero.doc, s.path + ("name",)) for s in hero.statuses],
                           "status effect")
+        self.check_shadowing(hero, shared_statuses)
         self.check_unique([(c.name, hero.doc, c.path + ("name",)) for c in hero.components],
                           "component")
         self.check_unique([(c.name, hero.doc, c.path + ("name",)) for c in hero.cards], "card")

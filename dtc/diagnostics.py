@@ -78,6 +78,7 @@ CODES: dict[str, Code] = {
              "a guild, die, reward, sheet, Domain, Lair or Citizen section is not known"),
         Code("C025", "unknown-pip", "a pip is written with a mark that is no reward's"),
         Code("C026", "unreachable", "a Domain no road reaches, or a starting pip no road leaves"),
+        Code("C027", "shadowed-status", "a hero's status effect has the name of a shared one"),
     ]
 }
 

@@ -58,6 +58,7 @@ class Scope:
     dice_types: dict[str, Any] = field(default_factory=dict)
     damage_types: dict[str, str] = field(default_factory=dict)
     phases: dict[str, str] = field(default_factory=dict)
+    others: dict[str, tuple[str, str]] = field(default_factory=dict)  # another hero's status -> (hero, file)
 
 
 @dataclass
@@ -454,8 +455,12 @@ class Resolver:
             return name
         found = self.lookup_status(name)
         if found is None:
-            self.report("C002", f"unknown status effect `{name}`", span,
-                        self.did_you_mean(name, self.scope.status_names.values()))
+            owner = self.scope.others.get(fold(name))
+            hint = self.did_you_mean(name, self.scope.status_names.values())
+            if owner is not None:
+                hint = (f"`{name}` is {owner[0]}'s own status effect (in {owner[1]}); a hero's effects "
+                        "name its own and the shared ones: copy it into this hero's `status_effects`")
+            self.report("C002", f"unknown status effect `{name}`", span, hint)
             return name
         return found
 

@@ -303,3 +303,32 @@ def test_hero_file_alone_uses_builtin_rules(lint_text):
 def test_unknown_ruleset(lint_text):
     result = lint_text(MINIMAL_HERO.replace("hero: Tester", "hero: Tester\nrules: Dice Throne v9"))
     assert [c for c, _, _ in codes(result)] == ["C021"]
+
+
+def test_a_hero_status_named_like_a_shared_one_is_a_warning(tmp_path, monkeypatch):
+    """A hero's own `Burn` hides the shared Adventures `Burn` from its effects: said (C027), with
+    where the shared one is, so a designer who meant the shared one finds out."""
+    from conftest import ROOT
+
+    from dtc import project
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hero.yaml").write_text(with_hero(**{"name: Wound": "name: Burn"}).lstrip("\n"))
+    result = project.run([tmp_path / "hero.yaml", ROOT / "content" / "statuses" / "adventures.yaml"])
+    found = diag(result, "C027")
+    assert found.severity == "warning" and "`Burn` has the name of a shared one" in found.message
+    assert "adventures.yaml:" in found.message and found.span.path.endswith("hero.yaml")
+    assert result.errors == []
+
+
+def test_another_heros_status_is_unknown_with_whose_it_is(tmp_path, monkeypatch):
+    from dtc import project
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.yaml").write_text(MINIMAL_HERO.lstrip("\n"))
+    other = with_hero(**{"hero: Tester": "hero: Other", "name: Wound": "name: Bruise",
+                         "effect: Deal 4 dmg.": "effect: Deal 4 dmg. Inflict Wound."})
+    (tmp_path / "b.yaml").write_text(other.lstrip("\n"))  # inflicts Wound, which is Tester's
+    found = diag(project.run([tmp_path / "a.yaml", tmp_path / "b.yaml"]), "C002")
+    assert found.span.path.endswith("b.yaml") and "unknown status effect `Wound`" in found.message
+    assert found.hint.startswith("`Wound` is Tester's own status effect (in ")
