@@ -215,6 +215,13 @@ def load_text(text: str, path: str) -> tuple[Document | None, list[Diagnostic]]:
     return doc, []
 
 
+_PLAIN_KEY = re.compile(r"^\s*(- )?[A-Za-z_][A-Za-z0-9_]*$")  # `    stack_limit` before its `:`
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
 _FLOW_LIST_THEN_TEXT = re.compile(r"(^|:)\s*(- )?\[[^\]]*\]\s*[^\s,#\]}]")
 
 
@@ -225,7 +232,13 @@ def _syntax_error(exc: MarkedYAMLError, source: SourceFile) -> Diagnostic:
     problem = (exc.problem or exc.context or "invalid YAML").strip()
     hint = None
     if "mapping values are not allowed" in problem:
-        hint = "text that contains `: ` must be quoted, or written as a block (`effect: >`)"
+        text, above = source.line_text(line), source.line_text(line - 1)
+        deeper = _indent(text) - _indent(above)
+        if _PLAIN_KEY.match(text[: col - 1]) and deeper > 0:  # `key: value` pushed right of its siblings
+            hint = (f"`{text[: col - 1].strip()}:` is indented {deeper} more than the line above: "
+                    "a key lines up with the keys beside it")
+        else:
+            hint = "text that contains `: ` must be quoted, or written as a block (`effect: >`)"
     elif "cannot start any token" in problem and "\\t" in problem:
         hint = "indent with spaces, not tabs"
     else:

@@ -229,6 +229,11 @@ def _diagnose(err: ValidationError, doc: Document) -> list[Diagnostic]:
         hint = None
         if "then" in err.schema_path and isinstance(err.instance, dict) and "kind" in err.instance:
             hint = f"a `{err.instance['kind']}` needs " + ", ".join(f"`{k}`" for k in err.validator_value)
+        if isinstance(err.instance, dict) and len(err.instance) == 1:
+            (key,) = err.instance
+            if isinstance(key, str) and " " in key.strip():  # `- When spent, choose one: heal 2...`
+                hint = (f"the text has `: ` in it, so YAML read `{key}:` as a key; quote the whole "
+                        "text, or write it as a block (`>-`, the text on the lines below)")
         span = doc.key_span(path) if path else doc.span(())
         return [error("S004", f"{label} is missing `{k}`", span, hint) for k in missing]
     if kind == "type":

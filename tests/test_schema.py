@@ -120,3 +120,22 @@ def test_schema_errors_for_every_kind(lint_text):
     result = lint_text("card_set: X\ncards:\n  - name: Y\n    kind: action\n    timing: whenever\n"
                        "    cost: 1\n    effect: Draw 1 card.\n", "cards.yaml")
     assert codes(result) == [("S001", 5, 13)]
+
+
+def test_a_list_item_with_a_colon_in_its_text_says_to_quote_it(lint_text):
+    """`- When spent, choose one: heal 2` is read by YAML as a key and a value: the message about a
+    missing `effect` says why, and how to write it."""
+    result = lint_text(MINIMAL_HERO.replace("      - During your Upkeep Phase, receive 1 dmg.",
+                                            "      - When spent, choose one: heal 2, or gain 1 CP."))
+    found = [d for d in result.diagnostics if d.code == "S004"]
+    assert found and "YAML read `When spent, choose one:` as a key" in found[0].hint
+
+
+def test_an_over_indented_key_is_named_as_such(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("    stack_limit: 2", "      stack_limit: 2"))
+    found = [d for d in result.diagnostics if d.code == "Y003"]
+    assert found and found[0].hint == ("`stack_limit:` is indented 2 more than the line above: a key "
+                                       "lines up with the keys beside it")
+    quoted = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Choose one: deal 4 dmg."))
+    assert [d.hint for d in quoted.diagnostics if d.code == "Y003"] == [
+        "text that contains `: ` must be quoted, or written as a block (`effect: >`)"]
