@@ -232,3 +232,19 @@ def test_explain_with_broken_content_lists_its_errors_instead_of_crashing(broken
     assert result.exit_code == 1 and "internal error" not in result.output
     assert "hero.yaml:" in result.stderr and "Wuond" in result.stderr
     assert "error: the content has 1 error(s); fix them (`dtc lint`)" in result.stderr
+
+
+def test_ruleset_may_be_a_content_folder_compiled_on_the_spot(tmp_path, broken):
+    """A designer plays and simulates a content folder without a `dtc compile` step; content with
+    errors is refused as lint would report it."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "mine")
+    result = run("simulate", "druid", "duelist", "--games", 4, "--seed", 1, "--format", "json",
+                 "--ruleset", tmp_path / "mine")
+    assert result.exit_code == 0, result.output
+    built_in = run("simulate", "druid", "duelist", "--games", 4, "--seed", 1, "--format", "json")
+    assert json.loads(result.stdout)["pairs"] == json.loads(built_in.stdout)["pairs"]
+    bad = run("play", "--hero", "tester", "--vs", "tester", "--auto", "--ruleset", broken)
+    assert bad.exit_code == 1 and "Wuond" in bad.stderr
+    assert "has 1 error(s); fix them (`dtc lint" in bad.stderr

@@ -20,6 +20,8 @@ from dtc import __version__
 # never loads the YAML, grammar or schema machinery, and `dtc --version` is quick.
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+RULESET_HELP = ("A compiled ruleset (FILE.dtcb), or a content folder compiled on the spot "
+                "(default: the built-in content).")
 
 
 def _exit_code(result, strict: bool) -> int:
@@ -309,17 +311,41 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
 
 
 def _ruleset(path: Path | None):
+    """The ruleset `--ruleset` names: a compiled FILE.dtcb, or content (a folder, a YAML file)
+    compiled here and now; the built-in one without it."""
     from dtc import rulesets
 
+    if path is not None and (Path(path).is_dir() or Path(path).suffix in (".yaml", ".yml")):
+        return _compiled_content(Path(path))
     if path is not None and not Path(path).is_file():  # a wrong path is a usage error, like lint's
         click.echo(f"error: --ruleset {path}: no such file (compile one with `dtc compile content -o "
-                   f"FILE.dtcb`)", err=True)
+                   f"FILE.dtcb`, or name a content folder)", err=True)
         sys.exit(EXIT_USAGE)
     try:
         return rulesets.load(path)
     except rulesets.RulesetError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_PROBLEMS)
+
+
+def _compiled_content(path: Path):
+    """Content compiled in memory for `--ruleset FOLDER`; its errors as lint prints them, exit 1."""
+    from dtc import artifact as artifact_mod
+    from dtc import project
+    from dtc.compiler import compile_content
+    from dtc.diagnostics import render_text
+
+    if not path.exists():
+        click.echo(f"error: --ruleset {path}: no such file or folder", err=True)
+        sys.exit(EXIT_USAGE)
+    result = project.run([path])
+    if result.errors:
+        for d in result.errors:
+            click.echo(render_text(d, result.sources), err=True)
+        click.echo(f"error: {path} has {len(result.errors)} error(s); fix them (`dtc lint {path}`)", err=True)
+        sys.exit(EXIT_PROBLEMS)
+    data = compile_content(result.content, project.artifact_names(result, [path]))
+    return artifact_mod.load(artifact_mod.to_bytes(data))
 
 
 def _hero_name(loaded, name: str, option: str) -> str:
@@ -343,7 +369,7 @@ def _hero_name(loaded, name: str, option: str) -> str:
               show_default=True)
 @click.option("--auto", is_flag=True, help="Bots play both heroes; the game is narrated.")
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
-              help="A compiled ruleset (default: the built-in content).")
+              help=RULESET_HELP)
 @click.option("--save", "save_path", type=click.Path(path_type=Path),
               help="Save the game to this file after every turn.")
 @click.option("--resume", "resume_path", type=click.Path(path_type=Path),
@@ -486,7 +512,7 @@ def replay(log_file: Path, ruleset_path: Path | None) -> None:
               show_default=True, help="The bot playing the first hero (and the second, unless --vs-bot).")
 @click.option("--vs-bot", "opponent_bot", type=click.Choice(["heuristic", "estimate", "random"]),
               help="The bot playing the second hero (default: the same as --bot).")
-@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path))
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
 @click.option("--all", "all_pairs", is_flag=True, help="Every pair of heroes (the matrix).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
@@ -580,7 +606,7 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
 @click.option("--upgrades", is_flag=True, help="Include the abilities of the hero's upgrade cards.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
-              help="A compiled ruleset (default: the built-in content).")
+              help=RULESET_HELP)
 def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
     """Exact chances of each offensive ability with the best re-rolls (and what to keep now)."""
     from dtc import odds as odds_mod
@@ -703,7 +729,7 @@ def _valeria_options(solo: bool):
                          show_default=True),
             click.option("--auto", is_flag=True, help="Bots play every seat; the game is narrated."),
             click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
-                         help="A compiled ruleset (default: the built-in content)."),
+                         help=RULESET_HELP),
             click.option("--save", "save_path", type=click.Path(path_type=Path),
                          help="Save the game to this file after every turn."),
             click.option("--resume", "resume_path", type=click.Path(path_type=Path),
