@@ -245,6 +245,11 @@ def _eof_hint(text: str) -> str | None:
 # ------------------------------------------------------------- tree → AST
 
 
+def _per(items: list, meta) -> Any:
+    """The amount, or `amount for each <countable>` when a `per` follows it."""
+    return n.Per(items[0], items[1], span=_off(meta)) if len(items) > 1 else items[0]
+
+
 def _off(meta) -> n.Offsets | None:
     if getattr(meta, "empty", True):
         return None
@@ -465,13 +470,10 @@ class _Builder(Transformer):
         return None
 
     def heal(self, meta, items):
-        amount = items[0]
-        if len(items) > 1:
-            amount = n.Per(amount, items[1], span=_off(meta))
-        return n.Heal(amount, span=_off(meta))
+        return n.Heal(_per(items, meta), span=_off(meta))
 
     def gain_cp(self, meta, items):
-        return n.GainCP(items[0], span=_off(meta))
+        return n.GainCP(_per(items, meta), span=_off(meta))
 
     def gain(self, meta, items):
         return n.Gain(items[0], span=_off(meta))
@@ -495,7 +497,7 @@ class _Builder(Transformer):
         return n.StealCP(items[0], span=_off(meta))
 
     def draw(self, meta, items):
-        return n.Draw(items[0], span=_off(meta))
+        return n.Draw(_per(items, meta), span=_off(meta))
 
     def discard(self, meta, items):
         return n.Discard(items[0], span=_off(meta))
@@ -541,7 +543,7 @@ class _Builder(Transformer):
         return n.Craft(items[0], items[1], span=_off(meta))
 
     def prevent(self, meta, items):
-        return n.Prevent(items[0], span=_off(meta))
+        return n.Prevent(_per(items, meta), span=_off(meta))
 
     def prevent_half(self, meta, items):
         return n.PreventHalf(items[0] if items else "up", span=_off(meta))

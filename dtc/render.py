@@ -214,6 +214,13 @@ def _actor(s: n.Actor) -> str:
     return f"{_SUBJECTS[s.target]} {third} {rest}".rstrip()
 
 
+def _unit(verb: str, amount: Any, one: str, many: str) -> str:
+    """`draw 2 cards`, `prevent 1 dmg for each [Shell] rolled`."""
+    number, suffix = _parts(amount)
+    base = amount.amount if isinstance(amount, n.Per) else amount
+    return f"{verb} {number} {_plural(base, one, many)}{suffix}"
+
+
 def _choose(s: n.Choose) -> str:
     return "choose one: " + ", or ".join(render_body(o) for o in s.options)
 
@@ -223,14 +230,14 @@ _STMT = {
     n.Receive: lambda s: _dmg("receive", s.amount, s.damage_type),
     n.AddDamage: lambda s: _dmg("add", s.amount, None),
     n.Heal: lambda s: "heal " + "".join(x for x in _parts(s.amount) if x),
-    n.GainCP: lambda s: f"gain {render_amount(s.amount)} CP",
+    n.GainCP: lambda s: _unit("gain", s.amount, "CP", "CP"),
     n.LoseCP: lambda s: f"lose {render_amount(s.amount)} CP",
     n.StealCP: lambda s: f"steal {render_amount(s.amount)} CP",
     n.Gain: lambda s: f"gain {_status(s.status)}",
     n.Inflict: lambda s: f"inflict {_status(s.status)}" + (f" on {_TARGETS[s.target]}" if s.target else ""),
     n.Remove: lambda s: f"remove {_status(s.status)}" + (f" from {_TARGETS[s.target]}" if s.target else ""),
     n.Spend: lambda s: f"spend {_status(s.status)}",
-    n.Draw: lambda s: f"draw {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",
+    n.Draw: lambda s: _unit("draw", s.amount, "card", "cards"),
     n.Discard: lambda s: f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",
     n.Search: _search,
     n.Shuffle: lambda s: "shuffle your deck",
@@ -239,7 +246,7 @@ _STMT = {
                            f"{(s.card_type + ' ') if s.card_type else ''}"
                            f"{_plural(s.amount, 'card', 'cards')} from {s.zone}"),
     n.Craft: lambda s: f"craft {s.status} from {s.zone}",
-    n.Prevent: lambda s: f"prevent {render_amount(s.amount)} dmg",
+    n.Prevent: lambda s: _unit("prevent", s.amount, "dmg", "dmg"),
     n.PreventHalf: lambda s: f"prevent half of the incoming dmg (rounded {s.rounding})",
     n.PreventAll: lambda s: "prevent all incoming dmg",
     n.Roll: lambda s: (f"roll {render_amount(s.amount)} {(s.die + ' ') if s.die else ''}"

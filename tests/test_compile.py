@@ -168,3 +168,17 @@ def test_opcode_numbers_are_unique_and_stable():
     assert (Op.PUSH, Op.END, Op.DEAL, Op.IN_FORM) == (1, 19, 50, 106)
 
 
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Prevent 1 dmg per [Paw] rolled.", "player 1 prevents 2 dmg"),
+    ("Gain 1 CP for each [Leaf] rolled.", "player 1 gains 1 CP"),
+    ("Draw 1 card for each [Paw] rolled.", "player 1 draws 2 card(s)"),
+])
+def test_per_symbol_amounts_count_the_dice(text, said):
+    """`per` / `for each` works for prevention, CP and cards as for dmg and healing: two [Paw] and a
+    [Leaf] rolled (4, 4, 6) prevent 2, give 1 CP, draw 2."""
+    result = CliRunner().invoke(cli, ["explain", "--hero", "druid", "--as", "defensive", "--roll", "4,4,6",
+                                      text])
+    assert result.exit_code == 0, result.output
+    assert said in result.stdout

@@ -95,6 +95,10 @@ CONSTRUCTS = [
     ("Deal 1 dmg per [Claw] rolled.",
      (n.Deal(n.Per(N(1), n.SymbolsRolled(("Claw",))), None, None, False),)),
     ("Heal 1 for each [Stave] rolled.", (n.Heal(n.Per(N(1), n.SymbolsRolled(("Stave",)))),)),
+    # a defence that prevents by the symbols it rolls, and CP or cards by them
+    ("Prevent 1 dmg per [Shell] rolled.", (n.Prevent(n.Per(N(1), n.SymbolsRolled(("Shell",)))),)),
+    ("Gain 1 CP for each [Leaf] rolled.", (n.GainCP(n.Per(N(1), n.SymbolsRolled(("Leaf",)))),)),
+    ("Draw 1 card for each [Claw] rolled.", (n.Draw(n.Per(N(1), n.SymbolsRolled(("Claw",)))),)),
     ("For every [Blade] rolled, deal 1 dmg.",
      (n.ForEach(n.SymbolsRolled(("Blade",)), (n.Deal(N(1), None, None, False),)),)),
     ("For each [Boot] or [Pierce] rolled, you must take 1 Step backward.",
