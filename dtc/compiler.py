@@ -26,6 +26,7 @@ from dtc.resolve import GENERIC_STATUSES, fold, singular
 FORMAT_VERSION = 1
 STATUS_CLASSES = [("status effect", "any"), ("positive status effect", "positive"),
                   ("negative status effect", "negative")]
+ALL_TOKENS = 99  # `remove all X`: a count no stack reaches
 DEFAULT_TARGET = {"Deal": "opponent", "Inflict": "opponent", "Remove": "self"}
 
 
@@ -693,7 +694,10 @@ class _Emitter:
             self.emit(Op.REMOVE_THIS, node=s)
             return
         status, _ = self.c.status_index(s.status.name, self.scope)
-        self.count_of(s.status)
+        if s.every:
+            self.emit(Op.PUSH, ALL_TOKENS, node=s)  # more than any stack holds
+        else:
+            self.count_of(s.status)
         self.emit(Op.REMOVE, status, TARGETS.index(s.target or DEFAULT_TARGET["Remove"]), node=s)
 
     def s_Spend(self, s: n.Spend) -> None:

@@ -451,10 +451,11 @@ class Inflict:
 
 @dataclass(frozen=True, slots=True)
 class Remove:
-    """`remove this token`, `remove 1 Venom [from a chosen player]`."""
+    """`remove this token`, `remove 1 Venom [from a chosen player]`, `remove all Venom` (every)."""
 
     status: StatusRef
     target: str | None
+    every: bool = False
     span: Offsets | None = _span()
 
 

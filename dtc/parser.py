@@ -484,6 +484,10 @@ class _Builder(Transformer):
     def remove(self, meta, items):
         return n.Remove(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
 
+    def remove_all(self, meta, items):
+        status = n.NamedStatus(items[0], None, span=_off(meta))
+        return n.Remove(status, items[1] if len(items) > 1 else None, True, span=_off(meta))
+
     def spend(self, meta, items):
         return n.Spend(items[0], span=_off(meta))
 

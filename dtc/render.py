@@ -235,7 +235,8 @@ _STMT = {
     n.StealCP: lambda s: f"steal {render_amount(s.amount)} CP",
     n.Gain: lambda s: f"gain {_status(s.status)}",
     n.Inflict: lambda s: f"inflict {_status(s.status)}" + (f" on {_TARGETS[s.target]}" if s.target else ""),
-    n.Remove: lambda s: f"remove {_status(s.status)}" + (f" from {_TARGETS[s.target]}" if s.target else ""),
+    n.Remove: lambda s: f"remove {'all ' * s.every}{_status(s.status)}"
+    + (f" from {_TARGETS[s.target]}" if s.target else ""),
     n.Spend: lambda s: f"spend {_status(s.status)}",
     n.Draw: lambda s: _unit("draw", s.amount, "card", "cards"),
     n.Discard: lambda s: f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",

@@ -565,6 +565,31 @@ def test_removing_n_status_effects_removes_n_tokens_of_the_players_choice(compil
     assert me.tokens[wound] == []  # two tokens of Wound, not one per kind
 
 
+def test_remove_all_takes_every_token_and_asks_nothing(tmp_path):
+    """`Remove all negative status effects`: every token of every kind (Shape Shift, not removable,
+    stays); nothing to choose."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Purge
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: Remove all negative status effects.
+""")
+    game = new_game(compiled, ["druid", "sun_elf"])
+    me = game.seats[0]
+    wound, marked, shift = (status(compiled, n) for n in ("Wound", "Sun Marked", "Shape Shift"))
+    game.gain_status(0, wound, 2, 0)
+    game.gain_status(0, marked, 1, 0)
+    game.gain_status(0, shift, 1, 0)
+    me.hand.clear()
+    give_card(game, 0, "Test Purge")
+    game.phase = "Main Phase (1)"
+    action = next(a for a in game.actions(0, "main") if a.name == "Test Purge" and a.kind == "play")
+    _, seen = drive(game.perform(0, action), answers())
+    assert seen == [] and me.tokens[wound] == [] and me.tokens[marked] == [] and len(me.tokens[shift]) == 1
+
+
 def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
     """Bark Skin ("If in Bear Form, prevent 3 dmg") may be played in Druid Form, to no effect: the
     menu says "no effect now" and the heuristic bot keeps it; in Bear Form it is a card like any."""

@@ -96,6 +96,9 @@ CONSTRUCTS = [
      (n.Deal(n.Per(N(1), n.SymbolsRolled(("Claw",))), None, None, False),)),
     ("Heal 1 for each [Stave] rolled.", (n.Heal(n.Per(N(1), n.SymbolsRolled(("Stave",)))),)),
     # a defence that prevents by the symbols it rolls, and CP or cards by them
+    ("Remove all Wound.", (n.Remove(n.NamedStatus("Wound", None), None, True),)),
+    ("Remove all positive status effects from your opponent.",
+     (n.Remove(n.NamedStatus("positive status effects", None), "opponent", True),)),
     ("Prevent 1 dmg per [Shell] rolled.", (n.Prevent(n.Per(N(1), n.SymbolsRolled(("Shell",)))),)),
     ("Gain 1 CP for each [Leaf] rolled.", (n.GainCP(n.Per(N(1), n.SymbolsRolled(("Leaf",)))),)),
     ("Draw 1 card for each [Claw] rolled.", (n.Draw(n.Per(N(1), n.SymbolsRolled(("Claw",)))),)),
