@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from dtc import artifact as artifact_mod
 from dtc import nodes as n
@@ -59,8 +60,9 @@ def tokens(text: str) -> list[str]:
 
 
 def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
-            seed: int) -> Explanation:
-    """Every stage's view of `text` as `hero`'s effect of the given kind."""
+            seed: int, status: Any = None) -> Explanation:
+    """Every stage's view of `text` as `hero`'s effect of the given kind (`--as status`: the text
+    of `status`, the hero's first one when not given)."""
     result = Explanation(tokens=tokens(text))
     site = _site(text, kind, hero)
     result.sources[site.doc.path] = site.doc.source
@@ -75,8 +77,10 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     checker.check_verbs(hero, scope)
     checker.diags = []
     ctx = Context(kind, dice=site.dice)
-    if kind == "status" and hero.statuses:
-        ctx.status = hero.statuses[0]
+    if kind == "status" and status is None and hero.statuses:
+        status = hero.statuses[0]
+    if kind == "status":
+        ctx.status = status
     checker.check_site(site, scope, ctx)
     result.diagnostics = checker.diags
     if site.ast is None or any(d.severity == "error" for d in checker.diags):
@@ -85,7 +89,7 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     compiler = Compiler(content)
     image = compiler.compile()
     hero_index = content.heroes.index(hero)
-    chunk_scope = _Scope(hero, hero_index, hero.statuses[0] if kind == "status" and hero.statuses else None)
+    chunk_scope = _Scope(hero, hero_index, status if kind == "status" else None)
     first_new = len(compiler.chunks)
     chunk_index = compiler.effect_chunk(site, chunk_scope)
     image["chunks"] = [c.to_json() for c in compiler.chunks]

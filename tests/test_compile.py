@@ -182,3 +182,15 @@ def test_per_symbol_amounts_count_the_dice(text, said):
                                       text])
     assert result.exit_code == 0, result.output
     assert said in result.stdout
+
+
+def test_explain_a_status_text_as_that_status():
+    """`--as status --status Wound`: `this token` is a Wound token (the sample player holds one),
+    not the hero's first status; an unknown status is a usage error."""
+    text = "During your Upkeep Phase, receive 1 dmg. Then roll 1 die: On 4-6, remove this token."
+    result = CliRunner().invoke(cli, ["explain", "--hero", "druid", "--as", "status", "--status", "wound",
+                                      text])
+    assert result.exit_code == 0, result.output
+    assert "player 1: health 50, CP 2, statuses: 1 Wound" in result.stdout
+    bad = CliRunner().invoke(cli, ["explain", "--hero", "druid", "--as", "status", "--status", "Wond", text])
+    assert bad.exit_code == 2 and "Druid has no status `Wond`" in bad.stderr

@@ -268,8 +268,10 @@ def _owner_names(owner: str, name: str) -> bool:
 @click.option("--seed", default=1, show_default=True, help="Seed for any dice the text rolls.")
 @click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
               help="Content to look in (default: the built-in content).")
+@click.option("--status", "status_name", help="With --as status: the status whose text it is "
+              "(default: the hero's first).")
 def explain(text: str, hero: str, kind: str, roll: str, seed: int,
-            content_paths: tuple[Path, ...]) -> None:
+            content_paths: tuple[Path, ...], status_name: str | None) -> None:
     """Show how dtc reads effect text: tokens, tree, bytecode and a sample run."""
     from dtc import project
     from dtc.diagnostics import render_text
@@ -293,7 +295,15 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
         click.echo(f"error: the content has {len(result.errors)} error(s); fix them (`dtc lint`) to "
                    "explain text with it", err=True)
         sys.exit(EXIT_PROBLEMS)
-    view = explain_text(result.content, found, text, kind, faces, seed)
+    status = None
+    if status_name is not None:
+        known = found.statuses + [s for ss in result.content.status_sets for s in ss.statuses]
+        status = next((s for s in known if s.name.casefold() == status_name.casefold()), None)
+        if status is None:
+            click.echo(f"error: --status: {found.name} has no status `{status_name}`; statuses: "
+                       + ", ".join(s.name for s in found.statuses), err=True)
+            sys.exit(EXIT_USAGE)
+    view = explain_text(result.content, found, text, kind, faces, seed, status)
     click.echo("tokens:")
     click.echo("  " + "  ".join(view.tokens))
     if view.tree:
