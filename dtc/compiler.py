@@ -524,6 +524,8 @@ class _Emitter:
             if c.kind == "status":
                 status, _ = self.c.status_index(c.what, self.scope)
                 self.emit(Op.COUNT_STATUS, status, node=c)
+            elif c.kind == "component":
+                self.emit(Op.GET_COMP, self.c.component_index(c.what, self.scope), node=c)
             else:
                 op = {"opponents": Op.COUNT_OPPONENTS, "cp": Op.GET_CP, "cards": Op.HAND_SIZE}[c.kind]
                 self.emit(op, node=c)

@@ -322,12 +322,13 @@ class InForm:
 
 @dataclass(frozen=True, slots=True)
 class YouHave:
-    """`If you have [more than] 2 Plating` (what: a status, or opponents, CP, cards)."""
+    """`If you have [more than] 2 Plating` (what: a status, or opponents, CP, cards); `If Heat is at
+    least 4` (kind `component`: a dial's value)."""
 
     compare: str  # at_least | more_than | fewer_than | exactly
     count: int
     what: str
-    kind: str  # status | opponents | cp | cards
+    kind: str  # status | opponents | cp | cards | component
     span: Offsets | None = _span()
 
 

@@ -737,6 +737,14 @@ class _Builder(Transformer):
         kind, what = items[-1]
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
+    def component_is(self, meta, items):
+        """`If Heat is 4` (exactly), `If Heat is at least 4`: a dial's value."""
+        compare = items[1] if len(items) == 3 else "exactly"
+        return n.YouHave(compare, int(items[-1]), items[0], "component", span=_off(meta))
+
+    def component_at_least(self, meta, items):
+        return n.YouHave("at_least", int(items[1]), items[0], "component", span=_off(meta))
+
     def at_least(self, meta, _):
         return "at_least"
 

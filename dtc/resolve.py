@@ -403,6 +403,8 @@ class Resolver:
             return replace(c, form=found[1])
         if isinstance(c, n.YouHave) and c.kind == "status":
             return replace(c, what=self.status(c.what, c.span))
+        if isinstance(c, n.YouHave) and c.kind == "component":
+            return replace(c, what=self.component(c.what, c.span, ("dial",)))
         return c
 
     def trigger(self, t):

@@ -194,3 +194,18 @@ def test_explain_a_status_text_as_that_status():
     assert "player 1: health 50, CP 2, statuses: 1 Wound" in result.stdout
     bad = CliRunner().invoke(cli, ["explain", "--hero", "druid", "--as", "status", "--status", "Wond", text])
     assert bad.exit_code == 2 and "Druid has no status `Wond`" in bad.stderr
+
+
+def test_a_condition_on_a_dials_value():
+    """`If Sun Dial is at least 4, ...` reads the dial (3 at the start of the sample run); a track or
+    an unknown name is refused with what to write."""
+    def explain(text):
+        return CliRunner().invoke(cli, ["explain", "--hero", "sun-elf", text])
+
+    assert "player 1 gains 1 CP" in explain("If Sun Dial is 3, gain 1 CP.").stdout
+    assert "gains" not in explain("If Sun Dial is at least 4, gain 1 CP.").stdout
+    assert "player 1 gains 1 CP" in explain("If your Sun Dial is 3 or more, gain 1 CP.").stdout
+    moon = explain("If Moon Dial is 2, deal 2 dmg.")
+    assert moon.exit_code == 1 and "unknown component `Moon Dial`" in moon.stderr
+    track = CliRunner().invoke(cli, ["explain", "--hero", "duelist", "If Footwork is 2, deal 2 dmg."])
+    assert track.exit_code == 1 and "Footwork is a track; this needs a dial" in track.stderr

@@ -96,6 +96,12 @@ CONSTRUCTS = [
      (n.Deal(n.Per(N(1), n.SymbolsRolled(("Claw",))), None, None, False),)),
     ("Heal 1 for each [Stave] rolled.", (n.Heal(n.Per(N(1), n.SymbolsRolled(("Stave",)))),)),
     # a defence that prevents by the symbols it rolls, and CP or cards by them
+    ("If Sun Dial is at least 4, deal 2 dmg.",
+     (n.If(n.YouHave("at_least", 4, "Sun Dial", "component"), (n.Deal(N(2), None, None, False),)),)),
+    ("If your Sun Dial is 5 or more, heal 2.",
+     (n.If(n.YouHave("at_least", 5, "Sun Dial", "component"), (n.Heal(N(2)),)),)),
+    ("If Sun Dial is 3, gain 1 CP.",
+     (n.If(n.YouHave("exactly", 3, "Sun Dial", "component"), (n.GainCP(N(1)),)),)),
     ("Remove all Wound.", (n.Remove(n.NamedStatus("Wound", None), None, True),)),
     ("Remove all positive status effects from your opponent.",
      (n.Remove(n.NamedStatus("positive status effects", None), "opponent", True),)),
