@@ -323,12 +323,12 @@ class InForm:
 @dataclass(frozen=True, slots=True)
 class YouHave:
     """`If you have [more than] 2 Plating` (what: a status, or opponents, CP, cards); `If Heat is at
-    least 4` (kind `component`: a dial's value)."""
+    least 4` (kind `component`: a dial's value); `If your opponent has Scorch` (`opponent_status`)."""
 
     compare: str  # at_least | more_than | fewer_than | exactly
     count: int
     what: str
-    kind: str  # status | opponents | cp | cards | component
+    kind: str  # status | opponents | cp | cards | component | opponent_status
     span: Offsets | None = _span()
 
 

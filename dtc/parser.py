@@ -245,6 +245,9 @@ def _eof_hint(text: str) -> str | None:
 # ------------------------------------------------------------- tree → AST
 
 
+COMPARE_WORDS = ("at_least", "more_than", "fewer_than", "exactly")
+
+
 def _per(items: list, meta) -> Any:
     """The amount, or `amount for each <countable>` when a `per` follows it."""
     return n.Per(items[0], items[1], span=_off(meta)) if len(items) > 1 else items[0]
@@ -741,6 +744,13 @@ class _Builder(Transformer):
         """`If Heat is 4` (exactly), `If Heat is at least 4`: a dial's value."""
         compare = items[1] if len(items) == 3 else "exactly"
         return n.YouHave(compare, int(items[-1]), items[0], "component", span=_off(meta))
+
+    def opponent_has(self, meta, items):
+        """`If your opponent has Scorch` (at least 1), `If the opponent has 2 Scorch`."""
+        compare = next((i for i in items if i in COMPARE_WORDS), "at_least")
+        numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
+        count = int(numbers[0]) if numbers else 1
+        return n.YouHave(compare, count, items[-1], "opponent_status", span=_off(meta))
 
     def component_at_least(self, meta, items):
         return n.YouHave("at_least", int(items[1]), items[0], "component", span=_off(meta))

@@ -303,6 +303,10 @@ def render_condition(c: Any) -> str:
         return f"if in {c.form}"
     if isinstance(c, n.YouDid):
         return "if you do not" if c.negated else "if you do"
+    if c.kind == "opponent_status":
+        words = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ",
+                 "exactly": "exactly "}[c.compare]
+        return f"if your opponent has {words}{c.count} {c.what}"
     if c.kind == "component":
         words = {"at_least": "at least ", "more_than": "more than ", "fewer_than": "fewer than ",
                  "exactly": ""}[c.compare]

@@ -401,7 +401,7 @@ class Resolver:
                             self.did_you_mean(c.form, [f for _, f in self.scope.forms.values()]))
                 return c
             return replace(c, form=found[1])
-        if isinstance(c, n.YouHave) and c.kind == "status":
+        if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):
             return replace(c, what=self.status(c.what, c.span))
         if isinstance(c, n.YouHave) and c.kind == "component":
             return replace(c, what=self.component(c.what, c.span, ("dial",)))

@@ -665,6 +665,30 @@ def test_what_could_not_be_done_is_neither_asked_nor_paid_for(tmp_path):
     assert seen == [] and not events(game, "add") and me.health == 42
 
 
+def test_a_condition_on_the_opponents_status(tmp_path):
+    """`If your opponent has 2 Wound, gain 2 CP.` counts the opponent's tokens, not the player's."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Spite
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: If your opponent has 2 Wound, gain 2 CP.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    me, wound = game.seats[0], status(compiled, "Wound")
+    game.phase, me.cp = "Main Phase (1)", 0
+    game.gain_status(0, wound, 2, 0)  # the player's own Wounds do not count
+    for opponent_wounds, cp in ((1, 0), (2, 2)):
+        game.seats[1].tokens[wound] = []
+        game.gain_status(1, wound, opponent_wounds, 0)
+        me.hand = [next(c for c in me.deck + me.discard if c.card.name == "Test Spite")]
+        me.deck = [c for c in me.deck if c not in me.hand]
+        me.discard = [c for c in me.discard if c not in me.hand]
+        drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "play")), answers())
+        assert me.cp == cp
+
+
 def test_a_played_card_is_discarded_after_its_effect(compiled):
     """"To Play an Action Card": "2. Perform the described action and then place the card onto your
     Discard Pile": Replenish (draw 2 cards) played with an empty deck and one card in the Discard
