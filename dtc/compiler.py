@@ -621,8 +621,20 @@ class _Emitter:
         self.emit(Op.ACTOR, TARGETS.index("self"), node=s)
 
     def s_Cost(self, s: n.Cost) -> None:
-        self.amount(s.cp)
-        self.emit(Op.PAY_CP, node=s)
+        if s.status is None:
+            self.amount(s.cp)
+            self.emit(Op.PAY_CP, node=s)
+        else:  # tokens: only with enough of them, spent (their `When spent` too), then the action
+            status, _ = self.c.status_index(s.status, self.scope)
+            self.emit(Op.COUNT_STATUS, status, node=s)
+            self.amount(s.cp)
+            self.emit(Op.COMPARE, COMPARISONS.index("at_least"), node=s)
+            skip_spend = self.jump_if_false(s)
+            self.amount(s.cp)
+            self.emit(Op.SPEND, status, node=s)
+            self.block((s.action,))
+            self.land(skip_spend)
+            return
         skip = self.jump_if_false(s)
         self.block((s.action,))
         self.land(skip)

@@ -497,6 +497,10 @@ class _Builder(Transformer):
     def cost(self, meta, items):
         return n.Cost(items[0], items[1], span=_off(meta))
 
+    def cost_tokens(self, meta, items):
+        status = None if items[1].casefold() == "cp" else items[1]
+        return n.Cost(items[0], items[2], status, span=_off(meta))
+
     def lose_cp(self, meta, items):
         return n.LoseCP(items[0], span=_off(meta))
 

@@ -215,7 +215,8 @@ class Resolver:
         return replace(s, action=self.stmt(s.action, None))
 
     def s_Cost(self, s, _):
-        return replace(s, cp=self.expr(s.cp, s.span), action=self.stmt(s.action, None))
+        status = self.status(s.status, s.span) if s.status is not None else None
+        return replace(s, cp=self.expr(s.cp, s.span), action=self.stmt(s.action, None), status=status)
 
     def s_Increase(self, s, _):
         return replace(self.generic(s), component=self.component(s.component, s.span, ("dial", "track")))

@@ -689,6 +689,32 @@ def test_a_condition_on_the_opponents_status(tmp_path):
         assert me.cp == cp
 
 
+def test_a_cost_in_tokens_is_paid_only_with_the_tokens(tmp_path):
+    """`Spend 2 Shape Shift to heal 3.`: with one token nothing happens (and it stays); with two both
+    are spent, then the heal."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Price
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: Spend 2 Shape Shift to heal 3.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    me, shift = game.seats[0], status(compiled, "Shape Shift")
+    game.phase, me.health = "Main Phase (1)", 40
+    for tokens, health, left in ((1, 40, 1), (2, 43, 0)):
+        me.tokens[shift] = []
+        game.gain_status(0, shift, tokens, 0)
+        me.hand = [next(c for c in me.deck + me.discard if c.card.name == "Test Price")]
+        me.deck = [c for c in me.deck if c not in me.hand]
+        me.discard = [c for c in me.discard if c not in me.hand]
+        play_it = next(a for a in game.actions(0, "main") if a.kind == "play")
+        assert play_it.idle == (tokens < 2)
+        drive(game.perform(0, play_it), answers(ChooseOption=0))
+        assert (me.health, len(me.tokens[shift])) == (health, left)
+
+
 def test_a_played_card_is_discarded_after_its_effect(compiled):
     """"To Play an Action Card": "2. Perform the described action and then place the card onto your
     Discard Pile": Replenish (draw 2 cards) played with an empty deck and one card in the Discard

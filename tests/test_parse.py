@@ -106,6 +106,8 @@ CONSTRUCTS = [
      (n.If(n.YouHave("at_least", 1, "Wound", "opponent_status"), (n.Deal(N(2), None, None, False),)),)),
     ("If the opponent has exactly 2 Wound, gain 1 CP.",
      (n.If(n.YouHave("exactly", 2, "Wound", "opponent_status"), (n.GainCP(N(1)),)),)),
+    ("Spend 1 Brew to add 2 dmg.", (n.Cost(N(1), n.AddDamage(N(2)), "Brew"),)),
+    ("Spend 3 CP to draw 1 card.", (n.Cost(N(3), n.Draw(N(1))),)),
     ("Remove all Wound.", (n.Remove(n.NamedStatus("Wound", None), None, True),)),
     ("Remove all positive status effects from your opponent.",
      (n.Remove(n.NamedStatus("positive status effects", None), "opponent", True),)),
