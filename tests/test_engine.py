@@ -536,17 +536,30 @@ def test_an_empty_deck_reshuffles_the_discard_pile(compiled):
     assert len(p.hand) == 1 and events(game, "reshuffle")
 
 
+def druid_with_statuses(compiled):
+    """A Druid (against the Sun Elf) holding 2 Wound, 1 Sun Marked and 1 Shape Shift, hand empty;
+    returns the game and those three statuses."""
+    game = new_game(compiled, ["druid", "sun_elf"])
+    held = tuple(status(compiled, n) for n in ("Wound", "Sun Marked", "Shape Shift"))
+    for held_status, count in zip(held, (2, 1, 1), strict=True):
+        game.gain_status(0, held_status, count, 0)
+    game.seats[0].hand.clear()
+    return game, held
+
+
+def card_to_hand(player, name):
+    """The card, wherever it is in the deck or discard pile, as the player's only card in hand."""
+    player.hand = [next(c for c in player.deck + player.discard if c.card.name == name)]
+    player.deck = [c for c in player.deck if c not in player.hand]
+    player.discard = [c for c in player.discard if c not in player.hand]
+
+
 def test_removing_n_status_effects_removes_n_tokens_of_the_players_choice(compiled):
     """"When using cards or abilities that remove a specific number of Status Effects, remove that many
     tokens" ("Removing Status Effects"): Cleanse (remove 1 negative status effect) asks which token
     when there are several kinds; Shape Shift (not removable) is never among them."""
-    game = new_game(compiled, ["druid", "sun_elf"])
+    game, (wound, marked, shift) = druid_with_statuses(compiled)
     me = game.seats[0]
-    wound, marked, shift = (status(compiled, n) for n in ("Wound", "Sun Marked", "Shape Shift"))
-    game.gain_status(0, wound, 2, 0)
-    game.gain_status(0, shift, 1, 0)
-    game.gain_status(0, marked, 1, 0)
-    me.hand.clear()
     give_card(game, 0, "Cleanse")
     me.cp, game.phase = 5, "Main Phase (1)"
     action = next(a for a in game.actions(0, "main") if a.name == "Cleanse")
@@ -576,13 +589,8 @@ def test_remove_all_takes_every_token_and_asks_nothing(tmp_path):
     cost: 0
     effect: Remove all negative status effects.
 """)
-    game = new_game(compiled, ["druid", "sun_elf"])
+    game, (wound, marked, shift) = druid_with_statuses(compiled)
     me = game.seats[0]
-    wound, marked, shift = (status(compiled, n) for n in ("Wound", "Sun Marked", "Shape Shift"))
-    game.gain_status(0, wound, 2, 0)
-    game.gain_status(0, marked, 1, 0)
-    game.gain_status(0, shift, 1, 0)
-    me.hand.clear()
     give_card(game, 0, "Test Purge")
     game.phase = "Main Phase (1)"
     action = next(a for a in game.actions(0, "main") if a.name == "Test Purge" and a.kind == "play")
@@ -682,9 +690,7 @@ def test_a_condition_on_the_opponents_status(tmp_path):
     for opponent_wounds, cp in ((1, 0), (2, 2)):
         game.seats[1].tokens[wound] = []
         game.gain_status(1, wound, opponent_wounds, 0)
-        me.hand = [next(c for c in me.deck + me.discard if c.card.name == "Test Spite")]
-        me.deck = [c for c in me.deck if c not in me.hand]
-        me.discard = [c for c in me.discard if c not in me.hand]
+        card_to_hand(me, "Test Spite")
         drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "play")), answers())
         assert me.cp == cp
 
@@ -706,9 +712,7 @@ def test_a_cost_in_tokens_is_paid_only_with_the_tokens(tmp_path):
     for tokens, health, left in ((1, 40, 1), (2, 43, 0)):
         me.tokens[shift] = []
         game.gain_status(0, shift, tokens, 0)
-        me.hand = [next(c for c in me.deck + me.discard if c.card.name == "Test Price")]
-        me.deck = [c for c in me.deck if c not in me.hand]
-        me.discard = [c for c in me.discard if c not in me.hand]
+        card_to_hand(me, "Test Price")
         play_it = next(a for a in game.actions(0, "main") if a.kind == "play")
         assert play_it.idle == (tokens < 2)
         drive(game.perform(0, play_it), answers(ChooseOption=0))
