@@ -632,11 +632,11 @@ class _Emitter:
             skip_spend = self.jump_if_false(s)
             self.amount(s.cp)
             self.emit(Op.SPEND, status, node=s)
-            self.block((s.action,))
+            self.block(s.action)
             self.land(skip_spend)
             return
         skip = self.jump_if_false(s)
-        self.block((s.action,))
+        self.block(s.action)
         self.land(skip)
 
     def s_Deal(self, s: n.Deal) -> None:

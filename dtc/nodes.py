@@ -719,10 +719,11 @@ class Actor:
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """`spend 3 CP to draw 1 card`; `spend 1 Brew to add 2 dmg` (status: tokens, not CP)."""
+    """`spend 3 CP to draw 1 card [and ...]`; `spend 1 Brew to add 2 dmg` (status: tokens, not CP).
+    Every clause joined after the first is part of what the payment buys."""
 
     cp: Amount  # how many CP, or tokens of `status`
-    action: Stmt
+    action: tuple  # the statements done once paid
     status: str | None = None
     span: Offsets | None = _span()
 

@@ -407,6 +407,10 @@ class _Builder(Transformer):
             replace(c, joined=True) if i > 0 and isinstance(c, (n.VerbCall, n.Item)) else c
             for i, c in enumerate(items[:-1] if instead else items)
         ]
+        for i, c in enumerate(clauses):  # `spend 3 CP to heal 2 and gain 1 CP`: the payment buys both
+            if isinstance(c, n.Cost) and i + 1 < len(clauses):
+                clauses[i:] = [replace(c, action=c.action + tuple(clauses[i + 1:]))]
+                break
         if instead:
             return (n.Instead(tuple(clauses), span=_off(meta)),)
         return tuple(clauses)
@@ -495,11 +499,11 @@ class _Builder(Transformer):
         return n.Spend(items[0], span=_off(meta))
 
     def cost(self, meta, items):
-        return n.Cost(items[0], items[1], span=_off(meta))
+        return n.Cost(items[0], (items[1],), span=_off(meta))
 
     def cost_tokens(self, meta, items):
         status = None if items[1].casefold() == "cp" else items[1]
-        return n.Cost(items[0], items[2], status, span=_off(meta))
+        return n.Cost(items[0], (items[2],), status, span=_off(meta))
 
     def lose_cp(self, meta, items):
         return n.LoseCP(items[0], span=_off(meta))

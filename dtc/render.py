@@ -268,7 +268,8 @@ _STMT = {
     n.VerbCall: lambda s: s.text,
     n.Item: lambda s: f"{s.count} {s.name}",
     n.Actor: _actor,
-    n.Cost: lambda s: f"spend {render_amount(s.cp)} {s.status or 'CP'} to {render_stmt(s.action)}",
+    n.Cost: lambda s: f"spend {render_amount(s.cp)} {s.status or 'CP'} to "
+    + " and ".join(render_stmt(a) for a in s.action),
     n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}",
     n.On: lambda s: f"on {render_test(s.test)}, {render_body(s.body)}",
     n.ForEach: lambda s: f"for each {render_countable(s.count)}, {render_body(s.body)}",

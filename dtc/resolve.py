@@ -216,7 +216,7 @@ class Resolver:
 
     def s_Cost(self, s, _):
         status = self.status(s.status, s.span) if s.status is not None else None
-        return replace(s, cp=self.expr(s.cp, s.span), action=self.stmt(s.action, None), status=status)
+        return replace(s, cp=self.expr(s.cp, s.span), action=self.body(s.action), status=status)
 
     def s_Increase(self, s, _):
         return replace(self.generic(s), component=self.component(s.component, s.span, ("dial", "track")))

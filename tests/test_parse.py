@@ -106,8 +106,9 @@ CONSTRUCTS = [
      (n.If(n.YouHave("at_least", 1, "Wound", "opponent_status"), (n.Deal(N(2), None, None, False),)),)),
     ("If the opponent has exactly 2 Wound, gain 1 CP.",
      (n.If(n.YouHave("exactly", 2, "Wound", "opponent_status"), (n.GainCP(N(1)),)),)),
-    ("Spend 1 Brew to add 2 dmg.", (n.Cost(N(1), n.AddDamage(N(2)), "Brew"),)),
-    ("Spend 3 CP to draw 1 card.", (n.Cost(N(3), n.Draw(N(1))),)),
+    ("Spend 1 Brew to add 2 dmg.", (n.Cost(N(1), (n.AddDamage(N(2)),), "Brew"),)),
+    # what follows `and` is bought too
+    ("Spend 1 Brew to heal 2 and gain 1 CP.", (n.Cost(N(1), (n.Heal(N(2)), n.GainCP(N(1))), "Brew"),)),
     ("Remove all Wound.", (n.Remove(n.NamedStatus("Wound", None), None, True),)),
     ("Remove all positive status effects from your opponent.",
      (n.Remove(n.NamedStatus("positive status effects", None), "opponent", True),)),
@@ -168,7 +169,7 @@ CONSTRUCTS = [
     ("You or a chosen teammate gains Regenerate.",
      (n.Actor("self_or_chosen_teammate", n.Gain(n.NamedStatus("Regenerate", None))),)),
     ("A chosen opponent discards 1 card.", (n.Actor("chosen_opponent", n.Discard(N(1))),)),
-    ("Spend 3 CP to draw 1 card.", (n.Cost(N(3), n.Draw(N(1))),)),
+    ("Spend 3 CP to draw 1 card.", (n.Cost(N(3), (n.Draw(N(1)),)),)),
     # ellipsis after and / &
     ("Gain 1 CP and 2 Shape Shift.", (n.GainCP(N(1)), n.Item(2, "Shape Shift", joined=True))),
     ("Gain Regenerate & Shape Shift.",
@@ -220,7 +221,7 @@ def test_trigger(text, trigger):
 def test_once_per_turn_and_trigger_lift_to_the_effect():
     e = effect("Once per turn, at any time, you may spend 3 CP to draw 1 card.")
     assert e.once_per_turn and e.trigger == n.AnyTime()
-    assert e.body == (n.May((n.Cost(N(3), n.Draw(N(1))),)),)
+    assert e.body == (n.May((n.Cost(N(3), (n.Draw(N(1)),)),)),)
 
 
 def test_a_leading_form_condition_stays_a_condition_under_the_trigger():
