@@ -122,11 +122,18 @@ def _valeria(documents: list[tuple[str, Document]], result: Result):
 
 def artifact_names(result: Result, paths: list[Path]) -> dict[str, str]:
     """Each document's name inside an artifact: relative to the folder holding the input
-    that found it (`content/heroes/my-hero.yaml` whether compiled from `.` or from `/tmp`)."""
+    that found it (`content/heroes/my-hero.yaml` whether compiled from `.` or from `/tmp`). A
+    folder given is named `content/` whatever it is called: a copy or a renamed content folder
+    compiles to the same ruleset (the same hash, so its saves and logs still fit)."""
     bases = [p.resolve().parent for p in paths] + [builtin_content_dir().resolve().parent]
+    folders = [p.resolve() for p in paths if Path(p).is_dir()]
     names = {}
     for path in result.sources:
         real = Path(path).resolve()
+        folder = next((f for f in folders if real.is_relative_to(f)), None)
+        if folder is not None:
+            names[path] = "content/" + real.relative_to(folder).as_posix()
+            continue
         for base in bases:
             if real.is_relative_to(base):
                 names[path] = real.relative_to(base).as_posix()

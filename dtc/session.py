@@ -87,6 +87,7 @@ class Session:
     on_event: Callable[[Any, dict], None] | None = None
     answers: list[Any] = field(default_factory=list)
     made_by: str | None = None  # the engine version of the save being resumed
+    ruleset_file: str | None = None  # the `--ruleset` played with, for a resume that does not name it
 
     def run(self, recorded: list[Any] | None = None) -> Any:
         """Play to the end; `recorded` answers (from a save) are given first, unasked."""
@@ -109,7 +110,7 @@ class Session:
         try:
             if log:
                 self._log(log, {"dtc": self.kind.log, "version": FORMAT, "engine": engine_version(),
-                                **self.setup.to_json()})
+                                **self._where(), **self.setup.to_json()})
             run = game.play()
             try:
                 request = next(run)
@@ -156,6 +157,9 @@ class Session:
                 except OSError as exc:  # what was still buffered could not be written
                     raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
 
+    def _where(self) -> dict:
+        return {"ruleset_file": self.ruleset_file} if self.ruleset_file else {}
+
     def _log(self, log, line: dict) -> None:
         try:
             log.write(json.dumps(line) + "\n")
@@ -173,8 +177,8 @@ class Session:
     def save(self) -> None:
         if self.save_path is None:
             return
-        data = {"dtc": self.kind.save, "version": FORMAT, "engine": engine_version(), **self.setup.to_json(),
-                "answers": self.answers}
+        data = {"dtc": self.kind.save, "version": FORMAT, "engine": engine_version(), **self._where(),
+                **self.setup.to_json(), "answers": self.answers}
         try:
             artifact_mod.write(self.save_path, json.dumps(data).encode())
         except OSError as exc:

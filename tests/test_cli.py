@@ -248,3 +248,30 @@ def test_ruleset_may_be_a_content_folder_compiled_on_the_spot(tmp_path, broken):
     bad = run("play", "--hero", "tester", "--vs", "tester", "--auto", "--ruleset", broken)
     assert bad.exit_code == 1 and "Wuond" in bad.stderr
     assert "has 1 error(s); fix them (`dtc lint" in bad.stderr
+
+
+def test_a_content_folder_is_the_same_ruleset_whatever_its_name_and_saves_remember_it(tmp_path):
+    """A renamed copy of the content compiles to the built-in ruleset's hash; a game saved with
+    `--ruleset FOLDER` resumes with the command it prints (the save names the folder), and says so
+    when the folder changed since."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "mine")
+    built_in = run("compile", CONTENT, "-o", tmp_path / "a.dtcb")
+    mine = run("compile", tmp_path / "mine", "-o", tmp_path / "b.dtcb")
+    assert built_in.output.split("sha256")[1] == mine.output.split("sha256")[1]
+    save = tmp_path / "s.json"
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 2,
+                 "--ruleset", tmp_path / "mine", "--save", save)
+    assert played.exit_code == 0 and json.loads(save.read_text())["ruleset_file"] == str(tmp_path / "mine")
+    data = json.loads(save.read_text())
+    data["answers"] = data["answers"][:20]
+    save.write_text(json.dumps(data))
+    assert run("play", "--resume", save).exit_code == 0
+    hero = tmp_path / "mine" / "heroes" / "druid.yaml"
+    hero.write_text(hero.read_text().replace("effect: Deal 4 dmg.", "effect: Deal 5 dmg.", 1))
+    data["answers"] = data["answers"][:20]
+    save.write_text(json.dumps(data))
+    changed = run("play", "--resume", save)
+    assert changed.exit_code == 2
+    assert f"saved with the ruleset in {tmp_path / 'mine'}, which has changed since" in changed.stderr

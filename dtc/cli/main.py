@@ -396,6 +396,7 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     from dtc.dicethrone.session import DICE_THRONE, Setup
     from dtc.session import Session
 
+    ruleset_path = ruleset_path or _saved_ruleset(resume_path)
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
@@ -416,7 +417,7 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
     session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line),
-                      made_by=made_by)
+                      made_by=made_by, ruleset_file=_ruleset_file(ruleset_path))
     result = _run(session, recorded, save_path, "dtc play")
     if result.winner is None:
         winner = "a draw"
@@ -436,6 +437,24 @@ def _ignored_on_resume(names: list[str]) -> None:
                    err=True)
 
 
+def _ruleset_file(path: Path | None) -> str | None:
+    return str(Path(path).resolve()) if path is not None else None
+
+
+def _saved_ruleset(path: Path | None) -> Path | None:
+    """The `--ruleset` a save or log was played with, when it says so and it is still there (a
+    broken file is left for the save or log reader to report)."""
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            head = json.loads(file.readline())  # a save is one line; a log's first line is its header
+    except (OSError, ValueError):
+        return None
+    where = head.get("ruleset_file") if isinstance(head, dict) else None
+    return Path(where) if isinstance(where, str) and Path(where).exists() else None
+
+
 def _resume(kind, loaded, resume_path: Path):
     """The setup and answers of a save made with this ruleset (or a clean exit 2)."""
     from dtc.session import SessionError, load_save
@@ -446,8 +465,11 @@ def _resume(kind, loaded, resume_path: Path):
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     if setup.ruleset != loaded.content_hash:
-        click.echo(f"error: {resume_path} was saved with another ruleset "
-                   f"({setup.ruleset[:16]}…); pass the same --ruleset", err=True)
+        where = _saved_ruleset(resume_path)
+        said = (f"the ruleset in {where}, which has changed since" if where is not None else
+                "another ruleset")
+        click.echo(f"error: {resume_path} was saved with {said} ({setup.ruleset[:16]}…); pass the same "
+                   "--ruleset, unchanged", err=True)
         sys.exit(EXIT_USAGE)
     return setup, recorded, made_by
 
@@ -457,7 +479,7 @@ def _replay(kind, log_file: Path, ruleset_path: Path | None):
     from dtc.session import SessionError
     from dtc.session import replay as run_replay
 
-    loaded = _ruleset(ruleset_path)
+    loaded = _ruleset(ruleset_path or _saved_ruleset(log_file))
     try:
         return run_replay(kind, loaded, log_file)
     except SessionError as exc:
@@ -785,6 +807,7 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     from dtc.valeria.narrate import sheet as draw
     from dtc.valeria.session import VALERIA, Setup
 
+    ruleset_path = ruleset_path or _saved_ruleset(resume_path)
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
@@ -818,7 +841,7 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     click.echo(f"seed {setup.seed}; {mode}; {setup.sheet}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
     session = Session(loaded, VALERIA, setup, seats, log_path, save_path, _narrator(line),
-                      made_by=made_by)
+                      made_by=made_by, ruleset_file=_ruleset_file(ruleset_path))
     result = _run(session, recorded, save_path, command)
     click.echo("")
     click.echo(tally(None, result))
