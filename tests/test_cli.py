@@ -275,3 +275,11 @@ def test_a_content_folder_is_the_same_ruleset_whatever_its_name_and_saves_rememb
     changed = run("play", "--resume", save)
     assert changed.exit_code == 2
     assert f"saved with the ruleset in {tmp_path / 'mine'}, which has changed since" in changed.stderr
+
+
+def test_a_ruleset_without_heroes_says_so(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "content" / "rules", tmp_path / "rules-only" / "rules")
+    result = run("simulate", "druid", "duelist", "--games", 2, "--ruleset", tmp_path / "rules-only")
+    assert result.exit_code == 2 and "this ruleset has no heroes" in result.stderr

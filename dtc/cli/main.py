@@ -366,6 +366,10 @@ def _hero_name(loaded, name: str, option: str) -> str:
         names = [h["name"] for h in loaded.heroes]
         close = difflib.get_close_matches(name.replace("_", " ").replace("-", " "), names, n=1, cutoff=0.5)
         hint = f"did you mean `{close[0]}`? " if close else ""
+        if not names:
+            click.echo(f"error: {option}: no hero `{name}`: this ruleset has no heroes (a Dice Throne "
+                       "ruleset needs hero files; is it a Valeria one, or only rules?)", err=True)
+            sys.exit(EXIT_USAGE)
         click.echo(f"error: {option}: no hero `{name}`; {hint}heroes: {', '.join(names)}", err=True)
         sys.exit(EXIT_USAGE)
     return found[1]["name"]
