@@ -209,3 +209,11 @@ def test_a_condition_on_a_dials_value():
     assert moon.exit_code == 1 and "unknown component `Moon Dial`" in moon.stderr
     track = CliRunner().invoke(cli, ["explain", "--hero", "duelist", "If Footwork is 2, deal 2 dmg."])
     assert track.exit_code == 1 and "Footwork is a track; this needs a dial" in track.stderr
+
+
+def test_explain_with_no_dice_rolled():
+    """`--roll ""` is "empty for none", as the help says: 1 dmg per [Claw] rolled deals nothing."""
+    text = "Deal 1 dmg per [Claw] rolled."
+    result = CliRunner().invoke(cli, ["explain", "--hero", "druid", "--roll", "", text])
+    assert result.exit_code == 0, result.output
+    assert "current roll none" in result.stdout and "incoming dmg: none" in result.stdout

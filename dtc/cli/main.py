@@ -159,8 +159,11 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
     sys.exit(EXIT_CLEAN)
 
 
-def _face_values(text: str) -> list[int] | None:
-    """Die face values written `1,1,4,6,6` (spaces allowed); None unless exactly that."""
+def _face_values(text: str, empty_ok: bool = False) -> list[int] | None:
+    """Die face values written `1,1,4,6,6` (spaces allowed; `` for no dice when `empty_ok`); None
+    unless exactly that."""
+    if empty_ok and not text.strip():
+        return []
     parts = [part.strip() for part in text.split(",")]
     if not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
         return None
@@ -278,7 +281,7 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
     from dtc.explain import explain as explain_text
     from dtc.show import find_hero, hero_names
 
-    faces = _face_values(roll)
+    faces = _face_values(roll, empty_ok=True)
     if faces is None:
         click.echo(f"error: --roll takes face values like 1,2,3,4,6, not {roll!r}", err=True)
         sys.exit(EXIT_USAGE)
