@@ -526,10 +526,12 @@ class _Emitter:
                 self.emit(Op.COUNT_STATUS, status, node=c)
             elif c.kind == "component":
                 self.emit(Op.GET_COMP, self.c.component_index(c.what, self.scope), node=c)
-            elif c.kind == "opponent_status":  # counted as the opponent, then back to the player
-                status, _ = self.c.status_index(c.what, self.scope)
+            elif c.kind in ("opponent_status", "opponent_cp"):  # read as the opponent, then back
                 self.emit(Op.ACTOR, TARGETS.index("opponent"), node=c)
-                self.emit(Op.COUNT_STATUS, status, node=c)
+                if c.kind == "opponent_cp":
+                    self.emit(Op.GET_CP, node=c)
+                else:
+                    self.emit(Op.COUNT_STATUS, self.c.status_index(c.what, self.scope)[0], node=c)
                 self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
             else:
                 op = {"opponents": Op.COUNT_OPPONENTS, "cp": Op.GET_CP, "cards": Op.HAND_SIZE}[c.kind]

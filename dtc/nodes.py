@@ -328,7 +328,7 @@ class YouHave:
     compare: str  # at_least | more_than | fewer_than | exactly
     count: int
     what: str
-    kind: str  # status | opponents | cp | cards | component | opponent_status
+    kind: str  # status | opponents | cp | cards | component | opponent_status | opponent_cp
     span: Offsets | None = _span()
 
 

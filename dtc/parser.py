@@ -758,7 +758,8 @@ class _Builder(Transformer):
         compare = next((i for i in items if i in COMPARE_WORDS), "at_least")
         numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
         count = int(numbers[0]) if numbers else 1
-        return n.YouHave(compare, count, items[-1], "opponent_status", span=_off(meta))
+        kind = "opponent_cp" if str(items[-1]).casefold() == "cp" else "opponent_status"
+        return n.YouHave(compare, count, items[-1], kind, span=_off(meta))
 
     def component_at_least(self, meta, items):
         return n.YouHave("at_least", int(items[1]), items[0], "component", span=_off(meta))

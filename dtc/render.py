@@ -304,7 +304,7 @@ def render_condition(c: Any) -> str:
         return f"if in {c.form}"
     if isinstance(c, n.YouDid):
         return "if you do not" if c.negated else "if you do"
-    if c.kind == "opponent_status":
+    if c.kind in ("opponent_status", "opponent_cp"):
         words = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ",
                  "exactly": "exactly "}[c.compare]
         return f"if your opponent has {words}{c.count} {c.what}"

@@ -405,6 +405,10 @@ class Resolver:
         if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):
             return replace(c, what=self.status(c.what, c.span))
         if isinstance(c, n.YouHave) and c.kind == "component":
+            if fold(c.what) not in self.scope.components and self.lookup_status(c.what):
+                self.report("C003", f"`{c.what}` is a status effect, not a dial", c.span,
+                            f"count its tokens: `If you have {max(c.count, 1)} {c.what}, ...`")
+                return c
             return replace(c, what=self.component(c.what, c.span, ("dial",)))
         return c
 
@@ -476,8 +480,10 @@ class Resolver:
                         self.did_you_mean(name, [c.name for c in self.scope.components.values()]))
             return name
         if comp.kind not in kinds:
-            self.report("C016", f"{comp.name} is a {comp.kind}; this needs a "
-                        f"{' or '.join(kinds)}", span)
+            kind = "set of forms" if comp.kind == "forms" else comp.kind
+            hint = f"a form is a condition of its own: `If in {comp.values[0]}, ...`" \
+                if comp.kind == "forms" and comp.values else None
+            self.report("C016", f"{comp.name} is a {kind}; this needs a {' or '.join(kinds)}", span, hint)
         return comp.name
 
     def component_value(self, comp, value, span):

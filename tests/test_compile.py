@@ -217,3 +217,14 @@ def test_explain_with_no_dice_rolled():
     result = CliRunner().invoke(cli, ["explain", "--hero", "druid", "--roll", "", text])
     assert result.exit_code == 0, result.output
     assert "current roll none" in result.stdout and "incoming dmg: none" in result.stdout
+
+
+@pytest.mark.parametrize("hero, text, message, hint", [
+    ("sun-elf", "If Charged Gem is at least 1, deal 2 dmg.", "`Charged Gem` is a status effect, not a dial",
+     "count its tokens: `If you have 1 Charged Gem, ...`"),
+    ("druid", "If Active Form is 2, deal 2 dmg.", "Active Form is a set of forms; this needs a dial",
+     "a form is a condition of its own: `If in Druid Form, ...`"),
+])
+def test_a_condition_on_the_wrong_kind_of_thing_says_what_to_write(hero, text, message, hint):
+    result = CliRunner().invoke(cli, ["explain", "--hero", hero, text])
+    assert result.exit_code == 1 and message in result.stderr and hint in result.stderr

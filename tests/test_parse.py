@@ -109,6 +109,8 @@ CONSTRUCTS = [
     ("Spend 1 Brew to add 2 dmg.", (n.Cost(N(1), (n.AddDamage(N(2)),), "Brew"),)),
     # what follows `and` is bought too
     ("Spend 1 Brew to heal 2 and gain 1 CP.", (n.Cost(N(1), (n.Heal(N(2)), n.GainCP(N(1))), "Brew"),)),
+    ("If your opponent has at least 3 CP, steal 1 CP.",
+     (n.If(n.YouHave("at_least", 3, "CP", "opponent_cp"), (n.StealCP(N(1)),)),)),
     ("Remove all Wound.", (n.Remove(n.NamedStatus("Wound", None), None, True),)),
     ("Remove all positive status effects from your opponent.",
      (n.Remove(n.NamedStatus("positive status effects", None), "opponent", True),)),
