@@ -748,6 +748,11 @@ class _Builder(Transformer):
         kind, what = items[-1]
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
+    def you_have_one(self, meta, items):
+        """`If you have a negative status effect`: at least 1."""
+        kind, what = items[-1]
+        return n.YouHave("at_least", 1, what, kind, span=_off(meta))
+
     def component_is(self, meta, items):
         """`If Heat is 4` (exactly), `If Heat is at least 4`: a dial's value."""
         compare = items[1] if len(items) == 3 else "exactly"
@@ -758,8 +763,12 @@ class _Builder(Transformer):
         compare = next((i for i in items if i in COMPARE_WORDS), "at_least")
         numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
         count = int(numbers[0]) if numbers else 1
-        kind = "opponent_cp" if str(items[-1]).casefold() == "cp" else "opponent_status"
-        return n.YouHave(compare, count, items[-1], kind, span=_off(meta))
+        what = str(items[-1])
+        for article in ("a ", "an ", "any "):  # `has a negative status effect`: at least 1
+            if what.casefold().startswith(article) and not numbers:
+                what = what[len(article):]
+        kind = "opponent_cp" if what.casefold() == "cp" else "opponent_status"
+        return n.YouHave(compare, count, what, kind, span=_off(meta))
 
     def component_at_least(self, meta, items):
         return n.YouHave("at_least", int(items[1]), items[0], "component", span=_off(meta))
