@@ -233,7 +233,8 @@ class SampleState:
         self.remove_status(player, status, count)
 
     def status_count(self, player, status):
-        return len(self.seats[player].statuses.get(status, []))
+        held = self.removable(player, status)  # a class counts the tokens of its kind
+        return len(held) if held is not None else len(self.seats[player].statuses.get(status, []))
 
     def tokens(self, player, status):
         entry = self.a.statuses[status]

@@ -46,7 +46,7 @@ _SHEET_CHOICES = {
 # `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
 _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
-                                              Op.SPEND, Op.ADD_DMG))
+                                              Op.SPEND, Op.ADD_DMG, Op.REMOVE))
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
@@ -366,7 +366,8 @@ class VM:
 
     def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
-        3 CP` needs 3 CP (`spend 1 <status>` a token), `add 2 dmg` an Attack of the player's own,
+        3 CP` needs 3 CP (`spend 1 <status>` a token; `remove 1 <status>` from oneself, one too),
+        `add 2 dmg` an Attack of the player's own,
         `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
         craft, `set a form` another form than its own, `take N Steps backward` a position below.
@@ -415,6 +416,8 @@ class VM:
             return state.cp(actor) >= a
         if then == Op.SPEND:
             return state.status_count(actor, x) >= a
+        if then == Op.REMOVE and y == 0:  # removing one's own tokens needs some (a class: any of it)
+            return state.status_count(actor, x) > 0
         if then == Op.DISCARD:
             return len(state.hand(actor)) >= a
         if then == Op.USE_CARDS:

@@ -615,6 +615,13 @@ def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
     game.set_component(0, comp(game, 0, "Active Form"), 1)  # Bear Form
     bark = next(a for a in game.actions(0, "defensive") if a.name == "Bark Skin")
     assert not bark.idle and bot.act(game, Act(game.phase, 0, "defensive", (bark,))) == 0
+    # Cleanse (remove 1 negative status effect) with none to remove
+    give_card(game, 0, "Cleanse")
+    game.active, game.phase = 0, "Main Phase (1)"
+    cleanse = lambda: next(a for a in game.actions(0, "main") if a.name == "Cleanse" and a.kind == "play")  # noqa: E731
+    assert cleanse().idle
+    game.gain_status(0, status(compiled, "Wound"), 1, 0)
+    assert not cleanse().idle
 
 
 def compiled_with_cards(tmp_path, hero_file: str, cards: str):
