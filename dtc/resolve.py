@@ -409,8 +409,21 @@ class Resolver:
                 self.report("C003", f"`{c.what}` is a status effect, not a dial", c.span,
                             f"count its tokens: `If you have {max(c.count, 1)} {c.what}, ...`")
                 return c
-            return replace(c, what=self.component(c.what, c.span, ("dial",)))
+            resolved = replace(c, what=self.component(c.what, c.span, ("dial",)))
+            self.dial_reach(resolved)
+            return resolved
         return c
+
+    def dial_reach(self, c: n.YouHave) -> None:
+        """`If Heat is 9` on a dial that runs 0 to 5 can never hold: a warning, like `On`s."""
+        comp = self.scope.components.get(fold(c.what))
+        if comp is None or comp.kind != "dial" or "range" not in comp.data:
+            return
+        low, high = comp.data["range"]
+        never = {"at_least": c.count > high, "exactly": not low <= c.count <= high,
+                 "more_than": c.count >= high, "fewer_than": c.count <= low}[c.compare]
+        if never:
+            self.warn("C007", f"{comp.name} runs from {low} to {high}: this condition can never hold", c.span)
 
     def trigger(self, t):
         if isinstance(t, (n.During, n.Conclude, n.DamagedByPhase)):

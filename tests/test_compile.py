@@ -228,3 +228,11 @@ def test_explain_with_no_dice_rolled():
 def test_a_condition_on_the_wrong_kind_of_thing_says_what_to_write(hero, text, message, hint):
     result = CliRunner().invoke(cli, ["explain", "--hero", hero, text])
     assert result.exit_code == 1 and message in result.stderr and hint in result.stderr
+
+
+def test_a_dial_condition_out_of_its_range_is_a_warning():
+    """The Sun Dial runs 0 to 5: `If Sun Dial is 9` can never hold (C007, as for an `On` that cannot)."""
+    never = CliRunner().invoke(cli, ["explain", "--hero", "sun-elf", "If Sun Dial is 9, heal 1."])
+    assert "warning[C007]: Sun Dial runs from 0 to 5: this condition can never hold" in never.stderr
+    fine = CliRunner().invoke(cli, ["explain", "--hero", "sun-elf", "If Sun Dial is at least 5, heal 1."])
+    assert fine.exit_code == 0 and "C007" not in fine.stderr
