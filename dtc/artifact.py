@@ -115,6 +115,12 @@ class Artifact:
     def dice(self) -> list[dict]:
         return self.data["dice"]
 
+    def in_class(self, status: int, cls: str) -> bool:
+        """Whether `1 <cls> status effect` (any, positive, negative) covers the status: one of that
+        polarity that may be removed (not Armor-like or unique tokens marked `removable: false`)."""
+        entry = self.statuses[status]
+        return entry.get("removable", True) and (cls == "any" or entry.get("polarity") == cls)
+
     def hero(self, name: str) -> tuple[int, dict] | None:
         """The hero whose name or slug is `name`."""
         wanted = _slug(name)

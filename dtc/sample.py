@@ -222,8 +222,7 @@ class SampleState:
         if cls is None:
             return None
         held = self.seats[player].statuses
-        return [s for s in held if (cls == "any" or self.a.statuses[s].get("polarity") == cls)
-                and self.a.statuses[s].get("removable", True) for _ in held[s]]
+        return [s for s in held if self.a.in_class(s, cls) for _ in held[s]]
 
     def remove_tokens(self, player, statuses):
         for s in dict.fromkeys(statuses):

@@ -52,6 +52,11 @@ _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.I
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
 
 
+def compared(x: int, y: int, how: int) -> int:
+    """COMPARE: 1 if `x` is at least / more than / fewer than / exactly `y` (COMPARISONS order)."""
+    return int((x >= y, x > y, x < y, x == y)[how])
+
+
 class VMError(Exception):
     """A run could not finish (budget exhausted, a bad answer); the message says why."""
 
@@ -470,7 +475,7 @@ class VM:
                 stack.append(int(not stack.pop()))
             elif op == Op.COMPARE and len(stack) >= 2:
                 y, x = stack.pop(), stack.pop()
-                stack.append(int((x >= y, x > y, x < y, x == y)[a]))
+                stack.append(compared(x, y, a))
             else:
                 break  # anything else acts or reads the dice: the effect starts here
             at += 1
@@ -600,7 +605,7 @@ class VM:
         elif op == Op.COMPARE:
             y = pop()
             x = pop()
-            push(int((x >= y, x > y, x < y, x == y)[a]))
+            push(compared(x, y, a))
         elif op == Op.DID:
             push(int(ctx.did))
         elif op == Op.PAY_CP:

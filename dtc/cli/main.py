@@ -194,20 +194,9 @@ def _load_artifact(path: Path):
               help="The artifact to write (e.g. build/ruleset.dtcb).")
 def compile_command(paths: tuple[Path, ...], output: Path) -> None:
     """Compile content into one verified ruleset artifact (.dtcb)."""
-    from dtc import artifact, project
-    from dtc.compiler import compile_content
+    from dtc import artifact
 
-
-    result = project.run(list(paths))
-    if result.usage_error:
-        _print_diagnostics(result)
-        sys.exit(EXIT_USAGE)
-    if result.errors:
-        _print_diagnostics(result)
-        click.echo(f"error: {len(result.errors)} error(s); nothing written", err=True)
-        sys.exit(EXIT_PROBLEMS)
-    data = artifact.to_bytes(compile_content(result.content,
-                                             project.artifact_names(result, list(paths))))
+    data = _compiled(list(paths), "{n} error(s); nothing written")
     loaded = artifact.load(data)  # never write what would not verify
     try:
         artifact.write(output, data)
@@ -341,24 +330,31 @@ def _ruleset(path: Path | None):
         sys.exit(EXIT_PROBLEMS)
 
 
-def _compiled_content(path: Path):
-    """Content compiled in memory for `--ruleset FOLDER`; its errors as lint prints them, exit 1."""
-    from dtc import artifact as artifact_mod
-    from dtc import project
+def _compiled(paths: list[Path], failure: str) -> bytes:
+    """The artifact bytes of content; when it has errors, they are printed as lint prints them,
+    then `failure` (`{n}`: how many), and the command exits 1 (2 for a usage error)."""
+    from dtc import artifact, project
     from dtc.compiler import compile_content
-    from dtc.diagnostics import render_text
+
+    result = project.run(paths)
+    if result.usage_error:
+        _print_diagnostics(result)
+        sys.exit(EXIT_USAGE)
+    if result.errors:
+        _print_diagnostics(result)
+        click.echo("error: " + failure.replace("{n}", str(len(result.errors))), err=True)
+        sys.exit(EXIT_PROBLEMS)
+    return artifact.to_bytes(compile_content(result.content, project.artifact_names(result, paths)))
+
+
+def _compiled_content(path: Path):
+    """Content compiled in memory for `--ruleset FOLDER` (its errors as lint prints them, exit 1)."""
+    from dtc import artifact
 
     if not path.exists():
         click.echo(f"error: --ruleset {path}: no such file or folder", err=True)
         sys.exit(EXIT_USAGE)
-    result = project.run([path])
-    if result.errors:
-        for d in result.errors:
-            click.echo(render_text(d, result.sources), err=True)
-        click.echo(f"error: {path} has {len(result.errors)} error(s); fix them (`dtc lint {path}`)", err=True)
-        sys.exit(EXIT_PROBLEMS)
-    data = compile_content(result.content, project.artifact_names(result, [path]))
-    return artifact_mod.load(artifact_mod.to_bytes(data))
+    return artifact.load(_compiled([path], f"{path} has {{n}} error(s); fix them (`dtc lint {path}`)"))
 
 
 def _hero_name(loaded, name: str, option: str) -> str:

@@ -302,17 +302,11 @@ class GameState:
         if cls is None:
             return None
         tokens = self.seats[player].tokens
-        return [s for s in tokens if self._in_class(s, cls) for _ in tokens[s]]
+        return [s for s in tokens if self.a.in_class(s, cls) for _ in tokens[s]]
 
     def remove_tokens(self, player, statuses):
         for s in dict.fromkeys(statuses):  # one event per status, in the order chosen
             self._remove(player, s, statuses.count(s))
-
-    def _in_class(self, status: int, cls: str) -> bool:
-        entry = self.a.statuses[status]
-        if not entry.get("removable", True):
-            return False
-        return cls == "any" or entry.get("polarity") == cls
 
     def _remove(self, player, status, count):
         tokens = self.seats[player].tokens.get(status, [])
@@ -341,11 +335,8 @@ class GameState:
                                          status, None, 0, "spent"))
 
     def status_count(self, player, status):
-        entry = self.a.statuses[status]
-        if entry.get("class") is not None:
-            return sum(len(t) for s, t in self.seats[player].tokens.items()
-                       if self._in_class(s, entry["class"]))
-        return len(self.seats[player].tokens.get(status, []))
+        held = self.removable(player, status)  # a class counts the tokens of its kind
+        return len(held) if held is not None else len(self.seats[player].tokens.get(status, []))
 
     def tokens(self, player, status):
         entry = self.a.statuses[status]
