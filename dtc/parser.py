@@ -245,9 +245,6 @@ def _eof_hint(text: str) -> str | None:
 # ------------------------------------------------------------- tree → AST
 
 
-COMPARE_WORDS = ("at_least", "more_than", "fewer_than", "exactly")
-
-
 def _per(items: list, meta) -> Any:
     """The amount, or `amount for each <countable>` when a `per` follows it."""
     return n.Per(items[0], items[1], span=_off(meta)) if len(items) > 1 else items[0]
@@ -760,8 +757,9 @@ class _Builder(Transformer):
 
     def opponent_has(self, meta, items):
         """`If your opponent has Scorch` (at least 1), `If the opponent has 2 Scorch`."""
-        compare = next((i for i in items if i in COMPARE_WORDS), "at_least")
         numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
+        # `compare? NUMBER? name`: a comparison, when written, comes first and is no token
+        compare = items[0] if len(items) > 1 and not isinstance(items[0], lark.Token) else "at_least"
         count = int(numbers[0]) if numbers else 1
         what = str(items[-1])
         for article in ("a ", "an ", "any "):  # `has a negative status effect`: at least 1

@@ -299,21 +299,20 @@ def render_test(t: Any) -> str:
     return " ".join(parts)
 
 
+_HAVE_WORDS = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ", "exactly": "exactly "}
+
+
 def render_condition(c: Any) -> str:
     if isinstance(c, n.InForm):
         return f"if in {c.form}"
     if isinstance(c, n.YouDid):
         return "if you do not" if c.negated else "if you do"
-    if c.kind in ("opponent_status", "opponent_cp"):
-        words = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ",
-                 "exactly": "exactly "}[c.compare]
-        return f"if your opponent has {words}{c.count} {c.what}"
-    if c.kind == "component":
-        words = {"at_least": "at least ", "more_than": "more than ", "fewer_than": "fewer than ",
-                 "exactly": ""}[c.compare]
+    if c.kind == "component":  # a dial's value: `is 3` is exactly 3
+        words = {**_HAVE_WORDS, "at_least": "at least ", "exactly": ""}[c.compare]
         return f"if {c.what} is {words}{c.count}"
-    compare = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ",
-               "exactly": "exactly "}[c.compare]
+    compare = _HAVE_WORDS[c.compare]  # a count: `have 2` is at least 2
+    if c.kind in ("opponent_status", "opponent_cp"):
+        return f"if your opponent has {compare}{c.count} {c.what}"
     what = {"opponents": "opponent" if c.count == 1 else "opponents", "cp": "CP",
             "cards": "cards in hand"}.get(c.kind, c.what)
     return f"if you have {compare}{c.count} {what}"

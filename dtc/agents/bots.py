@@ -261,7 +261,7 @@ class HeuristicBot:
             score = card.value if attack is not None and attack.attacker == seat else 0.0
         elif card.prevents:  # prevention lasts its phase: only against damage on its way
             incoming = game.incoming[seat]
-            score = card.value if incoming.total_before() > incoming.prevented else 0.0
+            score = card.value if incoming.on_its_way() else 0.0
         elif card.alters_dice:
             score = 0.0
         elif window in ("defensive", "roll_end") and attack is not None and attack.defender == seat:
@@ -307,7 +307,7 @@ class HeuristicBot:
         attacking = attack is not None and attack.attacker == seat
         defending = (attack is not None and attack.defender == seat
                      and window in ("defensive", "roll_end"))
-        threatened = bool(incoming.amounts or incoming.added) and incoming.total_before() > incoming.prevented
+        threatened = incoming.on_its_way()
         if attacking or defending or threatened:
             cp = p.cp
             for held in p.hand:

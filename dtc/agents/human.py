@@ -86,8 +86,7 @@ class Human:
     def on_Act(self, game, r: Act):
         own_turn = getattr(game, "active", r.player) == r.player
         incoming = getattr(game, "incoming", None)
-        threatened = incoming is not None and game.accumulate \
-            and incoming[r.player].total_before() > incoming[r.player].prevented
+        threatened = incoming is not None and game.accumulate and incoming[r.player].on_its_way()
         if self.waiting:
             if not own_turn and not threatened:
                 return None  # `w`: passing until your turn, or until dmg comes at you

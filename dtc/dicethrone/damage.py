@@ -50,6 +50,10 @@ class Incoming:
     def total_before(self) -> int:
         return sum(a for a, _ in self.amounts) + self.added
 
+    def on_its_way(self) -> bool:
+        """Damage is coming that prevention would still act on."""
+        return bool(self.amounts or self.added) and self.total_before() > self.prevented
+
 
 def divide(value: int, by: int, round_up: bool) -> int:
     """value / by, rounded as the ruleset says."""
