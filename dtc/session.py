@@ -223,6 +223,18 @@ def agent_names(value: Any, count: int, known: set[str]) -> list[str]:
     return list(value)
 
 
+def recorded_ruleset(path: Path) -> Path | None:
+    """The `--ruleset` a save or log was played with, when it says so and it is still there (a
+    broken file is left for `load_save` or `read_log` to report)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            head = json.loads(file.readline())  # a save is one line; a log's first line is its header
+    except (OSError, ValueError):
+        return None
+    where = head.get("ruleset_file") if isinstance(head, dict) else None
+    return Path(where) if isinstance(where, str) and Path(where).exists() else None
+
+
 def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any], str | None]:
     """The setup and answers of a save file, and the engine version that made it (if it says)."""
     data = _read_json(path)

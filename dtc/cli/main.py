@@ -445,17 +445,9 @@ def _ruleset_file(path: Path | None) -> str | None:
 
 
 def _saved_ruleset(path: Path | None) -> Path | None:
-    """The `--ruleset` a save or log was played with, when it says so and it is still there (a
-    broken file is left for the save or log reader to report)."""
-    if path is None:
-        return None
-    try:
-        with open(path, encoding="utf-8") as file:
-            head = json.loads(file.readline())  # a save is one line; a log's first line is its header
-    except (OSError, ValueError):
-        return None
-    where = head.get("ruleset_file") if isinstance(head, dict) else None
-    return Path(where) if isinstance(where, str) and Path(where).exists() else None
+    from dtc.session import recorded_ruleset
+
+    return recorded_ruleset(path) if path is not None else None
 
 
 def _resume(kind, loaded, resume_path: Path):
