@@ -13,6 +13,7 @@ from typing import Any
 
 from dtc import artifact as artifact_mod
 from dtc import nodes as n
+from dtc.artifact import Artifact
 from dtc.checker import Checker
 from dtc.compiler import Compiler, _Scope
 from dtc.diagnostics import Diagnostic
@@ -69,34 +70,52 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     parsed, _ = parse_effect(text)
     if parsed is not None:
         result.tree = n.dump(parsed)
+    if kind == "status" and status is None and hero.statuses:
+        status = hero.statuses[0]
+    result.diagnostics = _check(content, hero, site, kind, status)
+    if site.ast is None or any(d.severity == "error" for d in result.diagnostics):
+        return result
+    result.tree = n.dump(site.ast)
+    loaded, chunk_index, first_new = _compile(content, hero, site, status if kind == "status" else None)
+    result.listing = "\n".join(format_chunk(loaded, i) for i in range(first_new, len(loaded.chunks)))
+    result.trace = _run(loaded, content.heroes.index(hero), chunk_index, roll, seed, kind)
+    return result
+
+
+def compile_text(content: Content, hero: Hero, text: str, kind: str = "card") -> tuple[Artifact, int]:
+    """The content's ruleset with one more chunk, `text` as `hero`'s effect; (artifact, its chunk).
+    ValueError with the first error when the text does not check."""
+    site = _site(text, kind, hero)
+    errors = [d for d in _check(content, hero, site, kind, None) if d.severity == "error"]
+    if site.ast is None or errors:
+        raise ValueError(errors[0].message if errors else f"cannot parse {text!r}")
+    loaded, chunk_index, _ = _compile(content, hero, site, None)
+    return loaded, chunk_index
+
+
+def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any) -> list[Diagnostic]:
+    """Check the text as the hero's (filling `site.ast`); the diagnostics."""
     checker = Checker(content)
-    rulesets = content.rulesets
-    ruleset = checker.ruleset_for(hero.ruleset, rulesets, hero.doc, ("rules",))
+    ruleset = checker.ruleset_for(hero.ruleset, content.rulesets, hero.doc, ("rules",))
     statuses = [s for ss in content.status_sets for s in ss.statuses]
     scope = checker.hero_scope(hero, ruleset, statuses)
     checker.check_verbs(hero, scope)
     checker.diags = []
     ctx = Context(kind, dice=site.dice)
-    if kind == "status" and status is None and hero.statuses:
-        status = hero.statuses[0]
     if kind == "status":
         ctx.status = status
     checker.check_site(site, scope, ctx)
-    result.diagnostics = checker.diags
-    if site.ast is None or any(d.severity == "error" for d in checker.diags):
-        return result
-    result.tree = n.dump(site.ast)
+    return checker.diags
+
+
+def _compile(content: Content, hero: Hero, site: Site, status: Any) -> tuple[Artifact, int, int]:
+    """(the ruleset with the site's chunks added, the site's chunk, the first chunk added)."""
     compiler = Compiler(content)
     image = compiler.compile()
-    hero_index = content.heroes.index(hero)
-    chunk_scope = _Scope(hero, hero_index, status if kind == "status" else None)
     first_new = len(compiler.chunks)
-    chunk_index = compiler.effect_chunk(site, chunk_scope)
+    chunk_index = compiler.effect_chunk(site, _Scope(hero, content.heroes.index(hero), status))
     image["chunks"] = [c.to_json() for c in compiler.chunks]
-    loaded = artifact_mod.load(artifact_mod.to_bytes(image))
-    result.listing = "\n".join(format_chunk(loaded, i) for i in range(first_new, len(loaded.chunks)))
-    result.trace = _run(loaded, hero_index, chunk_index, roll, seed, kind)
-    return result
+    return artifact_mod.load(artifact_mod.to_bytes(image)), chunk_index, first_new
 
 
 def _run(loaded, hero_index: int, chunk_index: int, roll: list[int], seed: int, kind: str) -> list[str]:

@@ -194,7 +194,7 @@ class SampleState:
     def gain_status(self, player, status, count, tier):
         entry = self.a.statuses[status]
         tokens = self.seats[player].statuses.setdefault(status, [])
-        limit = entry.get("stack_limit", 99)
+        limit = self.stack_limit(player, status)
         added = 0
         for _ in range(count):
             if len(tokens) < limit:
@@ -205,6 +205,9 @@ class SampleState:
             tier_name = f" ({entry['tiers'][tier - 1]['tier']} {entry['tiers'][tier - 1]['slot']})"
         if self.logging:
             self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
+
+    def stack_limit(self, player, status):
+        return self.a.statuses[status].get("stack_limit", 99)
 
     def remove_status(self, player, status, count):
         held = self.removable(player, status)

@@ -46,7 +46,7 @@ _SHEET_CHOICES = {
 # `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
 _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
-                                              Op.SPEND, Op.ADD_DMG, Op.REMOVE))
+                                              Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT))
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
@@ -184,6 +184,8 @@ class GameState(Protocol):
     def status_name(self, status: int) -> str: ...
     def spend_status(self, player: int, status: int, count: int) -> None: ...
     def status_count(self, player: int, status: int) -> int: ...
+    def stack_limit(self, player: int, status: int) -> int:
+        """How many tokens of the status the player may hold."""
     def tokens(self, player: int, status: int) -> list[str]:
         """Descriptions of the player's tokens of a status (for choosing one)."""
     def this_token(self, ctx: RunContext, action: str, side: int = 0) -> None:
@@ -427,9 +429,31 @@ class VM:
             return len(state.hand(actor)) >= a
         if then == Op.USE_CARDS:
             return bool(state.zone_cards(actor, x, y))
+        if then in (Op.GAIN, Op.INFLICT) and at + 2 < len(steps) and steps[at + 2][0] in (_JUMP, _END):
+            return not self._gains_nothing(state, actor, then, x, y)
         if then == Op.PLACE_N:
             return bool(state.hand_cards(actor, y))
         return True
+
+    def _gains_nothing(self, state: GameState, actor: int, op: int, status: int, b: int) -> bool:
+        """Whether gaining (or inflicting) the status, and nothing else, would be lost now: every
+        player it goes to holds its stack limit, it is good for the one choosing (a positive or
+        unique status gained, a negative one inflicted on others), and nothing happens at the limit
+        (a token flipped instead). A gain that would only spare the chooser harm is never "nothing"."""
+        entry = self.artifact.statuses[status]
+        if entry.get("class") is not None or entry.get("tiers") or any(
+                (e.get("trigger") or {}).get("on") == "gained_at_limit" for e in entry.get("effects", ())):
+            return False
+        negative = entry.get("polarity") == "negative"
+        if op == Op.GAIN:
+            if negative or b:  # b: the tier gained
+                return False
+            targets = [actor]
+        elif b == 0 or not negative:
+            return False
+        else:
+            targets = state.players(RunContext(actor, None), "each_opponent")
+        return all(state.status_count(p, status) >= state.stack_limit(p, status) for p in targets)
 
     def _starts_unchecked(self, chunk_index: int, at: int) -> bool:
         """Whether `can_start` has nothing to read for these steps (it would say yes whatever the

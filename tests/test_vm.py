@@ -11,6 +11,7 @@ import random
 import pytest
 
 from dtc import artifact
+from dtc.explain import compile_text
 from dtc.opcodes import TARGETS, Op
 from dtc.sample import SampleState, ScriptedRNG, first_answer, run_to_end
 from dtc.vm import VM, ChooseDice, ChooseOption, PickNumber, RunContext, VMError, Window, YesNo
@@ -228,12 +229,41 @@ def test_solar_burst_choice(compiled):
     assert state.incoming[1] == 8
 
 
-def test_harness_the_light_heals_per_stave(compiled):
-    """Sun Elf, Harness the Light (Defense Roll 1): Heal 1 for each Stave rolled."""
-    state, _, _ = run_ability(compiled, "sun-elf", "Harness the Light", [], dice=[2])
-    assert state.seats[0].health == 51
-    state, _, _ = run_ability(compiled, "sun-elf", "Harness the Light", [], dice=[6])
-    assert state.seats[0].health == 50 and state.seats[0].components[0] == 4  # Sun Power: dial +1
+@pytest.mark.parametrize("held, taken", [("Charged Gem", "Sun Marked"), ("Sun Marked", "Charged Gem")])
+def test_solar_burst_does_not_offer_a_choice_that_would_be_lost(compiled, held, taken):
+    """Charged Gem and Sun Marked have a Stack Limit of 1 (000_eaa64e0770891241.txt, "Sun Elf" >
+    "Status Effects"; "Stack Limits": no more tokens than the limit on a hero): holding a Gem, gaining
+    one would be lost, so the choice is not asked and Sun Marked is inflicted (and the other way round)."""
+    gem, marked = status_id(compiled, "Charged Gem"), status_id(compiled, "Sun Marked")
+
+    def setup(state, _):
+        if held == "Charged Gem":
+            state.gain_status(0, gem, 1, 0)
+        else:
+            state.gain_status(1, marked, 1, 0)
+
+    answers = Scripted()  # asked anything but a window: nothing to pop, the test fails
+    state, _, _ = run_ability(compiled, "sun-elf", "Solar Burst", [6, 6, 6, 6, 1], answers=answers,
+                              setup=setup)
+    assert count(state, compiled, 0, "Charged Gem") == 1 and count(state, compiled, 1, "Sun Marked") == 1
+    assert not [r for r in answers.seen if isinstance(r, ChooseOption)]
+
+
+def test_a_choice_that_spares_the_chooser_harm_is_still_offered(builtin):
+    """A negative status gained at its limit is lost too, but that is the chooser's good ("Or": "you
+    may resolve only one of the options"): `Choose one: gain Wound, or lose 2 CP` still asks."""
+    content = builtin.content
+    druid = next(h for h in content.heroes if h.name == "Druid")
+    loaded, index = compile_text(content, druid, "Choose one: gain Wound, or lose 2 CP.")
+    hero_index = content.heroes.index(druid)
+    state = SampleState(loaded, [hero_index, (hero_index + 1) % len(loaded.heroes)])
+    state.gain_status(0, status_id(loaded, "Wound"), 2, 0)
+    state.seats[0].cp = 5
+    asked = []
+    run_to_end(VM(loaded), index, RunContext(0, hero_index), state, random.Random(0),
+               lambda r: asked.append(r) or 0)
+    assert [r.options for r in asked if isinstance(r, ChooseOption)] == [("Gain Wound", "Lose 2 CP")]
+    assert state.seats[0].cp == 5  # chose the Wound it could not hold
 
 
 def test_ultimates(compiled):
@@ -739,8 +769,8 @@ def test_every_opcode_runs(compiled):
 
 def test_the_can_start_shortcut_never_says_yes_where_reading_the_state_says_no(compiled):
     """`can_start` skips reading the state for steps it would say yes to anyway; over every chunk and
-    step of the built-in content and states with nothing (no CP, cards, tokens, forms at each end),
-    the shortcut agrees with reading the state."""
+    step of the built-in content and states with nothing (no CP, cards, tokens, forms at each end)
+    or everything (every stack full), the shortcut agrees with reading the state."""
     vm = VM(compiled)
     states = []
     for hero in range(len(compiled.heroes)):
@@ -750,6 +780,12 @@ def test_the_can_start_shortcut_never_says_yes_where_reading_the_state_says_no(c
             if not hand:
                 state.seats[0].hand.clear()
             states.append(state)
+            full = copy.deepcopy(state)  # every status at its stack limit, on both players
+            for seat in (0, 1):
+                for status, entry in enumerate(compiled.statuses):
+                    if entry.get("class") is None and not entry.get("tiers"):
+                        full.gain_status(seat, status, entry.get("stack_limit", 3), 0)
+            states.append(full)
             for comp in range(len(state.seats[0].components)):
                 values = compiled.heroes[hero]["components"][comp].get("values") or [0]
                 for at_end in (0, len(values) - 1):

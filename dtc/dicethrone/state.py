@@ -260,7 +260,7 @@ class GameState:
         return self.seats[player].cp
 
     # ------------------------------------------------------------ statuses
-    def limit(self, status: int) -> int:
+    def stack_limit(self, player: int, status: int) -> int:
         return self.a.statuses[status].get("stack_limit", 99)
 
     def gain_status(self, player, status, count, tier):
@@ -268,7 +268,7 @@ class GameState:
         if entry.get("class") is not None:
             return
         tokens = self.seats[player].tokens.setdefault(status, [])
-        limit = self.limit(status)
+        limit = self.stack_limit(player, status)
         gained = 0
         for _ in range(count):
             if tier and entry.get("tiers"):
