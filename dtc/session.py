@@ -51,6 +51,10 @@ class SessionError(Exception):
     """A save or log that cannot be used, or a replay that differs; one-line message."""
 
 
+class Quit(Exception):
+    """A player left the game before its end (Ctrl-C or end of input at a prompt)."""
+
+
 @dataclass(frozen=True)
 class Kind:
     """Which game a session plays: file markers, its setup, how to start it, refused answers."""
@@ -144,6 +148,11 @@ class Session:
                                            ) from None
             except StopIteration as stop:
                 result = stop.value
+            except Quit:
+                if log:  # the log says so: it replays as far as it goes (`replay`)
+                    self._events(game, shown, log, live=False)
+                    self._log(log, {"left": {"answers": len(self.answers)}})
+                raise
             if pending:
                 raise SessionError(f"the saved game does not fit this ruleset{_other_version(self.made_by)}: "
                                    f"the game ended with {len(pending)} saved answers left over")
@@ -290,9 +299,12 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str |
         except ValueError as exc:
             raise SessionError(f"{path}:{number}: not a JSON line ({exc.args[0]})") from None
         if records and (not isinstance(record, dict)
-                        or not ({"ask", "answer"} <= record.keys() or "event" in record)):
-            raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}} "
-                               f"or {{\"event\"}}; this one is neither")
+                        or not ({"ask", "answer"} <= record.keys() or "event" in record or "left" in record)):
+            raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}}, "
+                               f"{{\"event\"}} or {{\"left\"}}; this one is neither")
+        if records and "left" in records[-1][1]:
+            raise SessionError(f"{path}:{number}: the log goes on after the line saying the game was left "
+                               f"(line {records[-1][0]})")
         records.append((number, record))
     if not records or not isinstance(records[0][1], dict) or records[0][1].get("dtc") != kind.log:
         raise SessionError(f"{path} is not a dtc game log of this game")
@@ -308,7 +320,8 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str |
 
 def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
     """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference,
-    naming the line of the log where the game and the log part."""
+    naming the line of the log where the game and the log part. A log of a game left before its end
+    replays as far as it goes: the result is then None."""
     setup, records, made_by = read_log(kind, path)
     if setup.ruleset != artifact.content_hash:
         raise SessionError(f"the log was played with ruleset {setup.ruleset[:16]}…, "
@@ -321,13 +334,17 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
 
     asks = [(line, r) for line, r in records if "ask" in r]
     events = [(line, r["event"]) for line, r in records if "event" in r]
+    left = records[-1][0] if records and "left" in records[-1][1] else None
     last = records[-1][0] if records else 1  # the header alone: the log ends at its first line
     steps = 0
+    result = None
     run = game.play()
     try:
         request = next(run)
         while True:
             if steps >= len(asks):
+                if left is not None:
+                    break  # as far as the game went
                 raise fail(f"{path}:{last}: the log is incomplete: it ends after {steps} answers, "
                                    f"before the game does (was the game left early?); next the game asks "
                                    f"{_short(plain(request))}")
@@ -344,6 +361,9 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
                                    f"the logged answer {_short(answer)}: {exc}") from None
     except StopIteration as stop:
         result = stop.value
+        if left is not None:
+            raise fail(f"{path}:{left}: replay differs: the log says the game was left, and it ended "
+                       f"after {steps} answers") from None
     if steps != len(asks):
         raise fail(f"{path}:{asks[steps][0]}: replay differs: the game ended after {steps} "
                            f"requests, the log has {len(asks)}")

@@ -200,6 +200,33 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
     assert bad.exit_code == 1 and "the log is incomplete: it ends after" in bad.stderr
 
 
+def test_the_log_of_a_game_left_early_replays_as_far_as_it_went(tmp_path):
+    """Leaving at a prompt (here: the input ends) writes a last log line saying so; `dtc replay` checks
+    every answer and event up to it and says the game has no result, exit 0. The same log without
+    that line is incomplete (exit 1), and a changed answer in it still differs (exit 1)."""
+    log = tmp_path / "left.jsonl"
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--seed", 5, "--log", log, input="\n" * 6)
+    assert played.exit_code == 0 and "left the game" in played.output
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[-1]) == {"left": {"answers": sum('"ask"' in line for line in lines)}}
+    replayed = run("replay", log)
+    assert replayed.exit_code == 0, replayed.stderr
+    assert re.match(r"replay matches: \d+ answers, as far as the game went \(it was left before its end\)",
+                    replayed.output)
+
+    (tmp_path / "cut.jsonl").write_text("\n".join(lines[:-1]))
+    assert "the log is incomplete" in run("replay", tmp_path / "cut.jsonl").stderr
+    ask = next(i for i, line in enumerate(lines) if '"ask"' in line)
+    record = json.loads(lines[ask])
+    record["answer"] = "banana"
+    (tmp_path / "changed.jsonl").write_text("\n".join(lines[:ask] + [json.dumps(record)] + lines[ask + 1:]))
+    changed = run("replay", tmp_path / "changed.jsonl")
+    assert changed.exit_code == 1 and f"changed.jsonl:{ask + 1}: replay differs" in changed.stderr
+    (tmp_path / "more.jsonl").write_text("\n".join(lines + lines[ask:ask + 1]))
+    more = run("replay", tmp_path / "more.jsonl")
+    assert more.exit_code == 1 and "the log goes on after the line saying the game was left" in more.stderr
+
+
 @pytest.mark.parametrize("text, message", [
     ("", "is not a dtc game log"),
     ("{nope", "bad.jsonl:1: not a JSON line"),

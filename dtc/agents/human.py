@@ -13,6 +13,7 @@ from dtc.dicethrone.engine import Game
 from dtc.dicethrone.narrate import symbols, table
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.disasm import requirement_text
+from dtc.session import Quit
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -24,10 +25,6 @@ from dtc.vm import (
     Request,
     YesNo,
 )
-
-
-class Quit(Exception):
-    """The player left (Ctrl-C or end of input)."""
 
 
 class Human:

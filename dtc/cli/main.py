@@ -492,8 +492,7 @@ def _narrator(line):
 
 def _run(session, recorded: list, save_path: Path | None, command: str):
     """Play the session to its result; Ctrl-C or end of input saves and leaves cleanly."""
-    from dtc.agents.human import Quit
-    from dtc.session import SessionError
+    from dtc.session import Quit, SessionError
 
     try:
         return session.run(recorded)
@@ -524,8 +523,11 @@ def replay(log_file: Path, ruleset_path: Path | None) -> None:
     from dtc.dicethrone.session import DICE_THRONE
 
     result, steps = _replay(DICE_THRONE, log_file, ruleset_path)
-    winner = "draw" if result.winner is None else f"P{result.winner + 1} won"
-    click.echo(f"replay matches: {steps} answers, {result.turns} turns, {winner}")
+    if result is None:
+        click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
+    else:
+        winner = "draw" if result.winner is None else f"P{result.winner + 1} won"
+        click.echo(f"replay matches: {steps} answers, {result.turns} turns, {winner}")
     sys.exit(EXIT_CLEAN)
 
 
@@ -852,6 +854,9 @@ def valeria_replay(log_file: Path, ruleset_path: Path | None) -> None:
     from dtc.valeria.session import VALERIA
 
     result, steps = _replay(VALERIA, log_file, ruleset_path)
+    if result is None:
+        click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
+        sys.exit(EXIT_CLEAN)
     scores = ", ".join(f"P{p + 1} {s.total}" for p, s in enumerate(result.scores))
     click.echo(f"replay matches: {steps} answers, {result.turns} turns, {scores}")
     sys.exit(EXIT_CLEAN)
