@@ -496,11 +496,21 @@ class _Builder(Transformer):
         return n.Spend(items[0], span=_off(meta))
 
     def cost(self, meta, items):
+        self._paid(items[0], meta)
         return n.Cost(items[0], (items[1],), span=_off(meta))
 
     def cost_tokens(self, meta, items):
+        self._paid(items[0], meta)
         status = None if items[1].casefold() == "cp" else items[1]
         return n.Cost(items[0], (items[2],), status, span=_off(meta))
+
+    def _paid(self, amount, meta) -> None:
+        """`spend 0 CP to ...` pays nothing: the effect is the action alone."""
+        if isinstance(amount, n.Number) and amount.value < 1:
+            where = amount.span or n.Offsets(meta.start_pos, meta.end_pos)
+            self.problems.append(Problem("C010", f"a cost must be at least 1; got {amount.value}",
+                                         where.start, where.end,
+                                         "with nothing to pay, write the action alone"))
 
     def lose_cp(self, meta, items):
         return n.LoseCP(items[0], span=_off(meta))

@@ -370,6 +370,8 @@ def test_amount(text, amount):
     ("Deal 3 % dmg.", "P004", 7),
     ("", "P002", 0),
     ("On 3-1, heal 1.", "C010", 3),
+    ("Spend 0 CP to draw 1 card.", "C010", 6),  # a cost of nothing
+    ("Spend 0 Brew to add 2 dmg.", "C010", 6),
 ])
 def test_errors_have_codes_and_positions(text, code, start):
     e, problems = parse_effect(text)
