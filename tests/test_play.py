@@ -325,7 +325,8 @@ def test_simulate_json_is_the_same_whatever_the_jobs():
     data = json.loads(one.output)
     (pair,) = data["pairs"]
     assert pair["games"] == 120 and (pair["hero"], pair["opponent"]) == ("Druid", "Duelist")
-    assert abs(pair["win_rate"] + pair["opponent_win_rate"] + pair["draw_rate"] - 1) < 1e-3  # rounded
+    shares = pair["win_rate"] + pair["opponent_win_rate"] + pair["draw_rate"] + pair["unfinished_rate"]
+    assert abs(shares - 1) < 1e-3  # rounded
     low, high = pair["win_rate_ci95"]
     assert 0 <= low <= pair["win_rate"] <= high <= 1 and high - low < 0.25
     assert 5 < pair["average_turns"] < 60
@@ -342,6 +343,29 @@ def test_simulate_all_as_csv_and_table():
                                                                        "Sun Elf"}
     table = run("simulate", "forgemaster", "sun-elf", "--games", 6)
     assert table.exit_code == 0 and "Forgemaster" in table.output and "wins (95% CI)" in table.output
+
+
+def test_games_stopped_at_the_turn_limit_are_not_draws(monkeypatch):
+    """A draw is every hero defeated together (000_eaa64e0770891241.txt, "Health": "If all
+    remaining players are simultaneously reduced to 0 health, the game is a draw"); a game the engine stops
+    at its turn limit has no end the rulebook gives: `unfinished`, apart from draws, and said so."""
+    from dtc.dicethrone import engine
+
+    monkeypatch.setattr(engine, "MAX_TURNS", 2)
+    data = json.loads(run("simulate", "druid", "duelist", "--games", 10, "--format", "json").output)
+    (pair,) = data["pairs"]
+    assert pair["unfinished_rate"] == 1.0 and pair["draw_rate"] == 0.0 and pair["win_rate"] == 0.0
+    assert pair["start_player_win_rate"] is None
+    table = run("simulate", "druid", "duelist", "--games", 10)
+    assert "unfinished" in table.output
+    assert "stopped at the turn limit (2 turns) with no winner" in table.output
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 3)
+    assert "The game stops at the turn limit after 2 turns, with no winner" in played.output
+    assert played.output.rstrip().endswith("result: no winner (stopped at the turn limit) after 2 turns")
+    assert "draw" not in played.output.split("The game stops")[1]
+    monkeypatch.undo()
+    plain = run("simulate", "druid", "duelist", "--games", 10)
+    assert "unfinished" not in plain.output  # the column comes only when a game had no end
 
 
 @pytest.mark.parametrize("args, message", [

@@ -422,7 +422,9 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line),
                       made_by=made_by, ruleset_file=_ruleset_file(ruleset_path))
     result = _run(session, recorded, save_path, "dtc play")
-    if result.winner is None:
+    if result.reason == "turn limit":
+        winner = "no winner (stopped at the turn limit)"
+    elif result.winner is None:
         winner = "a draw"
     else:
         winner = f"{setup.heroes[result.winner]} (P{result.winner + 1}) won"
@@ -526,7 +528,8 @@ def replay(log_file: Path, ruleset_path: Path | None) -> None:
     if result is None:
         click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
     else:
-        winner = "draw" if result.winner is None else f"P{result.winner + 1} won"
+        winner = ("stopped at the turn limit" if result.reason == "turn limit"
+                  else "draw" if result.winner is None else f"P{result.winner + 1} won")
         click.echo(f"replay matches: {steps} answers, {result.turns} turns, {winner}")
     sys.exit(EXIT_CLEAN)
 
@@ -600,30 +603,41 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
 
         out = io.StringIO()
         columns = ["hero", "opponent", "games", "win_rate", "win_rate_low", "win_rate_high",
-                   "opponent_win_rate", "draw_rate", "average_turns", "start_player_win_rate"]
+                   "opponent_win_rate", "draw_rate", "unfinished_rate", "average_turns",
+                   "start_player_win_rate"]
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(columns)
         for r in rows:
             writer.writerow([r["hero"], r["opponent"], r["games"], r["win_rate"], *r["win_rate_ci95"],
-                             r["opponent_win_rate"], r["draw_rate"], r["average_turns"],
+                             r["opponent_win_rate"], r["draw_rate"], r["unfinished_rate"],
+                             r["average_turns"],
                              "" if r["start_player_win_rate"] is None else r["start_player_win_rate"]])
         click.echo(out.getvalue(), nl=False)
         return
     from rich.console import Console
     from rich.table import Table
 
+    from dtc.dicethrone.engine import MAX_TURNS
+
     bots = (f"{meta['bot']} bots" if meta["bot"] == meta["opponent_bot"]
             else f"{meta['bot']} bot vs {meta['opponent_bot']} bot")
     t = Table(title=f"{meta['games_per_pair']} games per pair, seed {meta['seed']}, {bots}")
-    for column in ("hero", "vs", "wins (95% CI)", "losses", "draws", "avg turns", "start player wins"):
+    unfinished = any(r["unfinished_rate"] for r in rows)  # a column only when some game had no end
+    columns = ["hero", "vs", "wins (95% CI)", "losses", "draws"] + ["unfinished"] * unfinished
+    for column in columns + ["avg turns", "start player wins"]:
         t.add_column(column)
     for r in rows:
         low, high = r["win_rate_ci95"]
         start = r["start_player_win_rate"]
         t.add_row(r["hero"], r["opponent"], f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
-                  f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}", f"{r['average_turns']:.1f}",
+                  f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}",
+                  *([f"{r['unfinished_rate']:.1%}"] * unfinished), f"{r['average_turns']:.1f}",
                   "no decisive game" if start is None else f"{start:.1%}")
-    Console(width=120).print(t)
+    console = Console(width=120)
+    console.print(t)
+    if unfinished:
+        console.print(f"unfinished: games stopped at the turn limit ({MAX_TURNS} turns) with no winner; "
+                      "draws are only heroes defeated together")
 
 
 @cli.command()

@@ -106,9 +106,11 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "dice_altered":
         return f"{who(game, p)}'s dice were altered: {symbols(game, p, e['dice'])}"
     if kind == "end":
+        if e["reason"] == "turn limit":
+            return (f"\nThe game stops at the turn limit after {e['turns']} turns, with no winner "
+                    "(neither hero could defeat the other).")
         if e["winner"] is None:
-            why = " (the turn limit)" if e["reason"] == "turn limit" else ""
-            return f"\nThe game is a draw{why} after {e['turns']} turns."
+            return f"\nThe game is a draw: the heroes fell together after {e['turns']} turns."
         return f"\n{who(game, e['winner'])} wins after {e['turns']} turns."
     return None
 

@@ -35,7 +35,8 @@ def game_seed(seed: int, pair: int, index: int) -> int:
 class Tally:
     games: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
-    draws: int = 0
+    draws: int = 0  # every hero defeated at once ("Health")
+    unfinished: int = 0  # stopped at the engine's turn limit: no end the rulebook gives
     turns: int = 0
     start_wins: int = 0  # decisive games won by the start player
     decisive: int = 0
@@ -44,6 +45,7 @@ class Tally:
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
         self.draws += other.draws
+        self.unfinished += other.unfinished
         self.turns += other.turns
         self.start_wins += other.start_wins
         self.decisive += other.decisive
@@ -60,7 +62,9 @@ def play_games(a: Artifact, heroes: list[int], seed: int, pair: int, start: int,
         result = play(game, [first(s ^ 0x5EED), second(s ^ 0xB0B)])
         tally.games += 1
         tally.turns += result.turns
-        if result.winner is None:
+        if result.reason == "turn limit":
+            tally.unfinished += 1
+        elif result.winner is None:
             tally.draws += 1
         else:
             tally.wins[result.winner] += 1
@@ -132,11 +136,12 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
         low, high = wilson(tally.wins[seat], n)
         out[key] = round(tally.wins[seat] / n, 4) if n else 0.0
         out[key + "_ci95"] = [round(low, 4), round(high, 4)]
-    low, high = wilson(tally.draws, n)
-    out["draw_rate"] = round(tally.draws / n, 4) if n else 0.0
-    out["draw_rate_ci95"] = [round(low, 4), round(high, 4)]
+    for count, key in ((tally.draws, "draw_rate"), (tally.unfinished, "unfinished_rate")):
+        low, high = wilson(count, n)
+        out[key] = round(count / n, 4) if n else 0.0
+        out[key + "_ci95"] = [round(low, 4), round(high, 4)]
     out["average_turns"] = round(tally.turns / n, 2) if n else 0.0
-    # of the decisive games; none decisive (all draws): nothing to say
+    # of the decisive games; none decisive (all draws or unfinished): nothing to say
     decisive = tally.decisive
     low, high = wilson(tally.start_wins, decisive)
     out["start_player_win_rate"] = round(tally.start_wins / decisive, 4) if decisive else None
