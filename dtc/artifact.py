@@ -185,10 +185,10 @@ def read(path: Path) -> Artifact:
 
 def load(raw: bytes) -> Artifact:
     """Verify artifact bytes and return the loaded artifact."""
+    if raw[:len(MAGIC)] != MAGIC[:len(raw)] or not raw:  # a short text file is no artifact cut short
+        raise ArtifactError("not a dtc ruleset artifact (bad magic number)")
     if len(raw) < HEADER_SIZE:
         raise ArtifactError(f"truncated: {len(raw)} bytes is shorter than the {HEADER_SIZE}-byte header")
-    if raw[:4] != MAGIC:
-        raise ArtifactError("not a dtc ruleset artifact (bad magic number)")
     version = int.from_bytes(raw[4:6], "big")
     if version != FORMAT_VERSION:
         raise ArtifactError(f"artifact format version {version} is not supported "

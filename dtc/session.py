@@ -335,6 +335,11 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
     asks = [(line, r) for line, r in records if "ask" in r]
     events = [(line, r["event"]) for line, r in records if "event" in r]
     left = records[-1][0] if records and "left" in records[-1][1] else None
+    if left is not None:
+        said = records[-1][1]["left"].get("answers") if isinstance(records[-1][1]["left"], dict) else None
+        if said != len(asks):
+            raise fail(f"{path}:{left}: the log says the game was left after {said} answers, and it holds "
+                       f"{len(asks)}: lines are missing or added")
     last = records[-1][0] if records else 1  # the header alone: the log ends at its first line
     steps = 0
     result = None

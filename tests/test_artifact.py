@@ -62,6 +62,8 @@ def test_valid_artifact_loads(raw):
     (lambda r: b"XXXX" + r[4:], "bad magic"),
     (lambda r: r[:4] + (99).to_bytes(2, "big") + r[6:], "format version 99 is not supported"),
     (lambda r: r[:10], "truncated: 10 bytes is shorter than the 64-byte header"),
+    (lambda r: b"hello\n", "not a dtc ruleset artifact (bad magic number)"),  # short, and no artifact
+    (lambda r: b"", "not a dtc ruleset artifact"),
     (lambda r: r[:200], "truncated: the payload should be"),
     (lambda r: r + b"junk", "4 unexpected bytes after the payload"),
     (lambda r: r[:500] + bytes([r[500] ^ 0x01]) + r[501:], "content hash mismatch"),

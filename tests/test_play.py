@@ -222,6 +222,10 @@ def test_the_log_of_a_game_left_early_replays_as_far_as_it_went(tmp_path):
     (tmp_path / "changed.jsonl").write_text("\n".join(lines[:ask] + [json.dumps(record)] + lines[ask + 1:]))
     changed = run("replay", tmp_path / "changed.jsonl")
     assert changed.exit_code == 1 and f"changed.jsonl:{ask + 1}: replay differs" in changed.stderr
+    later = [i for i, line in enumerate(lines) if '"ask"' in line][-1]  # an answer lost, the end kept
+    (tmp_path / "lost.jsonl").write_text("\n".join(lines[:later] + lines[later + 1:]))
+    lost = run("replay", tmp_path / "lost.jsonl")
+    assert lost.exit_code == 1 and "the log says the game was left after" in lost.stderr
     (tmp_path / "more.jsonl").write_text("\n".join(lines + lines[ask:ask + 1]))
     more = run("replay", tmp_path / "more.jsonl")
     assert more.exit_code == 1 and "the log goes on after the line saying the game was left" in more.stderr
