@@ -206,6 +206,14 @@ def requirement_text(artifact, req: dict) -> str:
     return " ".join(parts)
 
 
+def option_label(artifact, name: str, options: list, j: int) -> str:
+    """How an ability option is called: the ability's name, and for one of several tiers or variants
+    what it needs of the dice: `<ability> (4 [<symbol>])`."""
+    if len(options) == 1:
+        return name
+    return f"{name} ({requirement_text(artifact, options[j]['requirement'])})"
+
+
 def trigger_text(artifact, trigger: dict) -> str:
     on = trigger["on"]
     if "phase" in trigger:

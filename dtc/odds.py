@@ -459,7 +459,7 @@ def book(artifact: Artifact, attempts: int = 3) -> Book:
 def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool = False) -> dict:
     """Every offensive and ultimate option of the hero with its chance in 1..attempts attempts
     (best first), the chance of meeting at least one, and each defensive roll's outcomes."""
-    from dtc.disasm import requirement_text
+    from dtc.disasm import option_label, requirement_text
 
     data = artifact.heroes[hero]
     b = book(artifact, attempts)
@@ -474,7 +474,7 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
         options = ability.get("options", [])
         for j, option in enumerate(options):
             name = ability["name"] + (f" {'I' * level}" if upgrades else "")
-            label = name if len(options) == 1 else f"{name} ({j + 1})"
+            label = option_label(artifact, name, options, j)
             table = b.table(hero, [option["requirement"]])
             chances = [table.chance(k) for k in range(1, attempts + 1)]
             rows.append({"ability": label, "kind": ability["kind"],
@@ -498,7 +498,7 @@ def roll_report(artifact: Artifact, hero: int, roll: list[int], rerolls_left: in
                 attempts: int = 3) -> list[dict]:
     """For the dice showing `roll` with `rerolls_left`: each option's chance under its best keep,
     and the dice to keep for it (best first)."""
-    from dtc.disasm import requirement_text
+    from dtc.disasm import option_label, requirement_text
 
     data = artifact.heroes[hero]
     b = book(artifact, attempts)
@@ -510,7 +510,7 @@ def roll_report(artifact: Artifact, hero: int, roll: list[int], rerolls_left: in
         for j, option in enumerate(options):
             table = b.table(hero, [option["requirement"]])
             chance, keep = table.best(roll, rerolls_left)
-            rows.append({"ability": ability["name"] if len(options) == 1 else f"{ability['name']} ({j + 1})",
+            rows.append({"ability": option_label(artifact, ability["name"], options, j),
                          "requirement": requirement_text(artifact, option["requirement"]),
                          "chance": chance, "keep": keep})
     rows.sort(key=lambda r: (-r["chance"], r["ability"]))

@@ -776,16 +776,20 @@ class VM:
             most = min(pop(), len(ctx.roll))
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
             values = sorted(ctx.faces) or list(range(1, 7))
-            for i in self._picks(answer, len(ctx.roll), 0, most):
+            picks = self._picks(answer, len(ctx.roll), 0, most)
+            for i in picks:
                 ctx.roll[i] = values[rng.randrange(len(values))]
-            state.rolled(ctx, actor, "re-rolls")
+            if picks:  # none re-rolled: the dice are as they were
+                state.rolled(ctx, actor, "re-rolls")
         elif op == Op.CHANGE_DICE:
             most = min(pop(), len(ctx.roll))
             values = self._change_values(ctx, a, b)
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
-            for i, value in self._changes(answer, len(ctx.roll), most, values):
+            changes = self._changes(answer, len(ctx.roll), most, values)
+            for i, value in changes:
                 ctx.roll[i] = value
-            state.rolled(ctx, actor, "changes")
+            if changes:
+                state.rolled(ctx, actor, "changes")
         elif op == Op.FLIP_TOKEN:
             tokens = state.tokens(actor, a)
             if tokens:

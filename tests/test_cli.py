@@ -215,7 +215,7 @@ def test_odds_roll_takes_plain_face_values_only(roll):
 def test_odds_with_no_re_roll_left_gives_no_advice_to_keep():
     result = run("odds", "druid", "--roll", "1,1,4,6,6", "--attempts-left", 0)
     assert result.exit_code == 0 and "keep" not in result.output
-    assert "Ferocity (1)" in result.output and "not met, no re-roll left" in result.output
+    assert "Ferocity (3 [Claw])" in result.output and "not met, no re-roll left" in result.output
 
 
 @pytest.mark.parametrize("command", [["play", "--hero", "druid", "--vs", "duelist"], ["simulate", "--all"],

@@ -403,7 +403,7 @@ def test_activation_needs_the_requirement_and_offers_tiers(compiled):
     game.turn_no = 2
     _, asked = drive(game.roll_phases(0), answers(Activate=lambda r: len(r.choices) - 1))
     (activate,) = [r for r in asked if isinstance(r, Activate)]
-    assert [c.label for c in activate.choices] == ["Ferocity (1)", "Ferocity (2)"]
+    assert [c.label for c in activate.choices] == ["Ferocity (3 [Claw])", "Ferocity (4 [Claw])"]
     assert events(game, "activate")[0]["option"] == 1
 
 

@@ -145,7 +145,7 @@ def test_monte_carlo_of_the_engine_rolls_agrees(compiled):
                 _, keep = table.best(list(request.dice), request.attempts - request.attempt)
                 return [i for i in range(len(request.dice)) if i not in keep]
             if isinstance(request, Activate):
-                met.append(any(c.label == "Ferocity (2)" for c in request.choices))
+                met.append(any(c.label == "Ferocity (4 [Claw])" for c in request.choices))
                 return None
             assert isinstance(request, Act)
             return None
@@ -159,7 +159,7 @@ def test_monte_carlo_of_the_engine_rolls_agrees(compiled):
             pass
         hits += bool(met and met[0])
     p = float(table.chance(3))
-    assert 0.87 < p < 0.89  # Ferocity (2) in the table of `dtc odds druid`: 87.9%
+    assert 0.87 < p < 0.89  # Ferocity (4 [Claw]) in the table of `dtc odds druid`: 87.9%
     sigma = (p * (1 - p) / trials) ** 0.5
     assert abs(hits / trials - p) < 3.3 * sigma
 
@@ -226,7 +226,7 @@ def test_odds_command_lists_every_offensive_ability_best_first():
     assert "1 roll" in lines[1] and "3 rolls" in lines[1]
     rows = lines[2:next(i for i, line in enumerate(lines) if "at least one ability" in line)]
     names = [line.split("  ")[1].strip() for line in rows]
-    assert names[0] == "Ferocity (1)" and "Wrath of Nature!" in names and len(names) == 10
+    assert names[0] == "Ferocity (3 [Claw])" and "Wrath of Nature!" in names and len(names) == 10
     thirds = [float(line.split()[-1].rstrip("%")) for line in rows]
     assert thirds == sorted(thirds, reverse=True)
     assert re_line(result.output, "Forest's Call").split() == ["Forest's", "Call", "Small", "Straight",
@@ -248,9 +248,9 @@ def test_odds_for_the_dice_on_the_table():
     result = run("odds", "druid", "--roll", "1,1,4,6,6", "--attempts-left", "2")
     assert result.exit_code == 0
     assert result.output.startswith("Druid: dice 1:Claw 1:Claw 4:Paw 6:Leaf 6:Leaf; 2 re-roll(s) left")
-    assert re_line(result.output, "Ferocity (1)").endswith("keep 1 1")
+    assert re_line(result.output, "Ferocity (3 [Claw])").endswith("keep 1 1")
     met = run("odds", "druid", "--roll", "1,2,3,4,5", "--attempts-left", "0")
-    assert re_line(met.output, "Ferocity (1)").endswith("met")
+    assert re_line(met.output, "Ferocity (3 [Claw])").endswith("met")
 
 
 def re_line(text: str, start: str) -> str:

@@ -38,7 +38,7 @@ PROMPTS = [
     (r"pick all \d+ \(Enter\) > ", lambda m: ""),
     (r"up or down\? > ", lambda m: "up"),
     (r"change up to \d+ dice[^>]*> ", lambda m: ""),
-    (r"re-roll up to \d+ of these dice \(positions\) > ", lambda m: ""),
+    (r"re-roll up to \d+ of these dice \(positions; Enter for none\) > ", lambda m: ""),
     (r"choose a player \((P\d)[^)]*\) > ", lambda m: m.group(1).decode()),
 ]
 RESULT = r"result: (.+) after (\d+) turns"
@@ -488,8 +488,30 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     assert said[-1] == "do what? (Enter passes) > "  # her own turn: no `w`
 
 
+@pytest.mark.parametrize("phase, window, header", [
+    ("Roll Phase end", "roll_end", "-- Roll Phase end (at the end of the Roll Phase): you may act --"),
+    ("Offensive Roll Phase", "conclude",
+     "-- Offensive Roll Phase (as it concludes with an Attack): you may act --"),
+    ("Main Phase (1)", "then", "-- Main Phase (1) (at a Then): you may act --"),
+    ("Upkeep Phase", "upkeep", "-- Upkeep Phase: you may act --"),
+])
+def test_a_window_says_when_it_opens_in_players_words(compiled, phase, window, header):
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Act
+
+    game = Game(compiled, [0, 1], 1)
+    game.phase = phase
+    said = []
+    human = Human(read=lambda prompt: "", say=said.append)
+    human.asked = True
+    human.answer(game, Act(phase, 0, window, ()))
+    assert header in said and not any(f"({window})" in line for line in said)  # no engine names
+
+
 def test_the_activation_menu_says_what_each_tier_needs(compiled):
-    """`Pick Axe (1)`, `(2)`, `(3)` alone do not tell the tiers apart: each says what it needs."""
+    """`Pick Axe (1)`, `(2)`, `(3)` would not tell the tiers apart: each is called by what it needs
+    (so is each in the narration and in `dtc odds`); an ability of one option says it beside."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.requests import Activate
@@ -501,4 +523,9 @@ def test_the_activation_menu_says_what_each_tier_needs(compiled):
     human.asked = True
     choices = tuple(game.choices(0))
     assert human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), choices)) == 1
-    assert "  [1] Pick Axe (1)  (needs 3 [Pick])" in said and "  [2] Pick Axe (2)  (needs 4 [Pick])" in said
+    assert "  [1] Pick Axe (3 [Pick])" in said and "  [2] Pick Axe (4 [Pick])" in said
+    game.roll = [1, 4, 4, 5, 6]  # Pick Forge Forge Forge Anvil: an ability of one option
+    said.clear()
+    human.read = lambda prompt: "1"
+    human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), tuple(game.choices(0))))
+    assert any(re.fullmatch(r"  \[\d\] [^(]+  \(needs .+\)", line) for line in said), said

@@ -460,6 +460,16 @@ def test_roll_uses_the_rng_and_reroll_changes_dice(compiled):
     assert state.incoming[1] == 1 + 6
 
 
+@pytest.mark.parametrize("op, answer", [((Op.REROLL,), []), ((Op.CHANGE_DICE, 1, 6), [])])
+def test_re_rolling_or_changing_no_die_leaves_the_dice_as_they_were(compiled, op, answer):
+    """`re-roll up to 1 die` answered with none: nothing is re-rolled, and nobody is told it was."""
+    ops = [(Op.PUSH, 2), (Op.ROLL, 0), (Op.PUSH, 1), op, (Op.ROLL_TOTAL,),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    state, _, _ = run_ops(compiled, ops, dice=[1, 2, 6], answers=Scripted(answer))
+    assert state.incoming[1] == 1 + 2
+    assert [line for line in state.log if "re-rolls" in line or "changes" in line] == []
+
+
 def test_change_dice(compiled):
     ops = [(Op.PUSH, 1), (Op.CHANGE_DICE, 1, 6), (Op.ROLL_TOTAL,),
            (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]

@@ -26,6 +26,17 @@ from dtc.vm import (
     YesNo,
 )
 
+# When in its phase a window opens, in players' words (a phase that has one window needs none)
+WINDOW_MOMENTS = {
+    "offensive": "(after the roll)",
+    "announced": "(the ability announced)",
+    "conclude": "(as it concludes with an Attack)",
+    "defensive": "(after the Defensive Roll)",
+    "roll_end": "(at the end of the Roll Phase)",
+    "then": "(at a Then)",
+    "isolated": "(before isolated dmg lands)",
+}
+
 
 class Human:
     name = "human"
@@ -88,7 +99,8 @@ class Human:
             if not own_turn and not threatened:
                 return None  # `w`: passing until your turn, or until dmg comes at you
             self.waiting = False
-        self.say(f"-- {game.phase}: you may act ({r.window}) --")
+        moment = WINDOW_MOMENTS.get(r.window, "")
+        self.say(f"-- {game.phase}{' ' + moment if moment else ''}: you may act --")
         if r.window == "main":
             self.say(table(game, r.player))
         if incoming is not None and game.accumulate and incoming[r.player].total_before():
@@ -152,9 +164,10 @@ class Human:
             return self.ask(f"change up to {r.most} dice: `die=value` pairs (values {values}) > ",
                             lambda t: _changes(t, n, r.most, r.values),
                             f"write e.g. `2={r.values[-1]}`, at most {r.most}, or Enter for none")
-        return self.ask(f"re-roll up to {r.most} of these dice (positions) > ",
+        return self.ask(f"re-roll up to {r.most} of these dice (positions; Enter for none) > ",
                         lambda t: _positions(t, n, r.most),
-                        f"give at most {r.most} different positions from 1 to {n}")
+                        f"give at most {r.most} different positions from 1 to {n}, e.g. `1 3`, "
+                        "or Enter for none")
 
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)
@@ -205,12 +218,14 @@ def _digits(text: str) -> bool:
 
 
 def _needs(game, player: int, choice) -> str:
-    """`  (needs 4 [Claw])`: what a tier or variant asks of the dice, to tell `Ability (1)` from
-    `(2)`; nothing for the re-roll choice."""
+    """`  (needs 3 [Paw])`: what an ability of one option asks of the dice (a tier's label says it
+    already); nothing for the re-roll choice."""
     if choice.ability < 0:
         return ""
-    option = game.seats[player].abilities[choice.ability].options[choice.option]
-    return f"  (needs {requirement_text(game.a, option.requirement)})"
+    options = game.seats[player].abilities[choice.ability].options
+    if len(options) > 1:
+        return ""
+    return f"  (needs {requirement_text(game.a, options[0].requirement)})"
 
 
 def _number(text: str, low: int, high: int) -> int | None:

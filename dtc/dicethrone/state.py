@@ -71,8 +71,7 @@ class Player:
                     continue
                 bonus = 100.0 if ability.kind == "ultimate" else 0.0
                 for j, option in enumerate(ability.options):
-                    label = ability.name if len(ability.options) == 1 else f"{ability.name} ({j + 1})"
-                    out.append((i, j, option, label, option.value + bonus))
+                    out.append((i, j, option, option.label, option.value + bonus))
             cached = self._offense = (self.abilities, tuple(out))
         return cached[1]
 

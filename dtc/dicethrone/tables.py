@@ -15,7 +15,7 @@ from typing import Any
 from dtc.artifact import Artifact
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.damage import DamageType
-from dtc.disasm import instructions
+from dtc.disasm import instructions, option_label
 from dtc.opcodes import TARGETS, Op
 
 
@@ -170,6 +170,7 @@ class Option:
     check: Check
     chunk: int
     value: float
+    label: str  # `<ability> (4 [<symbol>])`: what players see it called
 
 
 @dataclass
@@ -226,10 +227,12 @@ class HeroTable:
 
 def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) -> AbilityDef:
     a = AbilityDef(data.get("name", "?"), data["kind"], level)
-    for option in data.get("options", []):
+    options = data.get("options", [])
+    for j, option in enumerate(options):
         check = Check(option["requirement"], faces)
         value = chunk_value(artifact, option["chunk"]) + chunk_value(artifact, data.get("shared"))
-        a.options.append(Option(option["requirement"], check, option["chunk"], value))
+        label = option_label(artifact, a.name, options, j)
+        a.options.append(Option(option["requirement"], check, option["chunk"], value, label))
     a.shared = data.get("shared")
     a.additionally = data.get("additionally")
     a.chunk = data.get("chunk")
