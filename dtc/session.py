@@ -51,6 +51,10 @@ class SessionError(Exception):
     """A save or log that cannot be used, or a replay that differs; one-line message."""
 
 
+class OtherRuleset(SessionError):
+    """A log played with another ruleset than the one given."""
+
+
 class Quit(Exception):
     """A player left the game before its end (Ctrl-C or end of input at a prompt)."""
 
@@ -235,13 +239,19 @@ def agent_names(value: Any, count: int, known: set[str]) -> list[str]:
 def recorded_ruleset(path: Path) -> Path | None:
     """The `--ruleset` a save or log was played with, when it says so and it is still there (a
     broken file is left for `load_save` or `read_log` to report)."""
+    where = named_ruleset(path)
+    return Path(where) if where is not None and Path(where).exists() else None
+
+
+def named_ruleset(path: Path) -> str | None:
+    """The `--ruleset` a save or log says it was played with, there or not."""
     try:
         with open(path, encoding="utf-8") as file:
             head = json.loads(file.readline())  # a save is one line; a log's first line is its header
     except (OSError, ValueError):
         return None
     where = head.get("ruleset_file") if isinstance(head, dict) else None
-    return Path(where) if isinstance(where, str) and Path(where).exists() else None
+    return where if isinstance(where, str) else None
 
 
 def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any], str | None]:
@@ -306,7 +316,12 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str |
             raise SessionError(f"{path}:{number}: the log goes on after the line saying the game was left "
                                f"(line {records[-1][0]})")
         records.append((number, record))
-    if not records or not isinstance(records[0][1], dict) or records[0][1].get("dtc") != kind.log:
+    if not records:
+        raise SessionError(f"{path} is empty: not a dtc game log")
+    if isinstance(records[0][1], dict) and records[0][1].get("dtc") == kind.save:
+        raise SessionError(f"{path} is a saved game, not a log: continue it with `--resume`; "
+                           "`--log FILE` writes a log to replay")
+    if not isinstance(records[0][1], dict) or records[0][1].get("dtc") != kind.log:
         raise SessionError(f"{path} is not a dtc game log of this game")
     head = records[0][1]
     try:
@@ -324,7 +339,7 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
     replays as far as it goes: the result is then None."""
     setup, records, made_by = read_log(kind, path)
     if setup.ruleset != artifact.content_hash:
-        raise SessionError(f"the log was played with ruleset {setup.ruleset[:16]}…, "
+        raise OtherRuleset(f"the log was played with ruleset {setup.ruleset[:16]}…, "
                            f"not {artifact.content_hash[:16]}…; pass the same --ruleset")
     game = kind.new_game(artifact, setup)
     other = _other_version(made_by)

@@ -200,6 +200,27 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
     assert bad.exit_code == 1 and "the log is incomplete: it ends after" in bad.stderr
 
 
+def test_a_save_given_to_replay_says_how_to_continue_it_and_a_moved_ruleset_is_named(tmp_path):
+    from conftest import ROOT
+
+    save, log, ruleset = tmp_path / "g.json", tmp_path / "g.jsonl", tmp_path / "two.dtcb"
+    heroes = ROOT / "content" / "heroes"
+    compiled = run("compile", heroes / "druid.yaml", heroes / "duelist.yaml", ROOT / "content" / "rules",
+                   "-o", ruleset)
+    assert compiled.exit_code == 0, compiled.output
+    run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 2, "--ruleset", ruleset,
+        "--save", save, "--log", log)
+    wrong = run("replay", save)
+    assert wrong.exit_code == 1 and "is a saved game, not a log: continue it with `--resume`" in wrong.stderr
+    ruleset.rename(tmp_path / "moved.dtcb")
+    lost = run("replay", log)
+    assert lost.exit_code == 1
+    assert f"(it was played with --ruleset {ruleset}, which is not there any more)" in lost.stderr
+    resumed = run("play", "--resume", save)
+    assert resumed.exit_code == 2 and f"--ruleset {ruleset}, which is not there any more" in resumed.stderr
+    assert run("replay", log, "--ruleset", tmp_path / "moved.dtcb").exit_code == 0
+
+
 def test_the_log_of_a_game_left_early_replays_as_far_as_it_went(tmp_path):
     """Leaving at a prompt (here: the input ends) writes a last log line saying so; `dtc replay` checks
     every answer and event up to it and says the game has no result, exit 0. The same log without
@@ -232,7 +253,7 @@ def test_the_log_of_a_game_left_early_replays_as_far_as_it_went(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "is not a dtc game log"),
+    ("", "is empty: not a dtc game log"),
     ("{nope", "bad.jsonl:1: not a JSON line"),
     ('{"dtc": "something else"}', "is not a dtc game log"),
     ('{"dtc": "dtc-dicethrone-log", "version": 1}', "damaged log header"),
@@ -373,7 +394,8 @@ def test_games_stopped_at_the_turn_limit_are_not_draws(monkeypatch):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["druid"], "give two heroes"),
+    (["druid"], "give two heroes (`dtc simulate HERO HERO`) or --all; 1 given"),
+    (["druid", "duelist", "sun_elf"], "or --all; 3 given"),
     (["druid", "duelist", "--all"], "give two heroes or --all, not both"),
     (["druid", "mage"], "no hero `mage`"),
 ])

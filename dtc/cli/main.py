@@ -466,22 +466,35 @@ def _resume(kind, loaded, resume_path: Path):
         said = (f"the ruleset in {where}, which has changed since" if where is not None else
                 "another ruleset")
         click.echo(f"error: {resume_path} was saved with {said} ({setup.ruleset[:16]}…); pass the same "
-                   "--ruleset, unchanged", err=True)
+                   f"--ruleset, unchanged{_gone(resume_path)}", err=True)
         sys.exit(EXIT_USAGE)
     return setup, recorded, made_by
 
 
 def _replay(kind, log_file: Path, ruleset_path: Path | None):
     """(result, answers checked) of re-running a log, or a one-line error and exit 1."""
-    from dtc.session import SessionError
+    from dtc.session import OtherRuleset, SessionError
     from dtc.session import replay as run_replay
 
     loaded = _ruleset(ruleset_path or _saved_ruleset(log_file))
     try:
         return run_replay(kind, loaded, log_file)
+    except OtherRuleset as exc:
+        click.echo(f"error: {exc}{'' if ruleset_path else _gone(log_file)}", err=True)
+        sys.exit(EXIT_PROBLEMS)
     except SessionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_PROBLEMS)
+
+
+def _gone(path: Path) -> str:
+    """' (it was played with --ruleset X, which is not there any more)' when so, else ''."""
+    from dtc.session import named_ruleset
+
+    where = named_ruleset(path)
+    if where is None or Path(where).exists():
+        return ""
+    return f" (it was played with --ruleset {where}, which is not there any more)"
 
 
 def _narrator(line):
@@ -569,7 +582,8 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     elif len(heroes_) == 2:
         pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO"))[0] for h in heroes_)]
     else:
-        click.echo("error: give two heroes (`dtc simulate HERO HERO`) or --all", err=True)
+        given = f"; {len(heroes_)} given" if heroes_ else ""
+        click.echo(f"error: give two heroes (`dtc simulate HERO HERO`) or --all{given}", err=True)
         sys.exit(EXIT_USAGE)
     raw = artifact_mod.to_bytes(loaded.data)
     total = games * len(pairs)
