@@ -48,8 +48,12 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} defends with {e['ability']}"
     if kind == "deal":
         typed = "" if e["type"] == "normal" else f" {e['type']}"
-        iso = " (isolated)" if e.get("isolated") else ""
-        return f"{who(game, e['source'])} deals {e['amount']}{typed} dmg to {who(game, e['target'])}{iso}"
+        if e.get("isolated"):
+            return (f"{who(game, e['source'])} deals {e['amount']}{typed} dmg to {who(game, e['target'])} "
+                    "(isolated: it lands now)")
+        # dmg waits for the end of its phase: "all damage, prevention, and/or healing effects are
+        # accumulated and are applied simultaneously at the conclusion of the Roll Phase"
+        return f"{who(game, e['source'])}: {e['amount']}{typed} dmg on its way to {who(game, e['target'])}"
     if kind == "receive":
         return f"{who(game, p)} receives {e['amount']} dmg"
     if kind == "add":
@@ -59,7 +63,7 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "prevent_half":
         return f"{who(game, p)} prevents half the incoming dmg"
     if kind == "damage_total":
-        return (f"{who(game, p)}: {e['incoming']} incoming, {e['prevented']} prevented"
+        return (f"{who(game, p)}: {e['incoming']} dmg came, {e['prevented']} prevented"
                 + (f", halved {e['halvings']}x" if e["halvings"] else "") + f" -> takes {e['total']}")
     if kind == "health":
         return f"{who(game, p)} health {e['health']}"
