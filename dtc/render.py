@@ -289,9 +289,13 @@ def render_test(t: Any) -> str:
     if isinstance(t, n.ValueRange):
         return str(t.low) if t.low == t.high else f"{t.low}-{t.high}"
     parts = []
-    for item in t.items:
+    for i, item in enumerate(t.items):
         if isinstance(item, n.SymbolNeed):
-            parts.append(f"[{item.symbol}]" if item.count == 1 else f"{item.count} [{item.symbol}]")
+            # `4-of-a-kind [Claw]` would read as four Claws: a single symbol after any N-of-a-kind
+            # keeps its count
+            after_any_kind = i > 0 and isinstance(t.items[i - 1], n.OfAKind) and not t.items[i - 1].symbol
+            bare = item.count == 1 and not after_any_kind
+            parts.append(f"[{item.symbol}]" if bare else f"{item.count} [{item.symbol}]")
         elif isinstance(item, n.OfAKind):
             parts.append(f"{item.count}-of-a-kind" + (f" [{item.symbol}]" if item.symbol else ""))
         else:

@@ -379,6 +379,9 @@ class SampleState:
     def attacking(self, player):
         return True  # a sample run is an Attack's: what it adds is shown
 
+    def damage_coming(self, player):
+        return True  # and what it prevents
+
     def can_move(self, player, comp, up):
         p = self.seats[player]
         last = len(self.a.heroes[p.hero]["components"][comp]["values"]) - 1

@@ -46,7 +46,9 @@ _SHEET_CHOICES = {
 # `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
 _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
-                                              Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT))
+                                              Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
+                                              Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
+_PREVENTS = frozenset(int(op) for op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
@@ -218,6 +220,8 @@ class GameState(Protocol):
     def set_component(self, player: int, comp: int, value: int) -> None: ...
     def attacking(self, player: int) -> bool:
         """Whether an Attack of the player's is under way (dmg added to it counts)."""
+    def damage_coming(self, player: int) -> bool:
+        """Whether dmg is on its way to the player (there is something to prevent)."""
     def can_move(self, player: int, comp: int, up: bool) -> bool:
         """Whether the player's track has a position further up (or down) to move to."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
@@ -374,7 +378,8 @@ class VM:
     def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
         3 CP` needs 3 CP (`spend 1 <status>` a token; `remove 1 <status>` from oneself, one too),
-        `add 2 dmg` an Attack of the player's own,
+        `add 2 dmg` an Attack of the player's own, `prevent 2 dmg` (alone) dmg on its way,
+        `gain 1 <status>` (alone) room in its stack,
         `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
         craft, `set a form` another form than its own, `take N Steps backward` a position below.
@@ -416,6 +421,9 @@ class VM:
             acts += 1  # past the amount (`add dmg equal to the dial's value`)
         if acts < len(steps) and steps[acts][0] == Op.ADD_DMG:
             return state.attacking(actor)  # dmg added counts only on an Attack of one's own
+        if acts < len(steps) and steps[acts][0] in _PREVENTS and (
+                acts + 1 == len(steps) or steps[acts + 1][0] in (_END, _JUMP)):
+            return state.damage_coming(actor)  # preventing, and nothing else: only dmg on its way
         if op != _PUSH or at + 1 >= len(steps):
             return True
         then, x, y, _ = steps[at + 1]

@@ -622,6 +622,17 @@ def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
     assert cleanse().idle
     game.gain_status(0, status(compiled, "Wound"), 1, 0)
     assert not cleanse().idle
+    # Shrug It Off (prevent 2 dmg) with no dmg on its way: prevention lasts only "during the phase in
+    # which they are played" ("Reducing Damage"); it is no effect now, until dmg comes
+    give_card(game, 0, "Shrug It Off")
+    game.incoming[0].amounts.clear()
+    shrug = lambda: next(a for a in game.actions(0, "main") if a.name == "Shrug It Off")  # noqa: E731
+    assert shrug().idle and shrug().label.endswith("- no effect now")
+    game.incoming[0].amounts.append((4, game.rules.damage_types[0]))
+    assert not shrug().idle
+    game.incoming[0].amounts.clear()  # the other player's Offensive Roll Phase: her Attack's dmg is to come,
+    game.active, game.phase, game.attack = 1, "Offensive Roll Phase", None  # and the card would prevent it
+    assert not next(a for a in game.actions(0, "offensive") if a.name == "Shrug It Off").idle
 
 
 def compiled_with_cards(tmp_path, hero_file: str, cards: str):

@@ -16,7 +16,7 @@ import os
 import re
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
@@ -86,6 +86,8 @@ def _grammar_strategy():
 
 @FUZZ
 @given(_grammar_strategy())
+# found by this test: `4-of-a-kind [Claw]` is four Claws, not any four and a Claw
+@example(" choose  one  :  on  4-of-a-kind  1  [Claw]  ,  deal  0  dmg  , or  deal  0  dmg ")
 def test_sentences_generated_from_the_grammar_parse_and_round_trip(text):
     effect, problems = parse_effect(text)
     syntax = [p for p in problems if p.code.startswith("P")]

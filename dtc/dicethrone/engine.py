@@ -395,6 +395,16 @@ class Game(GameState):
             dtype = self.a.damage_types.index("ultimate")
         super().deal(ctx, target, amount, dtype, isolated)
 
+    def damage_coming(self, seat: int) -> bool:
+        """Whether a prevention would act on something: dmg on its way, or, in a Roll Phase before an
+        opponent's Attack deals its dmg, that dmg ("Effects that reduce damage apply to the cumulative
+        total of damage dealt during the phase in which they are played": "Reducing Damage")."""
+        if self.incoming[seat].on_its_way():
+            return True
+        attack = self.attack
+        return (self.phase in ROLL_PHASES and self.phase != "Roll Phase end" and seat != self.active
+                and (attack is None or not attack.dealt))
+
     def isolated_damage(self) -> Generator[Request, Any, None]:
         """Isolated damage is "dealt immediately and may only be prevented or avoided as a separate
         instance": each instance alone, with a window for its target to prevent it. (While an
