@@ -551,3 +551,21 @@ def test_the_activation_menu_says_what_each_tier_needs(compiled):
     human.read = lambda prompt: "1"
     human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), tuple(game.choices(0))))
     assert any(re.fullmatch(r"  \[\d\] [^(]+  \(needs .+\)", line) for line in said), said
+
+
+def test_choice_prompts_say_what_the_number_is_for(compiled):
+    """A number out of range at `choose`, `defend with?` or `activate which?` is answered with what to
+    type and what it picks (no bare "type 1 to 2")."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import ChooseDefense
+    from dtc.vm import ChooseOption
+
+    game = Game(compiled, [0, 1], 1)
+    typed, said = iter(["9", "1", "7", "2"]), []
+    human = Human(read=lambda prompt: next(typed), say=said.append)
+    human.asked = True
+    assert human.answer(game, ChooseOption("Solar Burst", 0, ("Gain Charged Gem", "Inflict Sun Marked"))) == 0
+    assert "  ? type a number from 1 to 2: the option to take" in said
+    assert human.answer(game, ChooseDefense("Defensive Roll Phase", 0, ("Parry", "Riposte"))) == 1
+    assert "  ? type a number from 1 to 2: the defensive ability to roll for" in said

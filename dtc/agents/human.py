@@ -88,7 +88,7 @@ class Human:
         self.say("  [0] no ability")
         count = len(r.choices)
         picked = self.ask("activate which? > ", lambda t: _number(t, 0, count),
-                          f"type a number from 0 to {count}")
+                          f"{_type_number(1, count)}: the ability to activate, or 0 for none")
         return None if picked == 0 else picked - 1
 
     def on_Act(self, game, r: Act):
@@ -136,14 +136,16 @@ class Human:
         for i, name in enumerate(r.options, 1):
             self.say(f"  [{i}] {name}")
         n = len(r.options)
-        return self.ask("defend with? > ", lambda t: _number(t, 1, n), f"type 1 to {n}") - 1
+        return self.ask("defend with? > ", lambda t: _number(t, 1, n),
+                        f"{_type_number(1, n)}: the defensive ability to roll for") - 1
 
     def on_ChooseOption(self, game, r: ChooseOption):
         self.say(f"{r.owner}: choose one")
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)
-        return self.ask("choose > ", lambda t: _number(t, 1, n), f"type 1 to {n}") - 1
+        return self.ask("choose > ", lambda t: _number(t, 1, n),
+                        f"{_type_number(1, n)}: the option to take") - 1
 
     def on_YesNo(self, game, r: YesNo):
         return self.ask(f"{r.prompt}? [y/n] > ", _yes_no, "answer y or n")
