@@ -48,6 +48,7 @@ _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
                                               Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
+_YES = ("yes",)  # `_check_at`: nothing to read, it can
 _PREVENTS = frozenset(int(op) for op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
@@ -303,6 +304,8 @@ class VM:
         self.requirements: dict[tuple[int, int], Requirement] = {}
         self._decoded: dict[int, list[tuple]] = {}
         self._always_starts: dict[tuple[int, int], bool] = {}  # (chunk, step): can_start needs no reading
+        self._start_plans: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_start_plan`
+        self._checks: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_check_at`, past a condition
         self._index_of_chunk = {id(c): i for i, c in enumerate(artifact.chunks)}
         self._faces: dict[tuple, dict[int, int]] = {}
         self.trace: Any = None  # a callable(chunk, instruction, stack) for `dtc explain`
@@ -391,57 +394,114 @@ class VM:
         return always or self.reads_start(chunk_index, state, actor, at)
 
     def reads_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
-        """`can_start`, read from the state every time (no shortcut)."""
+        """`can_start`, read from the state every time (no shortcut). What to read is worked out once
+        per step (`_start_plan`); only a condition first makes where the effect begins depend on the
+        state (`If in <a form>, prevent 3 dmg`)."""
+        key = (chunk_index, at)
+        plan = self._start_plans.get(key)
+        if plan is None:
+            plan = self._start_plans[key] = self._start_plan(chunk_index, at)
+        begin, check = plan
+        if check is None:
+            steps = self._steps(chunk_index)
+            begin = self._past_guards(steps, begin, state, actor)
+            if begin is None:
+                return False
+            if begin >= len(steps):
+                return True
+            key = (chunk_index, begin)
+            check = self._checks.get(key)
+            if check is None:
+                check = self._checks[key] = self._check_at(chunk_index, begin)
+        return self._passes(check, state, actor)
+
+    def _start_plan(self, chunk_index: int, at: int) -> tuple[int, tuple | None]:
+        """(the step the effect begins at, what to read there), past `you may` and the jump it
+        makes; None to read when a condition comes first."""
         steps = self._steps(chunk_index)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
         if at >= len(steps):
-            return True
+            return at, _YES
         if steps[at][0] in _GUARD_READS:
-            at = self._past_guards(steps, at, state, actor)
-            if at is None:
-                return False
-            if at >= len(steps):
-                return True
+            after = at
+            while after < len(steps) and steps[after][0] in _GUARD_READS:
+                after += 1
+            if after < len(steps) and steps[after][0] == _JUMP_IF_FALSE:
+                return at, None
+        return at, self._check_at(chunk_index, at)
+
+    def _check_at(self, chunk_index: int, at: int) -> tuple:
+        """What the effect beginning at step `at` needs of the state, as (what, operands...)."""
+        steps = self._steps(chunk_index)
         op, a, b, _ = steps[at]
         if op in (Op.PICK, Op.PICK_FROM, _PUSH) and at + 1 < len(steps) and steps[at + 1][0] == Op.MOVE:
             op, a, b, _ = steps[at + 1]  # `take 1 or 2 Steps backward`: the number, then the move
         if op == Op.MOVE:
-            return b == 0 or state.can_move(actor, a, b == 1)  # b: 0 asks, 1 up, 2 down
+            return _YES if b == 0 else ("move", a, b == 1)  # b: 0 asks, 1 up, 2 down
         if op == Op.SET_COMP:
-            return state.component(actor, a) != b  # not the form it is in already
+            return ("other_form", a, b)  # not the form it is in already
         if op == Op.PLACE_ANY:
-            return bool(state.hand_cards(actor, b))
+            return ("hand_cards", b)
         if op == Op.PLACE_FOUND:
-            return bool(state.found(actor))
+            return ("found",)
         if op == Op.CRAFT:
-            return bool(state.craft_options(actor, a, b))
+            return ("craft", a, b)
         acts = at
         while acts < len(steps) and steps[acts][0] in _GUARD_READS:
             acts += 1  # past the amount (`add dmg equal to the dial's value`)
         if acts < len(steps) and steps[acts][0] == Op.ADD_DMG:
-            return state.attacking(actor)  # dmg added counts only on an Attack of one's own
+            return ("attacking",)  # dmg added counts only on an Attack of one's own
         if acts < len(steps) and steps[acts][0] in _PREVENTS and (
                 acts + 1 == len(steps) or steps[acts + 1][0] in (_END, _JUMP)):
-            return state.damage_coming(actor)  # preventing, and nothing else: only dmg on its way
+            return ("damage_coming",)  # preventing, and nothing else: only dmg on its way
         if op != _PUSH or at + 1 >= len(steps):
-            return True
+            return _YES
         then, x, y, _ = steps[at + 1]
         if then == Op.PAY_CP:
-            return state.cp(actor) >= a
+            return ("cp", a)
         if then == Op.SPEND:
-            return state.status_count(actor, x) >= a
+            return ("tokens", x, a)
         if then == Op.REMOVE and y == 0:  # removing one's own tokens needs some (a class: any of it)
-            return state.status_count(actor, x) > 0
+            return ("tokens", x, 1)
         if then == Op.DISCARD:
-            return len(state.hand(actor)) >= a
+            return ("hand", a)
         if then == Op.USE_CARDS:
-            return bool(state.zone_cards(actor, x, y))
+            return ("zone_cards", x, y)
         if then in (Op.GAIN, Op.INFLICT) and at + 2 < len(steps) and steps[at + 2][0] in (_JUMP, _END):
-            return not self._gains_nothing(state, actor, then, x, y)
+            return ("room", then, x, y)
         if then == Op.PLACE_N:
-            return bool(state.hand_cards(actor, y))
-        return True
+            return ("hand_cards", y)
+        return _YES
+
+    def _passes(self, check: tuple, state: GameState, actor: int) -> bool:
+        """Whether the state has what `check` (from `_check_at`) needs."""
+        what = check[0]
+        if what == "yes":
+            return True
+        if what == "cp":
+            return state.cp(actor) >= check[1]
+        if what == "tokens":
+            return state.status_count(actor, check[1]) >= check[2]
+        if what == "attacking":
+            return state.attacking(actor)
+        if what == "damage_coming":
+            return state.damage_coming(actor)
+        if what == "room":
+            return not self._gains_nothing(state, actor, check[1], check[2], check[3])
+        if what == "hand":
+            return len(state.hand(actor)) >= check[1]
+        if what == "hand_cards":
+            return bool(state.hand_cards(actor, check[1]))
+        if what == "zone_cards":
+            return bool(state.zone_cards(actor, check[1], check[2]))
+        if what == "move":
+            return state.can_move(actor, check[1], check[2])
+        if what == "other_form":
+            return state.component(actor, check[1]) != check[2]
+        if what == "found":
+            return bool(state.found(actor))
+        return bool(state.craft_options(actor, check[1], check[2]))  # "craft"
 
     def _gains_nothing(self, state: GameState, actor: int, op: int, status: int, b: int) -> bool:
         """Whether gaining (or inflicting) the status, and nothing else, would be lost now: every
