@@ -191,7 +191,7 @@ class SampleState:
         return self.seats[player].cp
 
     # -- statuses
-    def gain_status(self, player, status, count, tier):
+    def gain_status(self, player, status, count, tier, by=None):
         entry = self.a.statuses[status]
         tokens = self.seats[player].statuses.setdefault(status, [])
         limit = self.stack_limit(player, status)
@@ -204,7 +204,11 @@ class SampleState:
         if tier:
             tier_name = f" ({entry['tiers'][tier - 1]['tier']} {entry['tiers'][tier - 1]['slot']})"
         if self.logging:
-            self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
+            if by is not None and by != player:
+                name = f"{entry['name']}{tier_name}"
+                self.say(f"player {by + 1} inflicts {added} {name} on player {player + 1}")
+            else:
+                self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
 
     def stack_limit(self, player, status):
         return self.a.statuses[status].get("stack_limit", 99)

@@ -177,7 +177,8 @@ class GameState(Protocol):
     def change_cp(self, player: int, delta: int) -> int:
         """Apply the change within 0..max; return the change made."""
     def cp(self, player: int) -> int: ...
-    def gain_status(self, player: int, status: int, count: int, tier: int) -> None: ...
+    def gain_status(self, player: int, status: int, count: int, tier: int, by: int | None = None) -> None:
+        """`player` gains tokens (up to the stack limit); `by`: the player inflicting them."""
     def remove_status(self, player: int, status: int, count: int) -> None: ...
     def removable(self, player: int, status: int) -> list[int] | None:
         """For a class (`1 negative status effect`): the statuses of the tokens it could remove, one
@@ -637,7 +638,7 @@ class VM:
             elif op == _INFLICT:
                 n = pop()
                 for target in (actor,) if b == 0 else state.players(ctx, TARGETS[b]):
-                    state.gain_status(target, a, n, 0)
+                    state.gain_status(target, a, n, 0, by=actor)
             elif op == _RAISE:
                 state.change_component(ctx, actor, a, pop())
             elif op == _LOWER:

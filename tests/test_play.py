@@ -479,6 +479,12 @@ def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compi
     game.sell(0, 0)
     assert [e["e"] for e in game.events[-2:]] == ["sell", "cp"]
     assert "1 card;" in table(game, 0)
+    # a status inflicted says by whom; one gained does not
+    wound = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Wound")
+    game.gain_status(1, wound, 1, 0, by=0)
+    assert line(game, game.events[-1]) == "P1 Druid inflicts 1 Wound on P2 Duelist"
+    game.gain_status(1, wound, 1, 0)
+    assert line(game, game.events[-1]) == "P2 Duelist gains 1 Wound"
 
 
 def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):

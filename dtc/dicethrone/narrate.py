@@ -72,6 +72,8 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "cp":
         sign = "+" if e["change"] > 0 else ""
         return f"{who(game, p)} {sign}{e['change']} CP"
+    if kind == "gain" and e.get("by") is not None:
+        return f"{who(game, e['by'])} inflicts {e['count']} {e['status']} on {who(game, p)}"
     if kind in ("gain", "remove"):
         verb = "gains" if kind == "gain" else "loses"
         return f"{who(game, p)} {verb} {e['count']} {e['status']}"

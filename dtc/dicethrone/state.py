@@ -262,7 +262,7 @@ class GameState:
     def stack_limit(self, player: int, status: int) -> int:
         return self.a.statuses[status].get("stack_limit", 99)
 
-    def gain_status(self, player, status, count, tier):
+    def gain_status(self, player, status, count, tier, by=None):
         entry = self.a.statuses[status]
         if entry.get("class") is not None:
             return
@@ -280,7 +280,9 @@ class GameState:
                 gained += 1
             else:
                 self.queue_status_trigger(player, status, "gained_at_limit")
-        if gained:
+        if gained and by is not None and by != player:
+            self.event("gain", player=player, status=entry["name"], count=gained, by=by)
+        elif gained:
             self.event("gain", player=player, status=entry["name"], count=gained)
 
     def queue_status_trigger(self, player: int, status: int, on: str, token: int | None = None):
