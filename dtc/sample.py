@@ -386,10 +386,10 @@ class SampleState:
     def damage_coming(self, player):
         return True  # and what it prevents
 
-    def can_move(self, player, comp, up):
+    def track_room(self, player, comp, up):
         p = self.seats[player]
         last = len(self.a.heroes[p.hero]["components"][comp]["values"]) - 1
-        return p.components[comp] > 0 if up else p.components[comp] < last
+        return p.components[comp] if up else last - p.components[comp]
 
     def change_component(self, ctx, player, comp, delta):
         p = self.seats[player]

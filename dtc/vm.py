@@ -224,8 +224,8 @@ class GameState(Protocol):
         """Whether an Attack of the player's is under way (dmg added to it counts)."""
     def damage_coming(self, player: int) -> bool:
         """Whether dmg is on its way to the player (there is something to prevent)."""
-    def can_move(self, player: int, comp: int, up: bool) -> bool:
-        """Whether the player's track has a position further up (or down) to move to."""
+    def track_room(self, player: int, comp: int, up: bool) -> int:
+        """How many positions the player's track has further up (or down) to move to."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
@@ -497,7 +497,7 @@ class VM:
         if what == "zone_cards":
             return bool(state.zone_cards(actor, check[1], check[2]))
         if what == "move":
-            return state.can_move(actor, check[1], check[2])
+            return state.track_room(actor, check[1], check[2]) > 0
         if what == "other_form":
             return state.component(actor, check[1]) != check[2]
         if what == "found":
@@ -833,6 +833,10 @@ class VM:
             return actor, a[open_[self._index(answer, len(open_), "option")]]
         if op == Op.PICK or op == Op.PICK_FROM:
             choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])
+            choices = self._steps_that_fit(chunk_index, chunk, ins, state, actor, choices)
+            if len(choices) == 1:
+                push(choices[0])  # `take 1 or 2 Steps` one position from the end: 1, unasked
+                return actor, None
             answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
             push(self._member(answer, choices))
         elif op == Op.ACTOR:
@@ -928,7 +932,7 @@ class VM:
             amount = pop()
             direction = b
             if direction == 0 and amount:  # at an end of the track, the one way open is taken unasked
-                up, down = state.can_move(actor, a, True), state.can_move(actor, a, False)
+                up, down = state.track_room(actor, a, True), state.track_room(actor, a, False)
                 direction = 1 if up and not down else 2 if down and not up else 0
             if direction == 0 and amount:
                 name = self.artifact.heroes[ctx.hero]["components"][a]["name"]
@@ -1036,6 +1040,20 @@ class VM:
                 raise VMError(f"a change is (die index, value from {list(values)}), not {pair!r}")
             out.append((pair[0], pair[1]))
         return out
+
+    def _steps_that_fit(self, chunk_index, chunk, ins, state, actor, choices: tuple) -> tuple:
+        """The numbers of a pick that a track move right after it has room for (`take 1 or 2 Steps
+        forward` one position from the top: 1); all of them for any other pick, or when none fits."""
+        steps = self._steps(chunk_index)
+        at = chunk.program.index(ins) + 1
+        if at >= len(steps) or steps[at][0] != Op.MOVE:
+            return choices
+        _, comp, direction, _ = steps[at]
+        if direction == 0:  # asked after the number: either way
+            room = max(state.track_room(actor, comp, True), state.track_room(actor, comp, False))
+        else:
+            room = state.track_room(actor, comp, direction == 1)
+        return tuple(n for n in choices if n <= room) or choices
 
     def _prompt(self, chunk, ins) -> str:
         text = chunk.prompts.get(ins.offset)

@@ -857,6 +857,12 @@ def test_duelist_reposition_moves_and_backward_gains_guard_break(compiled):
     assert not [r for r in seen if type(r).__name__ == "ChooseOption"]
     assert game.shown(0, comp(game, 0, "Footwork")) == "Defense 1"
     assert game.status_count(0, status(compiled, "Guard Break")) == 1
+    # one position from the top, forward: "1 or 2 Steps" has room for 1 only, taken unasked
+    game.seats[0].used.clear()
+    game.seats[0].components[comp(game, 0, "Footwork")] = 1  # Offense 1
+    _, seen = drive(game.upkeep(0), answers(ChooseOption=0))
+    assert not [r for r in seen if type(r).__name__ == "PickNumber"]
+    assert game.shown(0, comp(game, 0, "Footwork")) == "Offense 3"
 
 
 def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):

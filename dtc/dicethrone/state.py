@@ -518,10 +518,10 @@ class GameState:
     def component(self, player, comp):
         return self.seats[player].components[comp]
 
-    def can_move(self, player, comp, up):
+    def track_room(self, player, comp, up):
         p = self.seats[player]
         at, last = p.components[comp], len(p.table.components[comp]["values"]) - 1
-        return at > 0 if up else at < last  # position 0 is the top of the track
+        return at if up else last - at  # position 0 is the top of the track
 
     def change_component(self, ctx, player, comp, delta):
         seat = self.component_holder(player, ctx.hero)
