@@ -312,7 +312,7 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str |
                         or not ({"ask", "answer"} <= record.keys() or "event" in record or "left" in record)):
             raise SessionError(f"{path}:{number}: a log line is either {{\"ask\", \"answer\"}}, "
                                f"{{\"event\"}} or {{\"left\"}}; this one is neither")
-        if records and "left" in records[-1][1]:
+        if records and isinstance(records[-1][1], dict) and "left" in records[-1][1]:
             raise SessionError(f"{path}:{number}: the log goes on after the line saying the game was left "
                                f"(line {records[-1][0]})")
         records.append((number, record))
@@ -349,7 +349,8 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
 
     asks = [(line, r) for line, r in records if "ask" in r]
     events = [(line, r["event"]) for line, r in records if "event" in r]
-    left = records[-1][0] if records and "left" in records[-1][1] else None
+    last_record = records[-1][1] if records else None
+    left = records[-1][0] if isinstance(last_record, dict) and "left" in last_record else None
     if left is not None:
         said = records[-1][1]["left"].get("answers") if isinstance(records[-1][1]["left"], dict) else None
         if said != len(asks):

@@ -632,7 +632,13 @@ def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
     assert not shrug().idle
     game.incoming[0].amounts.clear()  # the other player's Offensive Roll Phase: her Attack's dmg is to come,
     game.active, game.phase, game.attack = 1, "Offensive Roll Phase", None  # and the card would prevent it
+    game.ability_pending = True
     assert not next(a for a in game.actions(0, "offensive") if a.name == "Shrug It Off").idle
+    game.ability_pending = False  # she activated no ability (or one dealing no dmg): none will come
+    assert next(a for a in game.actions(0, "roll_end") if a.name == "Shrug It Off").idle
+    game.ability_pending, game.incoming[0].prevent_all = True, True  # all of it prevented already
+    game.incoming[0].amounts.append((4, game.rules.damage_types[0]))
+    assert not game.incoming[0].on_its_way()
 
 
 def compiled_with_cards(tmp_path, hero_file: str, cards: str):

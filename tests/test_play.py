@@ -258,6 +258,8 @@ def test_the_log_of_a_game_left_early_replays_as_far_as_it_went(tmp_path):
     ('{"dtc": "something else"}', "is not a dtc game log"),
     ('{"dtc": "dtc-dicethrone-log", "version": 1}', "damaged log header"),
     ('{"dtc": "dtc-dicethrone-log"}\n[1, 2]', "bad.jsonl:2: a log line is either"),
+    ('5\n{"event": 1}', "is not a dtc game log"),  # a header that is no object
+    ('"a left b"\n{"event": 1}', "is not a dtc game log"),
 ])
 def test_broken_logs_are_refused_with_a_reason(tmp_path, text, message):
     (tmp_path / "bad.jsonl").write_text(text)

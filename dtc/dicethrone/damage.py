@@ -52,7 +52,9 @@ class Incoming:
 
     def on_its_way(self) -> bool:
         """Damage is coming that prevention would still act on."""
-        return bool(self.amounts or self.added) and self.total_before() > self.prevented
+        if self.prevent_all or not (self.amounts or self.added):
+            return False
+        return self.total_before() > self.prevented
 
 
 def divide(value: int, by: int, round_up: bool) -> int:

@@ -77,6 +77,7 @@ class Game(GameState):
         # an effect's dice until the effect ends; cards that alter dice are offered only then
         self.dice_open = False
         self.ultimate_lock = False  # opponents may do nothing during an Ultimate
+        self.ability_pending = False  # an Offensive Roll Phase's ability not yet chosen or resolved
         self.window_depth = 0
         # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
@@ -231,6 +232,7 @@ class Game(GameState):
         self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
         self.roll_faces = faces
         self.dice_open = True
+        self.ability_pending = True  # until the ability chosen has resolved (or none is)
         self.attempts = 1
         self.event("roll", player=a, dice=list(self.roll), attempt=1)
         yield from self.window("offensive")
@@ -241,6 +243,7 @@ class Game(GameState):
                 break
         if chosen is not None and self.over is None:
             yield from self.activate(a, *chosen)
+        self.ability_pending = False
         if self.attack is not None and self.attack.dealt and self.over is None:
             yield from self.defend()
         if self.over is None:
@@ -396,14 +399,11 @@ class Game(GameState):
         super().deal(ctx, target, amount, dtype, isolated)
 
     def damage_coming(self, seat: int) -> bool:
-        """Whether a prevention would act on something: dmg on its way, or, in a Roll Phase before an
-        opponent's Attack deals its dmg, that dmg ("Effects that reduce damage apply to the cumulative
-        total of damage dealt during the phase in which they are played": "Reducing Damage")."""
-        if self.incoming[seat].on_its_way():
-            return True
-        attack = self.attack
-        return (self.phase in ROLL_PHASES and self.phase != "Roll Phase end" and seat != self.active
-                and (attack is None or not attack.dealt))
+        """Whether a prevention would act on something: dmg on its way, or, while the active player's
+        ability is still to be chosen or is resolving, the dmg it may deal ("Effects that reduce damage
+        apply to the cumulative total of damage dealt during the phase in which they are played":
+        "Reducing Damage")."""
+        return self.incoming[seat].on_its_way() or (self.ability_pending and seat != self.active)
 
     def isolated_damage(self) -> Generator[Request, Any, None]:
         """Isolated damage is "dealt immediately and may only be prevented or avoided as a separate
