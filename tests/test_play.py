@@ -382,10 +382,10 @@ def test_games_stopped_at_the_turn_limit_are_not_draws(monkeypatch):
     data = json.loads(run("simulate", "druid", "duelist", "--games", 10, "--format", "json").output)
     (pair,) = data["pairs"]
     assert pair["unfinished_rate"] == 1.0 and pair["draw_rate"] == 0.0 and pair["win_rate"] == 0.0
-    assert pair["start_player_win_rate"] is None
+    assert pair["start_player_win_rate"] is None and pair["average_turns"] is None  # no game ended
     table = run("simulate", "druid", "duelist", "--games", 10)
     assert "unfinished" in table.output
-    assert "stopped at the turn limit (2 turns) with no winner" in table.output
+    assert "stopped at the turn limit (2 turns) with no winner (not in avg turns)" in table.output
     played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 3)
     assert "The game stops at the turn limit after 2 turns, with no winner" in played.output
     assert played.output.rstrip().endswith("result: no winner (stopped at the turn limit) after 2 turns")

@@ -624,7 +624,7 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
         for r in rows:
             writer.writerow([r["hero"], r["opponent"], r["games"], r["win_rate"], *r["win_rate_ci95"],
                              r["opponent_win_rate"], r["draw_rate"], r["unfinished_rate"],
-                             r["average_turns"],
+                             "" if r["average_turns"] is None else r["average_turns"],
                              "" if r["start_player_win_rate"] is None else r["start_player_win_rate"]])
         click.echo(out.getvalue(), nl=False)
         return
@@ -645,13 +645,14 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
         start = r["start_player_win_rate"]
         t.add_row(r["hero"], r["opponent"], f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
                   f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}",
-                  *([f"{r['unfinished_rate']:.1%}"] * unfinished), f"{r['average_turns']:.1f}",
+                  *([f"{r['unfinished_rate']:.1%}"] * unfinished),
+                  "-" if r["average_turns"] is None else f"{r['average_turns']:.1f}",
                   "no decisive game" if start is None else f"{start:.1%}")
     console = Console(width=120)
     console.print(t)
     if unfinished:
-        console.print(f"unfinished: games stopped at the turn limit ({MAX_TURNS} turns) with no winner; "
-                      "draws are only heroes defeated together")
+        console.print(f"unfinished: games stopped at the turn limit ({MAX_TURNS} turns) with no winner "
+                      "(not in avg turns); draws are only heroes defeated together")
 
 
 @cli.command()

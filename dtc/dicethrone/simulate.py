@@ -38,6 +38,7 @@ class Tally:
     draws: int = 0  # every hero defeated at once ("Health")
     unfinished: int = 0  # stopped at the engine's turn limit: no end the rulebook gives
     turns: int = 0
+    unfinished_turns: int = 0  # the turns of the unfinished games (the limit each)
     start_wins: int = 0  # decisive games won by the start player
     decisive: int = 0
 
@@ -47,6 +48,7 @@ class Tally:
         self.draws += other.draws
         self.unfinished += other.unfinished
         self.turns += other.turns
+        self.unfinished_turns += other.unfinished_turns
         self.start_wins += other.start_wins
         self.decisive += other.decisive
 
@@ -64,6 +66,7 @@ def play_games(a: Artifact, heroes: list[int], seed: int, pair: int, start: int,
         tally.turns += result.turns
         if result.reason == "turn limit":
             tally.unfinished += 1
+            tally.unfinished_turns += result.turns
         elif result.winner is None:
             tally.draws += 1
         else:
@@ -140,7 +143,8 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
         low, high = wilson(count, n)
         out[key] = round(count / n, 4) if n else 0.0
         out[key + "_ci95"] = [round(low, 4), round(high, 4)]
-    out["average_turns"] = round(tally.turns / n, 2) if n else 0.0
+    ended = n - tally.unfinished  # the length of a game that ends: the turn limit says nothing of it
+    out["average_turns"] = round((tally.turns - tally.unfinished_turns) / ended, 2) if ended else None
     # of the decisive games; none decisive (all draws or unfinished): nothing to say
     decisive = tally.decisive
     low, high = wilson(tally.start_wins, decisive)
