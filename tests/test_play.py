@@ -577,3 +577,19 @@ def test_choice_prompts_say_what_the_number_is_for(compiled):
     assert "  ? type a number from 1 to 2: the option to take" in said
     assert human.answer(game, ChooseDefense("Defensive Roll Phase", 0, ("Parry", "Riposte"))) == 1
     assert "  ? type a number from 1 to 2: the defensive ability to roll for" in said
+
+
+def test_a_question_naming_a_component_shows_its_value(compiled):
+    """"You may add dmg equal to the Sun Dial value?" is asked at the conclusion of the Offensive Roll
+    Phase, with no table in sight: the prompt says what the dial reads."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import YesNo
+
+    sun_elf = compiled.hero("sun-elf")[0]
+    game = Game(compiled, [sun_elf, 0], 1)
+    prompts = []
+    human = Human(read=lambda prompt: prompts.append(prompt) or "y", say=lambda text: None)
+    human.asked = True
+    assert human.answer(game, YesNo("Sun Elf › Sun Dial", 0, "You may add dmg equal to the Sun Dial value"))
+    assert prompts == ["You may add dmg equal to the Sun Dial value (Sun Dial: 3)? [y/n] > "]

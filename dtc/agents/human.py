@@ -148,11 +148,11 @@ class Human:
                         f"{_type_number(1, n)}: the option to take") - 1
 
     def on_YesNo(self, game, r: YesNo):
-        return self.ask(f"{r.prompt}? [y/n] > ", _yes_no, "answer y or n")
+        return self.ask(f"{r.prompt}{_named_values(game, r)}? [y/n] > ", _yes_no, "answer y or n")
 
     def on_PickNumber(self, game, r: PickNumber):
         choices = r.choices
-        return self.ask(f"{r.prompt}: how many? ({', '.join(map(str, choices))}) > ",
+        return self.ask(f"{r.prompt}{_named_values(game, r)}: how many? ({', '.join(map(str, choices))}) > ",
                         lambda t: int(t) if _digits(t) and int(t) in choices else None,
                         f"type one of {', '.join(map(str, choices))}")
 
@@ -228,6 +228,17 @@ def _needs(game, player: int, choice) -> str:
     if len(options) > 1:
         return ""
     return f"  (needs {requirement_text(game.a, options[0].requirement)})"
+
+
+def _named_values(game, r: Request) -> str:
+    """` (<dial>: 4)`: where a question names one of the player's components, its value now (`you
+    may add dmg equal to the <dial> value?` is asked without the dial in sight)."""
+    if not isinstance(game, Game):
+        return ""
+    prompt = r.prompt.casefold()
+    shown = [f"{c['name']}: {game.shown(r.player, i)}"
+             for i, c in enumerate(game.seats[r.player].table.components) if c["name"].casefold() in prompt]
+    return f" ({', '.join(shown)})" if shown else ""
 
 
 def _number(text: str, low: int, high: int) -> int | None:
