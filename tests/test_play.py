@@ -370,6 +370,10 @@ def test_simulate_all_as_csv_and_table():
                                                                        "Sun Elf"}
     table = run("simulate", "forgemaster", "sun-elf", "--games", 6)
     assert table.exit_code == 0 and "Forgemaster" in table.output and "wins (95% CI)" in table.output
+    from dtc import rulesets
+
+    built_in = rulesets.builtin().content_hash[:16]
+    assert f"ruleset: the built-in content ({built_in}…)" in table.output  # which rules were played
 
 
 def test_games_stopped_at_the_turn_limit_are_not_draws(monkeypatch):

@@ -592,7 +592,8 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
     _print_simulation(rows, fmt, {"games_per_pair": games, "seed": seed, "bot": bot,
-                                  "opponent_bot": opponent_bot or bot, "ruleset": loaded.content_hash})
+                                  "opponent_bot": opponent_bot or bot, "ruleset": loaded.content_hash},
+                      ruleset_path)
     sys.exit(EXIT_CLEAN)
 
 
@@ -607,7 +608,7 @@ def _with_progress(work, total: int):
         return work(lambda n: bar.advance(task, n))
 
 
-def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
+def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path | None = None) -> None:
     if fmt == "json":
         click.echo(json.dumps({**meta, "pairs": rows}, indent=2))
         return
@@ -650,6 +651,8 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict) -> None:
                   "no decisive game" if start is None else f"{start:.1%}")
     console = Console(width=120)
     console.print(t)
+    played = str(ruleset_path) if ruleset_path is not None else "the built-in content"
+    console.print(f"ruleset: {played} ({meta['ruleset'][:16]}…)")
     if unfinished:
         console.print(f"unfinished: games stopped at the turn limit ({MAX_TURNS} turns) with no winner "
                       "(not in avg turns); draws are only heroes defeated together")
