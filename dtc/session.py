@@ -352,7 +352,10 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
     last_record = records[-1][1] if records else None
     left = records[-1][0] if isinstance(last_record, dict) and "left" in last_record else None
     if left is not None:
-        said = records[-1][1]["left"].get("answers") if isinstance(records[-1][1]["left"], dict) else None
+        said = last_record["left"].get("answers") if isinstance(last_record["left"], dict) else None
+        if not isinstance(said, int) or isinstance(said, bool):
+            raise fail(f'{path}:{left}: the line saying the game was left gives no answer count '
+                       f'(`{{"left": {{"answers": N}}}}`)')
         if said != len(asks):
             raise fail(f"{path}:{left}: the log says the game was left after {said} answers, and it holds "
                        f"{len(asks)}: lines are missing or added")

@@ -306,7 +306,11 @@ class VM:
         self._decoded: dict[int, list[tuple]] = {}
         self._always_starts: dict[tuple[int, int], bool] = {}  # (chunk, step): can_start needs no reading
         self._start_plans: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_start_plan`
-        self._checks: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_check_at`, past a condition
+        self._checks: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_check_at`
+        # statuses for which something happens when gained at the limit (a token flipped instead)
+        self._acts_at_limit = frozenset(
+            i for i, s in enumerate(artifact.statuses)
+            if any((e.get("trigger") or {}).get("on") == "gained_at_limit" for e in s.get("effects", ())))
         self._index_of_chunk = {id(c): i for i, c in enumerate(artifact.chunks)}
         self._faces: dict[tuple, dict[int, int]] = {}
         self.trace: Any = None  # a callable(chunk, instruction, stack) for `dtc explain`
@@ -410,10 +414,7 @@ class VM:
                 return False
             if begin >= len(steps):
                 return True
-            key = (chunk_index, begin)
-            check = self._checks.get(key)
-            if check is None:
-                check = self._checks[key] = self._check_at(chunk_index, begin)
+            check = self._check(chunk_index, begin)
         return self._passes(check, state, actor)
 
     def _start_plan(self, chunk_index: int, at: int) -> tuple[int, tuple | None]:
@@ -430,7 +431,15 @@ class VM:
                 after += 1
             if after < len(steps) and steps[after][0] == _JUMP_IF_FALSE:
                 return at, None
-        return at, self._check_at(chunk_index, at)
+        return at, self._check(chunk_index, at)
+
+    def _check(self, chunk_index: int, at: int) -> tuple:
+        """`_check_at`, worked out once per step."""
+        key = (chunk_index, at)
+        check = self._checks.get(key)
+        if check is None:
+            check = self._checks[key] = self._check_at(chunk_index, at)
+        return check
 
     def _check_at(self, chunk_index: int, at: int) -> tuple:
         """What the effect beginning at step `at` needs of the state, as (what, operands...)."""
@@ -510,8 +519,7 @@ class VM:
         unique status gained, a negative one inflicted on others), and nothing happens at the limit
         (a token flipped instead). A gain that would only spare the chooser harm is never "nothing"."""
         entry = self.artifact.statuses[status]
-        if entry.get("class") is not None or entry.get("tiers") or any(
-                (e.get("trigger") or {}).get("on") == "gained_at_limit" for e in entry.get("effects", ())):
+        if entry.get("class") is not None or entry.get("tiers") or status in self._acts_at_limit:
             return False
         negative = entry.get("polarity") == "negative"
         if op == Op.GAIN:

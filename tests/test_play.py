@@ -247,6 +247,10 @@ def test_the_log_of_a_game_left_early_replays_as_far_as_it_went(tmp_path):
     (tmp_path / "lost.jsonl").write_text("\n".join(lines[:later] + lines[later + 1:]))
     lost = run("replay", tmp_path / "lost.jsonl")
     assert lost.exit_code == 1 and "the log says the game was left after" in lost.stderr
+    (tmp_path / "uncounted.jsonl").write_text("\n".join(lines[:-1] + ['{"left": {}}']))
+    uncounted = run("replay", tmp_path / "uncounted.jsonl")
+    assert uncounted.exit_code == 1
+    assert "the line saying the game was left gives no answer count" in uncounted.stderr
     (tmp_path / "more.jsonl").write_text("\n".join(lines + lines[ask:ask + 1]))
     more = run("replay", tmp_path / "more.jsonl")
     assert more.exit_code == 1 and "the log goes on after the line saying the game was left" in more.stderr
