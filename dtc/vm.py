@@ -34,7 +34,7 @@ _PUSH, _JUMP_IF_FALSE, _END, _DEAL = int(Op.PUSH), int(Op.JUMP_IF_FALSE), int(Op
 _HAS_SYMBOL, _HAS_VALUE, _GAIN, _THEN = int(Op.HAS_SYMBOL), int(Op.HAS_VALUE), int(Op.GAIN), int(Op.THEN)
 _JUMP, _ROLL, _ADD_DMG, _HEAL = int(Op.JUMP), int(Op.ROLL), int(Op.ADD_DMG), int(Op.HEAL)
 _INFLICT, _RAISE, _LOWER, _MAY = int(Op.INFLICT), int(Op.RAISE), int(Op.LOWER), int(Op.MAY)
-_GAIN_CP, _INSTEAD = int(Op.GAIN_CP), int(Op.INSTEAD)
+_GAIN_CP, _INSTEAD, _CHOOSE = int(Op.GAIN_CP), int(Op.INSTEAD), int(Op.CHOOSE)
 _ASKS = frozenset(int(op) for op, info in TABLE.items() if info.asks)
 # Valeria marks that ask where: (options method, mark method, what the player is choosing)
 _SHEET_CHOICES = {
@@ -383,7 +383,8 @@ class VM:
             self._decoded[chunk_index] = steps
         return steps
 
-    def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
+    def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0,
+                  alone: bool = False) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
         3 CP` needs 3 CP (`spend 1 <status>` a token; `remove 1 <status>` from oneself, one too),
         `add 2 dmg` an Attack of the player's own, `prevent 2 dmg` (alone) dmg on its way,
@@ -391,14 +392,18 @@ class VM:
         `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
         craft, `set a form` another form than its own, `take N Steps backward` a position below.
-        (Only these; anything else can.)"""
+        (Only these; anything else can.) When that first part could do nothing, the part after its
+        `Then` is read the same way (`Take 1 Step forward. Then add 1 dmg.` at the top of the
+        track still adds the dmg); `alone` reads only the part at `at` (the body of a `you may`, an
+        option of a `Choose one`)."""
         key = (chunk_index, at)
         always = self._always_starts.get(key)
         if always is None:
             always = self._always_starts[key] = self._starts_unchecked(chunk_index, at)
-        return always or self.reads_start(chunk_index, state, actor, at)
+        return always or self.reads_start(chunk_index, state, actor, at, alone)
 
-    def reads_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0) -> bool:
+    def reads_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0,
+                    alone: bool = False) -> bool:
         """`can_start`, read from the state every time (no shortcut). What to read is worked out once
         per step (`_start_plan`); only a condition first makes where the effect begins depend on the
         state (`If in <a form>, prevent 3 dmg`)."""
@@ -406,32 +411,50 @@ class VM:
         plan = self._start_plans.get(key)
         if plan is None:
             plan = self._start_plans[key] = self._start_plan(chunk_index, at)
-        begin, check = plan
+        begin, check, then_at = plan
         if check is None:
             steps = self._steps(chunk_index)
             begin = self._past_guards(steps, begin, state, actor)
-            if begin is None:
-                return False
-            if begin >= len(steps):
+            if begin is not None and begin >= len(steps):
                 return True
-            check = self._check(chunk_index, begin)
-        return self._passes(check, state, actor)
+            if begin is not None:
+                check = self._check(chunk_index, begin)
+        if check is not None and self._passes(check, state, actor):
+            return True
+        return then_at is not None and not alone and self.can_start(chunk_index, state, actor, then_at)
 
-    def _start_plan(self, chunk_index: int, at: int) -> tuple[int, tuple | None]:
-        """(the step the effect begins at, what to read there), past `you may` and the jump it
-        makes; None to read when a condition comes first."""
+    def _start_plan(self, chunk_index: int, at: int) -> tuple[int, tuple | None, int | None]:
+        """(the step the effect begins at, what to read there, where the part after its `Then`
+        begins), past `you may` and the jump it makes; None to read when a condition comes first,
+        and None when no `Then` part follows."""
         steps = self._steps(chunk_index)
+        then_at = self._then_part(steps, at)
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
         if at >= len(steps):
-            return at, _YES
+            return at, _YES, then_at
         if steps[at][0] in _GUARD_READS:
             after = at
             while after < len(steps) and steps[after][0] in _GUARD_READS:
                 after += 1
             if after < len(steps) and steps[after][0] == _JUMP_IF_FALSE:
-                return at, None
-        return at, self._check(chunk_index, at)
+                return at, None, then_at
+        return at, self._check(chunk_index, at), then_at
+
+    @staticmethod
+    def _then_part(steps: list[tuple], at: int) -> int | None:
+        """The step after the first `Then` from `at` that every path from `at` reaches (no jump
+        from before it lands past it); None when there is none or a `Choose one` comes first."""
+        furthest = at
+        for i in range(at, len(steps)):
+            op, a, _, _ = steps[i]
+            if op == _THEN and furthest <= i:
+                return i + 1
+            if op == _END or op == _CHOOSE:
+                return None
+            if op in (_JUMP, _JUMP_IF_FALSE):
+                furthest = max(furthest, a)
+        return None
 
     def _check(self, chunk_index: int, at: int) -> tuple:
         """`_check_at`, worked out once per step."""
@@ -463,8 +486,8 @@ class VM:
         if acts < len(steps) and steps[acts][0] == Op.ADD_DMG:
             return ("attacking",)  # dmg added counts only on an Attack of one's own
         if acts < len(steps) and steps[acts][0] in _PREVENTS and (
-                acts + 1 == len(steps) or steps[acts + 1][0] in (_END, _JUMP)):
-            return ("damage_coming",)  # preventing, and nothing else: only dmg on its way
+                acts + 1 == len(steps) or steps[acts + 1][0] in (_END, _JUMP, _THEN)):
+            return ("damage_coming",)  # preventing, and nothing else (before a `Then`): dmg on its way
         if op != _PUSH or at + 1 >= len(steps):
             return _YES
         then, x, y, _ = steps[at + 1]
@@ -478,7 +501,7 @@ class VM:
             return ("hand", a)
         if then == Op.USE_CARDS:
             return ("zone_cards", x, y)
-        if then in (Op.GAIN, Op.INFLICT) and at + 2 < len(steps) and steps[at + 2][0] in (_JUMP, _END):
+        if then in (Op.GAIN, Op.INFLICT) and at + 2 < len(steps) and steps[at + 2][0] in (_JUMP, _END, _THEN):
             return ("room", then, x, y)
         if then == Op.PLACE_N:
             return ("hand_cards", y)
@@ -654,7 +677,7 @@ class VM:
             elif op == _MAY:
                 if ctx.accepted and pc == 1:
                     ctx.did = True
-                elif self.can_start(chunk_index, state, actor, pc):
+                elif self.can_start(chunk_index, state, actor, pc, alone=True):
                     counter[0] = count
                     answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1]))
                     count = counter[0]
@@ -834,7 +857,8 @@ class VM:
             labels = self._option_labels(chunk, ins)
             # "If they do not (or cannot)": an option that could do nothing is not offered; a
             # single option left is taken unasked
-            open_ = [i for i, target in enumerate(a) if self.can_start(chunk_index, state, actor, target)]
+            open_ = [i for i, target in enumerate(a)
+                     if self.can_start(chunk_index, state, actor, target, alone=True)]
             if len(open_) == 1 or not open_:
                 return actor, a[open_[0] if open_ else 0]
             answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_))

@@ -641,6 +641,35 @@ def test_a_card_that_would_do_nothing_now_says_so_and_bots_keep_it(compiled):
     assert not game.incoming[0].on_its_way()
 
 
+
+def test_a_card_whose_first_part_can_do_nothing_counts_its_then_part(compiled):
+    """Press the Attack ("Take 1 Step forward. Then add 1 dmg.") at the top of Footwork cannot step,
+    but its `Then` part still adds 1 dmg to the Duelist's own Attack: not "no effect now". Parry
+    ("Prevent 2 dmg. Then you may take 1 Step backward.") with nothing on its way and no room
+    backward does nothing; with room to step back, it does something again."""
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["duelist", "druid"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Press the Attack")
+    give_card(game, 0, "Parry")
+    footwork = comp(game, 0, "Footwork")
+    me.cp, game.active, game.phase = 5, 0, "Offensive Roll Phase"
+    game.set_component(0, footwork, 0)  # the top of the track: no Step forward
+    game.attack = Attack(0, 1, me.abilities[0], False, 0, True)
+    press = lambda: next(a for a in game.actions(0, "offensive") if a.name == "Press the Attack")  # noqa: E731
+    assert not press().idle and not press().label.endswith("- no effect now")
+    parry = lambda: next(a for a in game.actions(0, "offensive") if a.name == "Parry")  # noqa: E731
+    last = len(me.table.components[footwork]["values"]) - 1
+    game.set_component(0, footwork, last)  # the bottom: no Step backward, and no dmg coming
+    assert parry().idle
+    game.set_component(0, footwork, 2)
+    assert not parry().idle  # it may still step back
+    game.set_component(0, footwork, last)
+    game.incoming[0].amounts.append((4, game.rules.damage_types[0]))
+    assert not parry().idle  # dmg on its way: it prevents
+
 def compiled_with_cards(tmp_path, hero_file: str, cards: str):
     """The built-in content with more cards in one hero's deck (YAML list items, indented 2)."""
     import shutil

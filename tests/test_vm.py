@@ -266,6 +266,25 @@ def test_a_choice_that_spares_the_chooser_harm_is_still_offered(builtin):
     assert state.seats[0].cp == 5  # chose the Wound it could not hold
 
 
+
+def test_you_may_asks_about_its_own_part_and_a_card_counts_its_then_part(builtin):
+    """`You may spend 2 CP to draw 1 card. Then heal 2.` with no CP: the question is about the spend
+    (it cannot be paid: not asked), while the effect as a whole still does something (the heal)."""
+    content = builtin.content
+    druid = next(h for h in content.heroes if h.name == "Druid")
+    loaded, index = compile_text(content, druid, "You may spend 2 CP to draw 1 card. Then heal 2.")
+    hero_index = content.heroes.index(druid)
+    state = SampleState(loaded, [hero_index, (hero_index + 1) % len(loaded.heroes)])
+    state.seats[0].cp, state.seats[0].health = 0, 30
+    vm = VM(loaded)
+    assert vm.can_start(index, state, 0)  # the heal after the `Then`
+    asked = []
+    run_to_end(vm, index, RunContext(0, hero_index), state, random.Random(0), lambda r: asked.append(r) or 0)
+    assert not [r for r in asked if isinstance(r, YesNo)] and state.seats[0].health == 32
+    state.seats[0].cp = 2
+    run_to_end(vm, index, RunContext(0, hero_index), state, random.Random(0), lambda r: asked.append(r) or 1)
+    assert [r for r in asked if isinstance(r, YesNo)] and state.seats[0].cp == 0
+
 def test_ultimates(compiled):
     """Each Ultimate's damage: Wrath of Nature! 12, Final Touches! 34, Solar Flare! 10."""
     for hero, name, dmg in [("druid", "Wrath of Nature!", 12), ("sun-elf", "Solar Flare!", 10)]:
