@@ -196,7 +196,10 @@ def test_stack_limits_and_gaining_at_the_limit(compiled):
 
 
 def test_upkeep_damage_and_healing_land_together(compiled):
-    """"Upkeep Phase": all damage and healing accumulated, applied at the end of the phase."""
+    """"Upkeep Phase": all damage and healing accumulated, applied at the end of the phase, and told
+    as one change of health."""
+    from dtc.dicethrone.narrate import line
+
     game = new_game(compiled, ["duelist", "druid"], dice=[3])
     game.gain_status(0, status(compiled, "Wound"), 1, 0)
     game.gain_status(0, status(compiled, "Regenerate"), 1, 0)
@@ -204,8 +207,9 @@ def test_upkeep_damage_and_healing_land_together(compiled):
     drive(game.upkeep(0), answers(ChooseOption=0, PickNumber=1))
     healths = events(game, "health") + events(game, "heal")
     assert game.seats[0].health == 40 - 1 + 2
-    assert [e["e"] for e in healths] == ["health", "heal"]
+    assert [(e["e"], e["damage"], e["healing"], e["health"]) for e in healths] == [("health", 1, 2, 41)]
     assert all(game.events.index(e) > game.events.index(events(game, "receive")[0]) for e in healths)
+    assert line(game, healths[0]) == "P1 Duelist takes 1 dmg and heals 2 at once -> health 41"
 
 
 # ----------------------------------------------------------- rules of play
@@ -219,7 +223,7 @@ def test_damage_and_healing_of_a_phase_land_together_as_one(compiled):
     game.turn_no = 2
     game.seats[1].health = 2
     drive(game.roll_phases(0), answers())
-    assert events(game, "heal") and events(game, "damage_total")[0]["total"] == 4
+    assert events(game, "health")[0]["healing"] == 1 and events(game, "damage_total")[0]["total"] == 4
     assert game.seats[1].health == 0 and game.over is not None and game.over.winner == 0
 
 

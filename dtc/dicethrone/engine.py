@@ -463,11 +463,13 @@ class Game(GameState):
         p = self.seats[seat]
         cap = p.start_health + self.rules.heal_cap
         after = max(0, min(cap, p.health - damage + healing))
-        if damage > 0:
-            self.event("health", player=seat, change=-damage, health=max(0, p.health - damage),
-                       isolated=False)
-        if healing > 0:
-            self.event("heal", player=seat, amount=max(0, after - max(0, p.health - damage)))
+        if damage > 0 and healing > 0:  # one change, as the rule has it: not a fall, then a heal
+            self.event("health", player=seat, change=after - p.health, health=after, isolated=False,
+                       damage=damage, healing=healing)
+        elif damage > 0:
+            self.event("health", player=seat, change=-damage, health=after, isolated=False)
+        else:
+            self.event("heal", player=seat, amount=after - p.health)
         p.health = after
 
     def hurt(self, seat: int, amount: int, isolated: bool = False) -> None:

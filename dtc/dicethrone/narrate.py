@@ -65,6 +65,9 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "damage_total":
         return (f"{who(game, p)}: {e['incoming']} dmg came, {e['prevented']} prevented"
                 + (f", halved {e['halvings']}x" if e["halvings"] else "") + f" -> takes {e['total']}")
+    if kind == "health" and e.get("healing"):
+        return (f"{who(game, p)} takes {e['damage']} dmg and heals {e['healing']} at once "
+                f"-> health {e['health']}")
     if kind == "health":
         return f"{who(game, p)} health {e['health']}"
     if kind == "heal":
