@@ -386,6 +386,9 @@ class SampleState:
     def damage_coming(self, player):
         return True  # and what it prevents
 
+    def can_become(self, dtype):
+        return True  # a sample run is an Attack's, of normal dmg
+
     def track_room(self, player, comp, up):
         p = self.seats[player]
         last = len(self.a.heroes[p.hero]["components"][comp]["values"]) - 1

@@ -49,6 +49,9 @@ _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARD
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
                                               Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 _YES = ("yes",)  # `_check_at`: nothing to read, it can
+# steps that only read, roll or jump: an effect made of these and `the Attack becomes <type>` does that
+_ONLY_READS = frozenset(int(op) for op in (Op.PUSH, Op.ROLL, Op.HAS_VALUE, Op.HAS_SYMBOL, Op.JUMP,
+                                           Op.JUMP_IF_FALSE, Op.END, Op.MAY))
 _PREVENTS = frozenset(int(op) for op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
@@ -226,6 +229,8 @@ class GameState(Protocol):
         """Whether dmg is on its way to the player (there is something to prevent)."""
     def track_room(self, player: int, comp: int, up: bool) -> int:
         """How many positions the player's track has further up (or down) to move to."""
+    def can_become(self, dtype: int) -> bool:
+        """Whether an Attack is under way whose dmg is not of that type already."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
@@ -467,6 +472,9 @@ class VM:
     def _check_at(self, chunk_index: int, at: int) -> tuple:
         """What the effect beginning at step `at` needs of the state, as (what, operands...)."""
         steps = self._steps(chunk_index)
+        becomes = self._becomes_only(steps, at)
+        if becomes is not None:
+            return ("becomes", becomes)
         op, a, b, _ = steps[at]
         if op in (Op.PICK, Op.PICK_FROM, _PUSH) and at + 1 < len(steps) and steps[at + 1][0] == Op.MOVE:
             op, a, b, _ = steps[at + 1]  # `take 1 or 2 Steps backward`: the number, then the move
@@ -534,6 +542,8 @@ class VM:
             return state.component(actor, check[1]) != check[2]
         if what == "found":
             return bool(state.found(actor))
+        if what == "becomes":
+            return state.can_become(check[1])
         return bool(state.craft_options(actor, check[1], check[2]))  # "craft"
 
     def _gains_nothing(self, state: GameState, actor: int, op: int, status: int, b: int) -> bool:
@@ -555,10 +565,21 @@ class VM:
             targets = state.players(RunContext(actor, None), "each_opponent")
         return all(state.status_count(p, status) >= state.stack_limit(p, status) for p in targets)
 
+    @staticmethod
+    def _becomes_only(steps: list[tuple], at: int) -> int | None:
+        """The dmg type, when all the steps from `at` do is make the Attack that type (`roll 1 die:
+        On 4-5, the Attack becomes undefendable`): nothing to do when it is that type already."""
+        types = {a for op, a, _, _ in steps[at:] if op == Op.ATTACK_BECOMES}
+        if len(types) != 1 or any(op not in _ONLY_READS and op != Op.ATTACK_BECOMES for op, *_ in steps[at:]):
+            return None
+        return types.pop()
+
     def _starts_unchecked(self, chunk_index: int, at: int) -> bool:
         """Whether `can_start` has nothing to read for these steps (it would say yes whatever the
         state): no condition first, and a first step that is not one of those it checks."""
         steps = self._steps(chunk_index)
+        if self._becomes_only(steps, at) is not None:
+            return False
         while at < len(steps) and steps[at][0] in (_MAY, _JUMP_IF_FALSE):
             at += 1
         if at >= len(steps):

@@ -918,6 +918,26 @@ def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
     assert not events(game, "defend")
 
 
+
+def test_guard_break_on_an_attack_already_undefendable_does_nothing(compiled):
+    """Guard Break's only effect, "the Attack becomes undefendable", on an Attack already undefendable:
+    the menu says "no effect now" and the heuristic bot keeps its token; on normal dmg it spends it."""
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["duelist", "druid"])
+    me = game.seats[0]
+    guard = status(compiled, "Guard Break")
+    game.gain_status(0, guard, 1, 0)
+    game.active, game.phase, game.turn_no = 0, "Offensive Roll Phase", 2
+    undefendable = game.a.damage_types.index("undefendable")
+    game.attack = Attack(0, 1, me.abilities[0], False, undefendable, True)
+    spend = lambda: next(a for a in game.actions(0, "conclude") if a.kind == "spend")  # noqa: E731
+    assert spend().idle and spend().label == "spend Guard Break - no effect now"
+    bot = HeuristicBot(1)
+    assert bot.act(game, Act(game.phase, 0, "conclude", (spend(),))) is None
+    game.attack.dtype = game.a.damage_types.index("normal")
+    assert not spend().idle and bot.act(game, Act(game.phase, 0, "conclude", (spend(),))) == 0
+
 def test_disarm_skips_income_or_discards(compiled):
     """Duelist, Disarm: "may choose to discard 1 card. If they do not (or cannot), they must skip
     their Income Phase instead": with an empty hand there is nothing to choose."""

@@ -232,7 +232,7 @@ class HeuristicBot:
                 score = 5.0 + action.value - 0.2 * action.extra
             elif action.kind == "play" and not action.idle:
                 score = self.play_score(game, seat, window, p.hand[action.ref].card)
-            elif action.kind == "spend":
+            elif action.kind == "spend" and not action.idle:
                 score = self.spend_score(game, seat, window, action.ref)
             elif action.kind == "use" and window == "main" and (
                     ("bot_used", action.name, game.phase) not in p.used):

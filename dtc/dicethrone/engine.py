@@ -735,7 +735,8 @@ class Game(GameState):
                 if tokens and status in self.spendables and self.spendable_now(seat, status, window):
                     entry = self.a.statuses[status]
                     worth = 2.0 if not entry.get("attack_modifier") or attacking else 0.0
-                    out.append(Action("spend", entry["name"], status, 0, worth))
+                    out.append(Action("spend", entry["name"], status, 0, worth,
+                                      self.spending_idle(seat, status)))
         for name, effect in self.usable_effects(seat, window):
             out.append(Action("use", self._effect_label(name, effect["chunk"]), effect["chunk"], 0, 0.5))
         if main:
@@ -743,6 +744,14 @@ class Game(GameState):
             for index, card in enumerate(p.hand):
                 out.append(Action("sell", card.card.name, index, value, -1.0))
         return out
+
+    def spending_idle(self, seat: int, status: int) -> bool:
+        """Whether spending the status's first token would do nothing now: it has `When spent`
+        effects (for the token's side) and none of them could do anything."""
+        side = self.seats[seat].tokens[status][0].side
+        spent = [e["chunk"] for e in self.a.statuses[status].get("effects", ())
+                 if (e.get("trigger") or {}).get("on") == "spent" and e.get("side") in (None, side)]
+        return bool(spent) and not any(self.vm.can_start(chunk, self, seat) for chunk in spent)
 
     def upgrade_cost(self, seat: int, card) -> int | None:
         p = self.seats[seat]

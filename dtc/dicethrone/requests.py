@@ -36,7 +36,7 @@ class Action:
     ref: int  # hand index, status id, or effect number
     extra: int = 0  # CP it costs (upgrades: what is actually paid; sells: what it gives)
     value: float = 0.0
-    idle: bool = False  # a card that may be played but would do nothing now (`If in <form>, ...`)
+    idle: bool = False  # a card (or token) that may be played but would do nothing now (`If in <form>, ...`)
 
     @property
     def label(self) -> str:
@@ -44,7 +44,7 @@ class Action:
             return f"sell {self.name} (+{self.extra} CP)"
         if self.kind in ("play", "upgrade"):
             return f"{self.kind} {self.name} ({self.extra} CP)" + (" - no effect now" if self.idle else "")
-        return f"{self.kind} {self.name}"
+        return f"{self.kind} {self.name}" + (" - no effect now" if self.idle else "")
 
 
 @dataclass(slots=True)

@@ -218,6 +218,9 @@ class GameState:
         self.incoming[ctx.owner].prevent_all = True
         self.event("prevent_all", player=ctx.owner)
 
+    def can_become(self, dtype):
+        return self.attack is not None and self.attack.dtype != dtype
+
     def attack_becomes(self, ctx, dtype):
         if self.attack is not None:
             self.attack.dtype = dtype
