@@ -938,6 +938,48 @@ def test_guard_break_on_an_attack_already_undefendable_does_nothing(compiled):
     game.attack.dtype = game.a.damage_types.index("normal")
     assert not spend().idle and bot.act(game, Act(game.phase, 0, "conclude", (spend(),))) == 0
 
+
+def test_the_defensive_window_knows_how_far_the_defensive_roll_has_come(compiled):
+    """"Defensive Roll Phase": the defender rolls, and may act after the roll (before her defense
+    resolves) and again after it resolved; against an undefendable Attack there is no roll. The
+    windows say which, so a player is not shown the same moment twice."""
+    from dtc.agents.human import Human
+
+    game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 6, 6])
+    game.turn_no = 2
+    give_card(game, 1, "Quick Study")  # an instant: the Druid is asked at every window
+    game.seats[1].cp = 5
+    steps = []
+
+    def act(request):
+        if request.player == 1 and request.window == "defensive":
+            steps.append(game.defense_step)
+        return None
+    drive(game.roll_phases(0), answers(Act=act))
+    assert events(game, "defend") and steps == ["rolled", "resolved"]
+    said = []
+    human = Human(read=lambda prompt: "", say=said.append)
+    human.asked = True
+    for step, header in [("rolled", "(the Defensive Roll made, before it resolves)"),
+                         ("resolved", "(after the Defensive Roll resolved)"),
+                         ("none", "(the Attack made, with no Defensive Roll against it)")]:
+        game.defense_step, game.phase = step, "Defensive Roll Phase"
+        human.answer(game, Act("Defensive Roll Phase", 1, "defensive", ()))
+        assert f"-- Defensive Roll Phase {header}: you may act --" in said
+
+    game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 5])  # Guard Break: 5
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Guard Break"), 1, 0)
+    give_card(game, 1, "Quick Study")
+    game.seats[1].cp = 5
+    steps.clear()
+
+    def spend_then_act(request):
+        spend = [i for i, a in enumerate(request.actions) if a.kind == "spend"]
+        return spend[0] if request.window == "conclude" and spend else act(request)
+    drive(game.roll_phases(0), answers(Act=spend_then_act))
+    assert not events(game, "defend") and steps == ["none"]
+
 def test_disarm_skips_income_or_discards(compiled):
     """Duelist, Disarm: "may choose to discard 1 card. If they do not (or cannot), they must skip
     their Income Phase instead": with an empty hand there is nothing to choose."""

@@ -31,10 +31,14 @@ WINDOW_MOMENTS = {
     "offensive": "(after the roll)",
     "announced": "(the ability announced)",
     "conclude": "(as it concludes with an Attack)",
-    "defensive": "(after the Defensive Roll)",
+    "defensive": "(after the Defensive Roll resolved)",
     "roll_end": "(at the end of the Roll Phase)",
     "then": "(at a Then)",
-    "isolated": "(before isolated dmg lands)",
+    "isolated": "(isolated dmg about to land)",
+}
+DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has come
+    "none": "(the Attack made, with no Defensive Roll against it)",
+    "rolled": "(the Defensive Roll made, before it resolves)",
 }
 
 
@@ -100,6 +104,8 @@ class Human:
                 return None  # `w`: passing until your turn, or until dmg comes at you
             self.waiting = False
         moment = WINDOW_MOMENTS.get(r.window, "")
+        if r.window == "defensive":  # none: undefendable, an Ultimate, or no defensive ability
+            moment = DEFENSE_MOMENTS.get(getattr(game, "defense_step", ""), moment)
         self.say(f"-- {game.phase}{' ' + moment if moment else ''}: you may act --")
         if r.window == "main":
             self.say(table(game, r.player))

@@ -78,6 +78,7 @@ class Game(GameState):
         self.dice_open = False
         self.ultimate_lock = False  # opponents may do nothing during an Ultimate
         self.ability_pending = False  # an Offensive Roll Phase's ability not yet chosen or resolved
+        self.defense_step = "none"  # this Roll Phase's Defensive Roll: none, rolled, resolved
         self.window_depth = 0
         # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
@@ -233,6 +234,7 @@ class Game(GameState):
         self.roll_faces = faces
         self.dice_open = True
         self.ability_pending = True  # until the ability chosen has resolved (or none is)
+        self.defense_step = "none"
         self.attempts = 1
         self.event("roll", player=a, dice=list(self.roll), attempt=1)
         yield from self.window("offensive")
@@ -373,9 +375,11 @@ class Game(GameState):
                                                  tuple(x.name for x in defenses))
                     index = _index(answer, len(defenses), "defensive ability")
                 defense = defenses[index]
+                self.defense_step = "rolled"  # a window within it comes before it resolves
                 self.event("defend", player=d, ability=defense.name)
                 ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
                 yield from self.run(defense.chunk, ctx)
+                self.defense_step = "resolved"
         yield from self.fire(a, "attacking", None, a, d)
         yield from self.fire(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
         yield from self.window("defensive")

@@ -50,7 +50,7 @@ def line(game: Game, e: dict) -> str | None:
         typed = "" if e["type"] == "normal" else f" {e['type']}"
         if e.get("isolated"):
             return (f"{who(game, e['source'])} deals {e['amount']}{typed} dmg to {who(game, e['target'])} "
-                    "(isolated: it lands now)")
+                    "(isolated: it lands at once, on its own)")
         # dmg waits for the end of its phase: "all damage, prevention, and/or healing effects are
         # accumulated and are applied simultaneously at the conclusion of the Roll Phase"
         return f"{who(game, e['source'])}: {e['amount']}{typed} dmg on its way to {who(game, e['target'])}"
