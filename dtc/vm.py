@@ -288,6 +288,9 @@ class RunContext:
     did: bool = False  # the last `you may` answer
     attack_run: bool = False  # this run is the activated Offensive Ability itself
     accepted: bool = False  # the player chose to use this effect: its opening `you may` is answered
+    # the hero whose dice `roll N dice` rolls, when not `hero`: a player always rolls her own dice,
+    # also for a status another hero inflicted (its effect still names that hero's things)
+    dice_hero: int | None = None
 
 
 @dataclass
@@ -330,15 +333,16 @@ class VM:
 
     def die_faces(self, ctx: RunContext, die: int) -> dict[int, int]:
         """Face value -> symbol of the die rolled (0: the hero's own dice); callers do not change it."""
-        key = (die, ctx.hero if die == 0 else None)
+        rolls = ctx.dice_hero if ctx.dice_hero is not None else ctx.hero
+        key = (die, rolls if die == 0 else None)
         faces = self._faces.get(key)
         if faces is None:
-            faces = self._faces[key] = self._die_faces(ctx, die)
+            faces = self._faces[key] = self._die_faces(rolls, die)
         return faces
 
-    def _die_faces(self, ctx: RunContext, die: int) -> dict[int, int]:
+    def _die_faces(self, rolls: int | None, die: int) -> dict[int, int]:
         if die == 0:
-            hero = self.artifact.heroes[ctx.hero] if ctx.hero is not None else None
+            hero = self.artifact.heroes[rolls] if rolls is not None else None
             if hero is None:
                 return {v: 0 for v in range(1, 7)}
             return {int(v): s for v, s in hero["dice"]["faces"].items()}

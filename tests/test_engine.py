@@ -212,6 +212,20 @@ def test_upkeep_damage_and_healing_land_together(compiled):
     assert line(game, healths[0]) == "P1 Duelist takes 1 dmg and heals 2 at once -> health 41"
 
 
+
+def test_a_status_from_another_hero_is_rolled_with_the_afflicted_players_own_dice(compiled):
+    """Wound (the Druid's) on the Duelist: "A player afflicted with this token ... roll 1 die" (Druid,
+    "Wound"): the Duelist rolls, with her own dice, so a 3 shows as her Blade, not the Druid's face."""
+    from dtc.dicethrone.narrate import line
+
+    game = new_game(compiled, ["duelist", "druid"], dice=[3])
+    game.gain_status(0, status(compiled, "Wound"), 1, 0)
+    drive(game.upkeep(0), answers())
+    rolled = events(game, "effect_roll")
+    assert [(e["player"], e["dice"], e["symbols"]) for e in rolled] == [(0, [3], ["Blade"])]
+    assert line(game, rolled[0]) == "P1 Duelist rolls 3:Blade"
+    assert game.status_count(0, status(compiled, "Wound")) == 1  # 3 is not 4-6: the token stays
+
 # ----------------------------------------------------------- rules of play
 
 

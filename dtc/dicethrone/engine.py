@@ -487,8 +487,11 @@ class Game(GameState):
     def ctx(self, owner: int, hero: int | None, **kw) -> RunContext:
         """A run context for `owner`; dice faces are those of the chunk's hero."""
         ctx = RunContext(owner, hero, **kw)
-        table = self.tables[hero] if hero is not None else self.seats[owner].table
+        own = self.seats[owner].table
+        table = self.tables[hero] if hero is not None else own
         ctx.faces = table.faces
+        if table is not own:
+            ctx.dice_hero = own.index  # what she rolls, she rolls with her own dice
         return ctx
 
     def run(self, chunk: int, ctx: RunContext) -> Generator[Request, Any, Any]:
