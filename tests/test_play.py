@@ -476,6 +476,24 @@ def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
     assert said.count("  ? give 1 number from 1 to 2") == 2
 
 
+
+def test_a_question_from_a_card_names_the_card_as_players_do(compiled):
+    """A card's question says the card's name (`Lucky Break: choose one`), not where its text sits
+    in the content (`Common › card Lucky Break`); a status's keeps its hero (`Duelist › Disarm`)."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import ChooseItems, ChooseOption
+
+    game = Game(compiled, [0, 1], 1)
+    said = []
+    human = Human(read=lambda prompt: "1", say=said.append)
+    human.asked = True
+    human.answer(game, ChooseOption("Common › card Lucky Break", 0, ("Draw 1 card", "Gain 1 CP")))
+    human.answer(game, ChooseItems("Druid › card Ferocity II › tier 1", 0, ("Wound",), 0, 1, "remove"))
+    human.answer(game, ChooseOption("Duelist › Disarm", 0, ("Discard 1 card", "Skip your Income Phase")))
+    assert [line for line in said if not line.startswith("  ")] == [
+        "Lucky Break: choose one", "Ferocity II: remove", "Duelist › Disarm: choose one"]
+
 def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.narrate import line, table

@@ -42,6 +42,14 @@ DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has 
 }
 
 
+def spoken(owner: str) -> str:
+    """Where a question comes from, as a player names it: a card by its name (`<set> › card <name>
+    › tier 1` is `<name>`), anything else as its hero and name (`<hero> › <status>`)."""
+    parts = owner.split(" › ")
+    card = next((part[len("card "):] for part in parts if part.startswith("card ")), None)
+    return card if card is not None else owner
+
+
 class Human:
     name = "human"
 
@@ -146,7 +154,7 @@ class Human:
                         f"{_type_number(1, n)}: the defensive ability to roll for") - 1
 
     def on_ChooseOption(self, game, r: ChooseOption):
-        self.say(f"{r.owner}: choose one")
+        self.say(f"{spoken(r.owner)}: choose one")
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)
@@ -164,7 +172,7 @@ class Human:
 
     def on_ChooseDice(self, game, r: ChooseDice):
         faces = getattr(game, "roll_faces", None) or {}  # the dice on the table may be another hero's
-        self.say(f"{r.owner}: dice " + " ".join(
+        self.say(f"{spoken(r.owner)}: dice " + " ".join(
             f"{v}:{game.a.symbols[faces[v]]}" if v in faces else str(v) for v in r.roll))
         n = len(r.roll)
         if r.purpose == "change":
@@ -184,7 +192,7 @@ class Human:
                         and int(t[1:]) - 1 in r.players else None, f"type one of {names}")
 
     def on_ChooseItems(self, game, r: ChooseItems):
-        self.say(f"{r.owner}: {r.purpose}")
+        self.say(f"{spoken(r.owner)}: {r.purpose}")
         for i, item in enumerate(r.items, 1):
             self.say(f"  [{i}] {item}")
         n = len(r.items)
@@ -200,7 +208,7 @@ class Human:
         shown = self.show(game, r) if self.show else None
         if shown:
             self.say(shown)
-        self.say(f"-- {r.owner}: {r.purpose} --")
+        self.say(f"-- {spoken(r.owner)}: {r.purpose} --")
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)
