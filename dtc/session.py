@@ -74,7 +74,8 @@ def plain(value: Any) -> Any:
     """JSON-ready data for requests and answers (tuples become lists)."""
     if dataclasses.is_dataclass(value):
         return {"type": type(value).__name__,
-                **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+                **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                   if f.metadata.get("log", True)}}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, dict):

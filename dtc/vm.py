@@ -92,6 +92,9 @@ class ChooseOption(Request):
     """`Choose one`. Answer: the index of an option."""
 
     options: tuple[str, ...]
+    # the effect's chunk and where each option's steps are (`VM.option_steps`), for bots weighing
+    # them; not part of the question (a log leaves it out)
+    steps_at: tuple[int, tuple[int, ...]] | None = field(default=None, metadata={"log": False})
 
 
 @dataclass(slots=True)
@@ -373,6 +376,19 @@ class VM:
         counter = [0]
         replaced = yield from self._frame(chunk_index, ctx, state, rng, counter, 0)
         return Outcome(counter[0], replaced)
+
+    def option_steps(self, chunk_index: int, at: int) -> list[tuple]:
+        """The steps of the `Choose one` option beginning at step `at`, as (opcode, a, b, c): up to
+        the jump past the other options, or (the last option) up to where the options meet."""
+        steps = self._steps(chunk_index)
+        choose = next(i for i in range(at - 1, -1, -1) if steps[i][0] == _CHOOSE)
+        starts = sorted(steps[choose][1])
+        later = [s for s in starts if s > at]
+        if later:
+            end = later[0] - 1  # the jump that ends this option
+        else:
+            end = steps[starts[1] - 1][1] if len(starts) > 1 else len(steps)  # where they meet
+        return steps[at:end]
 
     def _steps(self, chunk_index: int) -> list[tuple]:
         """The chunk pre-decoded for speed: (opcode, a, b, c) with jumps as step indices."""
@@ -886,7 +902,8 @@ class VM:
                      if self.can_start(chunk_index, state, actor, target, alone=True)]
             if len(open_) == 1 or not open_:
                 return actor, a[open_[0] if open_ else 0]
-            answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_))
+            answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_),
+                                        (chunk_index, tuple(a[i] for i in open_)))
             return actor, a[open_[self._index(answer, len(open_), "option")]]
         if op == Op.PICK or op == Op.PICK_FROM:
             choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])

@@ -212,3 +212,15 @@ def test_resuming_a_log_says_it_is_a_log(game, tmp_path):
     assert result.exit_code == 2
     assert result.stderr.strip() == (f"error: {log} is a game log, not a save: logs are replayed "
                                      "(`replay`); `--save FILE` writes a file to resume")
+
+
+def test_a_log_keeps_the_question_and_leaves_out_what_only_bots_read():
+    """A `Choose one` in a log is its owner, player and options: where the options' steps are (for
+    bots weighing them) is no part of the question, so a log stays the same whatever the bytecode."""
+    from dtc.session import plain
+    from dtc.vm import ChooseOption
+
+    options = ("Discard 1 card", "Skip your Income Phase")
+    asked = plain(ChooseOption("Duelist › Disarm", 1, options, (7, (3, 9))))
+    assert asked == {"type": "ChooseOption", "owner": "Duelist › Disarm", "player": 1,
+                     "options": ["Discard 1 card", "Skip your Income Phase"]}

@@ -20,6 +20,7 @@ from typing import Any
 from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
+from dtc.opcodes import Op
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -338,9 +339,85 @@ class HeuristicBot:
         return c.value
 
     # -- questions inside effects
+    def choose_option(self, game, request: ChooseOption) -> int:
+        """The option worth the most now (`option_worth`); among equals, one at random."""
+        if request.steps_at is None or not hasattr(game, "vm"):  # the order of Upkeep effects
+            return self.rng.randrange(len(request.options))
+        chunk, starts = request.steps_at
+        worths = [self.option_worth(game, request.player, game.vm.option_steps(chunk, at)) for at in starts]
+        best = max(worths)
+        return self.rng.choice([i for i, w in enumerate(worths) if w >= best - 1e-9])
+
+    def option_worth(self, game, seat: int, steps: list[tuple], now: bool = True) -> float:
+        """A rough worth of an option's steps for `seat`: dmg dealt or added, dmg prevented, healing,
+        CP, cards, statuses (good ones gained, bad ones inflicted), a skipped phase, a track moved
+        the way the turn wants (forward in one's own turn), a form by what its hero's effects do in
+        it. `now`: read from the state (no dmg added outside an Attack, no status past its limit);
+        otherwise what the steps would do at best."""
+        worth, amount, mine = 0.0, 1, True
+        me = game.seats[seat]
+        other = (seat + 1) % len(game.seats)  # one versus one
+        for op, a, b, _ in steps:
+            sign = 1.0 if mine else -1.0
+            if op == Op.PUSH:
+                amount = a
+            elif op == Op.ACTOR:
+                mine = a == 0
+            elif op == Op.DEAL:
+                worth += amount * (-1.0 if b == 0 and mine else 1.0)
+            elif op == Op.ADD_DMG:
+                worth += amount * (not now or game.attacking(seat))
+            elif op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL):
+                worth += (amount if op == Op.PREVENT else 3) * (not now or game.damage_coming(seat))
+            elif op == Op.HEAL:
+                worth += sign * 0.7 * amount * (not now or me.health < me.start_health + game.rules.heal_cap)
+            elif op in (Op.GAIN, Op.INFLICT):
+                holder = seat if mine else other
+                target = holder if op == Op.GAIN or b == 0 else (other if holder == seat else seat)
+                if not now or game.status_count(target, a) < game.stack_limit(target, a):
+                    good = game.a.statuses[a].get("polarity") != "negative"
+                    worth += 1.5 * (1.0 if good == (target == seat) else -1.0)
+            elif op == Op.GAIN_CP:
+                worth += sign * amount * (not now or me.cp < game.rules.cp_max)
+            elif op == Op.LOSE_CP:
+                worth -= sign * amount
+            elif op == Op.STEAL_CP:
+                worth += 2.0 * amount
+            elif op == Op.DRAW:
+                worth += sign * 1.5 * amount
+            elif op == Op.DISCARD:
+                worth -= sign * 1.5 * amount
+            elif op == Op.SKIP:
+                worth -= sign * 2.5  # an Income Phase is a card and a CP
+            elif op == Op.MOVE:
+                worth += (1.0 if (b == 1) == (game.active == seat) else 0.0) if now else 0.5
+            elif op == Op.SET_COMP and now:
+                worth += self.form_worths(game, me).get((a, b), 0.0)
+        return worth
+
+    def form_worths(self, game, p) -> dict[tuple[int, int], float]:
+        """What the hero's effects do only in a form (`If in <form>, add 2 dmg`), summed by
+        (component, form) with `option_worth` at best; read once per hero."""
+        worths = p.table.memo.get("form worths")
+        if worths is None:
+            worths = {}
+            for chunk in game.a.chunks:
+                if chunk.hero != p.table.index:
+                    continue
+                program = chunk.program
+                for i, ins in enumerate(program[:-1]):
+                    if ins.op != Op.IN_FORM or program[i + 1].op != Op.JUMP_IF_FALSE:
+                        continue
+                    end = program[i + 1].operands[0]
+                    body = [(int(x.op), *x.operands, 0, 0, 0)[:4] for x in program[i + 2:] if x.offset < end]
+                    key = (ins.operands[0], ins.operands[1])
+                    worths[key] = worths.get(key, 0.0) + self.option_worth(game, p.seat, body, now=False)
+            p.table.memo["form worths"] = worths
+        return worths
+
     def vm_answer(self, game, request: Request) -> Any:
         if isinstance(request, ChooseOption):
-            return self.rng.randrange(len(request.options))
+            return self.choose_option(game, request)
         if isinstance(request, YesNo):
             return True
         if isinstance(request, PickNumber):
