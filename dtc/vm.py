@@ -47,7 +47,7 @@ _SHEET_CHOICES = {
 _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
-                                              Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
+                                              Op.STEAL_CP, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 _YES = ("yes",)  # `_check_at`: nothing to read, it can
 # steps that only read, roll or jump: an effect made of these and `the Attack becomes <type>` does that
 _ONLY_READS = frozenset(int(op) for op in (Op.PUSH, Op.ROLL, Op.HAS_VALUE, Op.HAS_SYMBOL, Op.JUMP,
@@ -233,7 +233,7 @@ class GameState(Protocol):
     def track_room(self, player: int, comp: int, up: bool) -> int:
         """How many positions the player's track has further up (or down) to move to."""
     def can_become(self, dtype: int) -> bool:
-        """Whether an Attack is under way whose dmg is not of that type already."""
+        """Whether an Attack is under way that making it that type would make harder to answer."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
@@ -413,7 +413,7 @@ class VM:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
         3 CP` needs 3 CP (`spend 1 <status>` a token; `remove 1 <status>` from oneself, one too),
         `add 2 dmg` an Attack of the player's own, `prevent 2 dmg` (alone) dmg on its way,
-        `gain 1 <status>` (alone) room in its stack,
+        `gain 1 <status>` (alone) room in its stack, `steal 1 CP` an opponent with CP,
         `discard 1 card` a card in hand, `scrap a card` a card there, `place cards`
         a card of that type in hand (`place the found cards`: found ones), `craft` something to
         craft, `set a form` another form than its own, `take N Steps backward` a position below.
@@ -533,6 +533,8 @@ class VM:
             return ("room", then, x, y)
         if then == Op.PLACE_N:
             return ("hand_cards", y)
+        if then == Op.STEAL_CP:
+            return ("steal",)  # an opponent with CP to take
         return _YES
 
     def _passes(self, check: tuple, state: GameState, actor: int) -> bool:
@@ -564,6 +566,8 @@ class VM:
             return bool(state.found(actor))
         if what == "becomes":
             return state.can_become(check[1])
+        if what == "steal":
+            return any(state.cp(p) > 0 for p in state.players(RunContext(actor, None), "opponent"))
         return bool(state.craft_options(actor, check[1], check[2]))  # "craft"
 
     def _gains_nothing(self, state: GameState, actor: int, op: int, status: int, b: int) -> bool:

@@ -14,6 +14,7 @@ from dtc.agents.bots import HeuristicBot
 from dtc.dicethrone.damage import DamageType, Incoming, final_total
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.requests import Act, Activate, RollDice, SellDown
+from dtc.vm import ChooseItems
 
 NORMAL = DamageType("normal", True, True, True, False, True)
 
@@ -934,8 +935,9 @@ def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
 
 
 def test_guard_break_on_an_attack_already_undefendable_does_nothing(compiled):
-    """Guard Break's only effect, "the Attack becomes undefendable", on an Attack already undefendable:
-    the menu says "no effect now" and the heuristic bot keeps its token; on normal dmg it spends it."""
+    """Guard Break's only effect, "the Attack becomes undefendable", on an Attack already undefendable
+    (or an Ultimate, or pure dmg): the menu says "no effect now" and the heuristic bot keeps its
+    token; on normal dmg it spends it."""
     from dtc.dicethrone.state import Attack
 
     game = new_game(compiled, ["duelist", "druid"])
@@ -951,6 +953,12 @@ def test_guard_break_on_an_attack_already_undefendable_does_nothing(compiled):
     assert bot.act(game, Act(game.phase, 0, "conclude", (spend(),))) is None
     game.attack.dtype = game.a.damage_types.index("normal")
     assert not spend().idle and bot.act(game, Act(game.phase, 0, "conclude", (spend(),))) == 0
+    # the Damage Type Chart: ultimate dmg is neither defendable nor avoidable, and pure dmg is not
+    # defendable: made undefendable, neither gets harder to answer (an Ultimate would get easier)
+    game.attack = Attack(0, 1, me.abilities[0], True, game.a.damage_types.index("ultimate"), True)
+    assert spend().idle
+    game.attack = Attack(0, 1, me.abilities[0], False, game.a.damage_types.index("pure"), True)
+    assert spend().idle
 
 
 def test_the_defensive_window_knows_how_far_the_defensive_roll_has_come(compiled):
@@ -1046,6 +1054,35 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     assert game.craft_options(0, armor, forge) == ["Gold Helmet", "Gold Shield"]
     game.craft(0, armor, forge, 0)
     assert [t.tier for t in p.tokens[armor]] == [1] and p.zones[forge] == []
+
+
+def test_crafting_offers_only_armor_that_improves_a_slot(compiled):
+    """Forgemaster, Armor: "Stack Limit: 1 Helmet / 1 Shield"; crafting a slot's Gold when it holds
+    its Ultimanium would spend the Ore for a worse Armor (and the same one, for nothing): only what
+    improves a slot is offered, a slot still empty last (the heuristic bot crafts the last)."""
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    p = game.seats[0]
+    forge, armor = comp(game, 0, "The Forge"), status(compiled, "Armor")
+    def ores(picks, forges):  # fresh Ore cards from the deck onto The Forge
+        p.zones[forge] = [c for name, n in (("Pick Ore", picks), ("Forge Ore", forges))
+                          for c in [c for c in p.deck if c.card.name == name][:n]]
+    ores(2, 2)
+    assert game.craft_options(0, armor, forge) == [
+        "Gold Helmet", "Gold Shield", "Diamond Helmet", "Diamond Shield", "Ultimanium Helmet",
+        "Ultimanium Shield"]
+    game.craft(0, armor, forge, 5)  # Ultimanium Shield (1 Pick, 1 Forge)
+    ores(2, 2)
+    assert game.craft_options(0, armor, forge) == ["Gold Helmet", "Diamond Helmet", "Ultimanium Helmet"]
+    asked = ChooseItems("The Forge", 0, tuple(game.craft_options(0, armor, forge)), 0, 1, "craft")
+    assert HeuristicBot(1).answer(game, asked) == [2]
+    game.craft(0, armor, forge, 0)  # Gold Helmet
+    assert game.craft_options(0, armor, forge) == []  # 2 Forge left: no better Helmet to pay for
+    ores(2, 2)
+    assert game.craft_options(0, armor, forge) == ["Diamond Helmet", "Ultimanium Helmet"]
+    p.tokens[armor] = [t for t in p.tokens[armor] if t.tier == 1]  # the Gold Helmet alone
+    # an upgrade of a held slot comes before an empty slot's Armor
+    assert game.craft_options(0, armor, forge) == [
+        "Diamond Helmet", "Ultimanium Helmet", "Gold Shield", "Diamond Shield", "Ultimanium Shield"]
 
 
 def test_sun_elf_dial_dusk_dawn_and_overflow(compiled):
@@ -1222,6 +1259,23 @@ def test_the_heuristic_bot_prevents_only_damage_on_its_way(compiled):
     assert request.actions[bot.answer(game, request)].name == "Shrug It Off"
 
 
+
+
+def test_steal_is_no_option_against_an_opponent_with_no_cp(compiled):
+    """Pilfer ("Resolving Text" > "Or": "Choose one: steal 1 CP, or a chosen opponent discards 1
+    card") against an opponent with 0 CP: stealing could do nothing, so the discard is taken
+    unasked (it was offered, and did nothing, silently)."""
+    from dtc.dicethrone.requests import Action
+
+    game = new_game(compiled, ["druid", "duelist"])
+    me, them = game.seats
+    me.hand.clear()
+    give_card(game, 0, "Pilfer")
+    give_card(game, 1, "Lucky Break")
+    me.cp, them.cp, game.phase = 3, 0, "Main Phase (1)"
+    _, seen = drive(game.perform(0, Action("play", "Pilfer", 0, 1)), answers())
+    assert not [r for r in seen if type(r).__name__ == "ChooseOption"]
+    assert them.hand == [] and me.cp == 2
 
 def test_the_heuristic_bot_weighs_the_options_of_a_choose_one(compiled):
     """"Or": "you may resolve only one of the options" ("Resolving Text"); the bot takes the one worth

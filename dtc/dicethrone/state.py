@@ -219,7 +219,17 @@ class GameState:
         self.event("prevent_all", player=ctx.owner)
 
     def can_become(self, dtype):
-        return self.attack is not None and self.attack.dtype != dtype
+        """Whether making the Attack that type would make it harder to answer: no longer
+        defendable, or no longer avoidable, and easier in neither (the Damage Type Chart: an
+        Ultimate is neither already; undefendable adds nothing to pure dmg)."""
+        attack = self.attack
+        if attack is None or attack.ultimate:
+            return False
+        now = self.rules.damage_types[attack.dtype if attack.dtype is not None else 0]
+        new = self.rules.damage_types[dtype]
+        if (new.defendable and not now.defendable) or (new.avoidable and not now.avoidable):
+            return False
+        return (now.defendable and not new.defendable) or (now.avoidable and not new.avoidable)
 
     def attack_becomes(self, ctx, dtype):
         if self.attack is not None:
@@ -392,20 +402,32 @@ class GameState:
         self.event("double", player=ctx.owner, status=self.status_name(status), count=len(tokens))
 
     def craft_options(self, player, status, zone):
+        """The tiers the player can pay for with the cards on the zone and that would improve a
+        slot: none that holds that tier or a later one of the slot already (tiers are listed from
+        the least; crafting it would only spend cards for a worse or the same one). An empty slot's
+        tiers come last, the best last of all (the heuristic bot crafts the last)."""
         entry = self.a.statuses[status]
+        tiers = entry.get("tiers", [])
         cards = self.seats[player].zones.get(zone, [])
         symbols: dict[int, int] = {}
         for card in cards:
             if card.card.symbol is not None:
                 symbols[card.card.symbol] = symbols.get(card.card.symbol, 0) + 1
-        out = []
-        for _i, tier in enumerate(entry.get("tiers", [])):
+        held = {tiers[t.tier - 1]["slot"]: t.tier - 1 for t in self.seats[player].tokens.get(status, ())
+                if t.tier}
+        ranked = []
+        for i, tier in enumerate(tiers):
             needs = (tier.get("blueprint") or {}).get("items", [])
-            if needs and all(symbols.get(n.get("symbol"), 0) >= n.get("count", 99) for n in needs):
-                out.append(f"{tier['tier']} {tier['slot']}")
-        self._craftable = [i for i, tier in enumerate(entry.get("tiers", []))
-                           if f"{tier['tier']} {tier['slot']}" in out]
-        return out
+            if not needs or not all(symbols.get(n.get("symbol"), 0) >= n.get("count", 99) for n in needs):
+                continue
+            now = held.get(tier["slot"])
+            if now is not None and now >= i:
+                continue
+            rank = i - next(j for j, t in enumerate(tiers) if t["slot"] == tier["slot"])
+            ranked.append((now is None, rank, i))
+        ranked.sort()
+        self._craftable = [i for *_, i in ranked]
+        return [f"{tiers[i]['tier']} {tiers[i]['slot']}" for i in self._craftable]
 
     def craft(self, player, status, zone, option):
         entry = self.a.statuses[status]
