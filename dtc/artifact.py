@@ -541,6 +541,8 @@ class _Verifier:
 
     def card(self, c: dict, hero: dict | None, where: str) -> None:
         self.key(c, "name", str, where)
+        if not isinstance(c.get("text", ""), str):
+            self.fail(where, "a card's text is not text")
         cost = self.key(c, "cost", int, where)
         if cost < 0:
             self.fail(where, "negative cost")

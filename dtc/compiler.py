@@ -230,7 +230,7 @@ class Compiler:
     def card(self, card: Card, scope: _Scope, hero: Hero | None) -> dict:
         d = card.data
         out: dict[str, Any] = {"name": card.name, "kind": card.kind, "cost": card.cost,
-                               "copies": card.copies, "authored": "authored" in d}
+                               "copies": card.copies, "authored": "authored" in d, "text": card_text(d)}
         for key in ("timing", "upgrades", "level"):
             if key in d:
                 out[key] = d[key]
@@ -857,3 +857,22 @@ def compile_content(content: Content, names: dict[str, str] | None = None) -> di
     """The linked image of checked content (plain data, ready for `dtc.artifact`);
     `names` renames source files as the artifact should record them."""
     return Compiler(content, names).compile()
+
+
+def card_text(data: dict) -> str:
+    """What the card says, for players at the table: its effect, or for an upgrade what the
+    upgraded ability needs and does (`<requirement>: <effect>`)."""
+    if isinstance(data.get("effect"), str):
+        return " ".join(data["effect"].split())
+    ability = data.get("ability")
+    if not isinstance(ability, dict):
+        return ""
+    parts = [f"Defensive Roll {ability['dice']}"] if ability.get("dice") else []
+    for tier in ability.get("tiers") or [ability]:
+        effect = " ".join(str(tier.get("effect", "")).split())
+        needs = tier.get("requires")
+        parts.append(f"{needs}: {effect}" if needs else effect)
+    for key in ("shared", "additionally"):
+        if ability.get(key):
+            parts.append(" ".join(str(ability[key]).split()))
+    return " / ".join(p for p in parts if p)

@@ -236,3 +236,25 @@ def test_a_dial_condition_out_of_its_range_is_a_warning():
     assert "warning[C007]: Sun Dial runs from 0 to 5: this condition can never hold" in never.stderr
     fine = CliRunner().invoke(cli, ["explain", "--hero", "sun-elf", "If Sun Dial is at least 5, heal 1."])
     assert fine.exit_code == 0 and "C007" not in fine.stderr
+
+
+def test_a_card_carries_what_it_says_for_the_table(compiled):
+    """The artifact keeps each card's words, so a player can read a card in hand (`?` at a window):
+    an action card its effect, an upgrade what each tier of its ability needs and does."""
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import card_texts
+
+    druid = compiled.heroes[compiled.hero("druid")[0]]
+    texts = {c["name"]: c["text"] for c in druid["cards"]}
+    assert texts["Nature's Cure II"] == "3 [Paw] 1 [Leaf]: Gain 2 Regenerate. Deal 6 dmg."
+    assert texts["Ferocity II"].startswith("3 [Claw]: Deal 5 dmg. / 4 [Claw]: Deal 6 dmg. / ")
+    common = {c["name"]: c["text"] for s in compiled.data["card_sets"] for c in s["cards"]}
+    assert common["Pilfer"] == "Choose one: steal 1 CP, or a chosen opponent discards 1 card."
+    game = Game(compiled, [compiled.hero("druid")[0], compiled.hero("duelist")[0]], 1)
+    game.draw(0, 2)
+    first = game.seats[0].hand[0].card
+    shown = card_texts(game, 0).splitlines()[0]
+    assert shown.startswith(f"  [1] {first.name} ({first.cost} CP, ") and shown.endswith(f"): {first.text}")
+    assert first.text
+    game.seats[0].hand.clear()
+    assert card_texts(game, 0) == "your hand is empty"

@@ -93,6 +93,10 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     child.expect(r"do what\? \(Enter passes[^)]*\) > ")
     nonsense(child, "banana", r"\? type (1|a number from 1 to \d+), or press Enter to pass")
     nonsense(child, "99", r"\? type (1|a number from 1 to \d+), or press Enter to pass")
+    prompt = child.after
+    child.sendline("?")  # what the cards in hand say, then the same question again
+    child.expect(r"\[1\] [^\r\n]+ \(\d+ CP, [^)]+\): [A-Z]")
+    child.expect_exact(prompt.splitlines()[-1])
     child.sendline("")
     answer_until(child, r"re-roll which dice\?")
     # a die named twice, one out of range: refused
@@ -541,7 +545,7 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     game.active = 0
     typed = iter([""])
     human.answer(game, Act("Main Phase (1)", 0, "main", ()))
-    assert said[-1] == "do what? (Enter passes) > "  # her own turn: no `w`
+    assert said[-1] == "do what? (Enter passes; ?: what your cards say) > "  # her own turn: no `w`
 
 
 @pytest.mark.parametrize("phase, window, header", [

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dtc.dicethrone.engine import Game
-from dtc.dicethrone.narrate import symbols, table
+from dtc.dicethrone.narrate import card_texts, symbols, table
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.disasm import requirement_text
 from dtc.session import Quit
@@ -36,6 +36,7 @@ WINDOW_MOMENTS = {
     "then": "(at a Then)",
     "isolated": "(isolated dmg about to land)",
 }
+HELP = ("?", "help", "h")  # at a window: what the cards in hand say
 DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has come
     "none": "(the Attack made, with no Defensive Roll against it)",
     "rolled": "(the Defensive Roll made, before it resolves)",
@@ -124,14 +125,20 @@ class Human:
         for i, action in enumerate(r.actions, 1):
             self.say(f"  [{i}] {action.label}")
         count = len(r.actions)
-        if own_turn:
-            picked = self.ask("do what? (Enter passes) > ", lambda t: 0 if t == "" else _number(t, 1, count),
-                              f"{_type_number(1, count)}, or press Enter to pass")
-        else:
-            picked = self.ask("do what? (Enter passes; w: pass until your turn) > ",
-                              lambda t: 0 if t == "" else "w" if t.lower() == "w" else _number(t, 1, count),
-                              f"{_type_number(1, count)}, or press Enter to pass (w: pass until your "
-                              "turn; you are asked again if dmg comes at you)")
+        while True:
+            if own_turn:
+                picked = self.ask("do what? (Enter passes; ?: what your cards say) > ",
+                                  lambda t: 0 if t == "" else "?" if t in HELP else _number(t, 1, count),
+                                  f"{_type_number(1, count)}, or press Enter to pass (?: read your cards)")
+            else:
+                picked = self.ask("do what? (Enter passes; w: pass until your turn; ?: your cards) > ",
+                                  lambda t: 0 if t == "" else "?" if t in HELP else "w" if t.lower() == "w"
+                                  else _number(t, 1, count),
+                                  f"{_type_number(1, count)}, or press Enter to pass (w: pass until your "
+                                  "turn; you are asked again if dmg comes at you; ?: read your cards)")
+            if picked != "?":
+                break
+            self.say(card_texts(game, r.player))
         if picked == "w":
             self.waiting = True
             self.say("  (passing until your turn, unless dmg comes at you)")

@@ -152,6 +152,15 @@ def table(game: Game, viewer: int | None = None) -> str:
     return "\n".join(rows)
 
 
+def card_texts(game: Game, seat: int) -> str:
+    """The player's hand with what each card says (asked for with `?` at the table)."""
+    hand = game.seats[seat].hand
+    if not hand:
+        return "your hand is empty"
+    return "\n".join(f"  [{i}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)}): "
+                     f"{c.card.text or '(no text)'}" for i, c in enumerate(hand, 1))
+
+
 def _tokens(status: dict, tokens: list) -> str:
     """How many tokens, and each one's side or tier when the status has them: `2 X (2, 1)`."""
     sides, tiers = status.get("sides") or [], status.get("tiers") or []

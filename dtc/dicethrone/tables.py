@@ -206,6 +206,7 @@ class CardDef:
     attack_modifier: bool  # its effect adds to an Attack
     alters_dice: bool
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
+    text: str = ""  # what the card says (its effect; an upgrade: its ability)
 
 
 @dataclass
@@ -261,6 +262,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
     chunk = data.get("chunk")
     return CardDef(
         name=data["name"], kind=data["kind"], cost=data["cost"], timing=data.get("timing"),
+        text=data.get("text", ""),
         upgrades=data.get("upgrades"), level=data.get("level", 1), ctype=data.get("type"),
         symbol=data.get("symbol"), chunk=chunk, ability=ability,
         value=chunk_value(artifact, chunk),
