@@ -417,13 +417,21 @@ def test_three_roll_attempts_at_most(compiled):
     assert [r.attempt for r in rolls] == [1, 2] and len(events(game, "roll")) == 3
 
 
-def test_activation_needs_the_requirement_and_offers_tiers(compiled):
+def test_activation_needs_the_requirement_and_offers_the_highest_tier_met(compiled):
+    """Druid, Ferocity ("3 Claw: Deal 4 dmg. 4 Claw: Deal 5 dmg. 5 Claw: ..."): four Claws meet its
+    4-Claw tier, which is what activates; the 3-Claw tier is not offered beside it as another
+    ability ("activate a single Offensive Ability that your Final Dice Result meets")."""
     game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 1, 6])
     game.turn_no = 2
     _, asked = drive(game.roll_phases(0), answers(Activate=lambda r: len(r.choices) - 1))
     (activate,) = [r for r in asked if isinstance(r, Activate)]
-    assert [c.label for c in activate.choices] == ["Ferocity (3 [Claw])", "Ferocity (4 [Claw])"]
+    assert [c.label for c in activate.choices] == ["Ferocity (4 [Claw])"]
     assert events(game, "activate")[0]["option"] == 1
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 4, 6])
+    game.turn_no = 2
+    _, asked = drive(game.roll_phases(0), answers())
+    (activate,) = [r for r in asked if isinstance(r, Activate)]
+    assert [c.label for c in activate.choices] == ["Ferocity (3 [Claw])"]
 
 
 def test_attack_modifier_cards_only_on_your_own_attack(compiled):

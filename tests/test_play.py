@@ -571,7 +571,8 @@ def test_a_window_says_when_it_opens_in_players_words(compiled, phase, window, h
 
 def test_the_activation_menu_says_what_each_tier_needs(compiled):
     """`Pick Axe (1)`, `(2)`, `(3)` would not tell the tiers apart: each is called by what it needs
-    (so is each in the narration and in `dtc odds`); an ability of one option says it beside."""
+    (so is each in the narration and in `dtc odds`), the highest met alone offered; an ability of
+    one option says it beside."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.requests import Activate
@@ -579,11 +580,12 @@ def test_the_activation_menu_says_what_each_tier_needs(compiled):
     game = Game(compiled, [compiled.hero("forgemaster")[0], 0], 1)
     game.roll = [1, 1, 1, 1, 4]
     said = []
-    human = Human(read=lambda prompt: "2", say=said.append)
+    typed = iter(["1"])
+    human = Human(read=lambda prompt: next(typed), say=said.append)
     human.asked = True
     choices = tuple(game.choices(0))
-    assert human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), choices)) == 1
-    assert "  [1] Pick Axe (3 [Pick])" in said and "  [2] Pick Axe (4 [Pick])" in said
+    assert human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), choices)) == 0
+    assert "  [1] Pick Axe (4 [Pick])" in said and not any("(3 [Pick])" in line for line in said)
     game.roll = [1, 4, 4, 5, 6]  # Pick Forge Forge Forge Anvil: an ability of one option
     said.clear()
     human.read = lambda prompt: "1"

@@ -287,7 +287,8 @@ class Game(GameState):
         return tuple(self.a.symbols[faces[v]] if v in faces else "?" for v in self.roll)
 
     def choices(self, a: int) -> list[Choice]:
-        """Every ability option the current dice meet."""
+        """Every ability option the current dice meet; of a tiered ability, the highest tier met
+        (five Blades activate `3 / 4 / 5 [Blade]` at its 5: a lower tier is no other ability)."""
         p = self.seats[a]
         memo = p.table.memo
         roll = tuple(sorted(self.roll))  # requirements are met by the dice as a multiset
@@ -301,6 +302,8 @@ class Game(GameState):
                     counts = symbol_counts(self.roll, p.table.faces)
                 met = memo[key] = option.check(self.roll, counts)
             if met:
+                if out and out[-1].ability == i and p.abilities[i].tiered:
+                    out.pop()  # a lower tier of the same ability, also met
                 out.append(Choice(label, i, j, worth))
         return out
 

@@ -186,6 +186,7 @@ class AbilityDef:
     chunk: int | None = None  # defensive
     dice: int | None = None
     effects: list[dict] = field(default_factory=list)  # passive triggered effects
+    tiered: bool = False  # its options are tiers: the highest the dice meet is the one resolved
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ class HeroTable:
 
 
 def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) -> AbilityDef:
-    a = AbilityDef(data.get("name", "?"), data["kind"], level)
+    a = AbilityDef(data.get("name", "?"), data["kind"], level, tiered=data.get("shape") == "tiers")
     options = data.get("options", [])
     for j, option in enumerate(options):
         check = Check(option["requirement"], faces)
