@@ -483,10 +483,11 @@ def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
 
 def test_a_question_from_a_card_names_the_card_as_players_do(compiled):
     """A card's question says the card's name (`Lucky Break: choose one`), not where its text sits
-    in the content (`Common › card Lucky Break`); a status's keeps its hero (`Duelist › Disarm`)."""
+    in the content (`Common › card Lucky Break`); a status's says the status (`Disarm`, not
+    `Duelist › Disarm`, which read as if the Duelist were choosing)."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
-    from dtc.vm import ChooseItems, ChooseOption
+    from dtc.vm import ChooseItems, ChooseOption, YesNo
 
     game = Game(compiled, [0, 1], 1)
     said = []
@@ -496,7 +497,13 @@ def test_a_question_from_a_card_names_the_card_as_players_do(compiled):
     human.answer(game, ChooseItems("Druid › card Ferocity II › tier 1", 0, ("Wound",), 0, 1, "remove"))
     human.answer(game, ChooseOption("Duelist › Disarm", 0, ("Discard 1 card", "Skip your Income Phase")))
     assert [line for line in said if not line.startswith("  ")] == [
-        "Lucky Break: choose one", "Ferocity II: remove", "Duelist › Disarm: choose one"]
+        "Lucky Break: choose one", "Ferocity II: remove", "Disarm: choose one"]
+    # a yes/no names its source: one Armor of two is asking
+    asked = []
+    human = Human(read=lambda prompt: asked.append(prompt) or "y", say=said.append)
+    human.asked = True
+    assert human.answer(game, YesNo("Forgemaster › Armor › Gold Shield", 0, "You may prevent 1 dmg")) is True
+    assert asked == ["Armor (Gold Shield): You may prevent 1 dmg? [y/n] > "]
 
 def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
     from dtc.dicethrone.engine import Game
@@ -590,7 +597,7 @@ def test_the_activation_menu_says_what_each_tier_needs(compiled):
     said.clear()
     human.read = lambda prompt: "1"
     human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), tuple(game.choices(0))))
-    assert any(re.fullmatch(r"  \[\d\] [^(]+  \(needs .+\)", line) for line in said), said
+    assert any(re.fullmatch(r"  \[\d\] [^(]+  \(met: .+\)", line) for line in said), said
 
 
 def test_choice_prompts_say_what_the_number_is_for(compiled):

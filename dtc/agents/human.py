@@ -44,11 +44,16 @@ DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has 
 
 
 def spoken(owner: str) -> str:
-    """Where a question comes from, as a player names it: a card by its name (`<set> › card <name>
-    › tier 1` is `<name>`), anything else as its hero and name (`<hero> › <status>`)."""
+    """Where a question comes from, as a player names it: `<hero> › card <card> › tier 1` is the
+    card, `<hero> › <status>` the status, `<hero> › <status> › <tier>` the status with its tier in
+    brackets (the hero, the tier or variant number and `additionally` are left out)."""
     parts = owner.split(" › ")
-    card = next((part[len("card "):] for part in parts if part.startswith("card ")), None)
-    return card if card is not None else owner
+    if len(parts) < 2:
+        return owner  # a phase, or a rule's own name
+    name = parts[1][len("card "):] if parts[1].startswith("card ") else parts[1]
+    rest = [part for part in parts[2:] if part not in ("additionally", "later")
+            and not part.startswith(("tier ", "variant ", "side "))]
+    return f"{name} ({', '.join(rest)})" if rest else name
 
 
 class Human:
@@ -169,11 +174,13 @@ class Human:
                         f"{_type_number(1, n)}: the option to take") - 1
 
     def on_YesNo(self, game, r: YesNo):
-        return self.ask(f"{r.prompt}{_named_values(game, r)}? [y/n] > ", _yes_no, "answer y or n")
+        return self.ask(f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}? [y/n] > ", _yes_no,
+                        "answer y or n")
 
     def on_PickNumber(self, game, r: PickNumber):
         choices = r.choices
-        return self.ask(f"{r.prompt}{_named_values(game, r)}: how many? ({', '.join(map(str, choices))}) > ",
+        return self.ask(f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}: how many? "
+                        f"({', '.join(map(str, choices))}) > ",
                         lambda t: int(t) if _digits(t) and int(t) in choices else None,
                         f"type one of {', '.join(map(str, choices))}")
 
@@ -240,15 +247,23 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 9
 
 
+def _from(owner: str, prompt: str) -> str:
+    """`<source>: ` before a question that does not say where it comes from (`You may prevent 1
+    dmg?` from one of two <status> tiers)."""
+    source = spoken(owner)
+    named = source.split(" (")[0].casefold() in prompt.casefold()
+    return f"{source}: " if " › " in owner and not named else ""
+
+
 def _needs(game, player: int, choice) -> str:
-    """`  (needs 3 [Paw])`: what an ability of one option asks of the dice (a tier's label says it
-    already); nothing for the re-roll choice."""
+    """`  (met: 3 [Paw])`: what an ability of one option asks of the dice, which they meet (a tier's
+    label says it already); nothing for the re-roll choice."""
     if choice.ability < 0:
         return ""
     options = game.seats[player].abilities[choice.ability].options
     if len(options) > 1:
         return ""
-    return f"  (needs {requirement_text(game.a, options[0].requirement)})"
+    return f"  (met: {requirement_text(game.a, options[0].requirement)})"
 
 
 def _named_values(game, r: Request) -> str:
