@@ -92,6 +92,7 @@ class ChooseOption(Request):
     """`Choose one`. Answer: the index of an option."""
 
     options: tuple[str, ...]
+    question: str = "choose one"  # what is asked (`which resolves first` for an order)
     # the effect's chunk and where each option's steps are (`VM.option_steps`), for bots weighing
     # them; not part of the question (a log leaves it out)
     steps_at: tuple[int, tuple[int, ...]] | None = field(default=None, metadata={"log": False})
@@ -907,7 +908,7 @@ class VM:
             if len(open_) == 1 or not open_:
                 return actor, a[open_[0] if open_ else 0]
             answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_),
-                                        (chunk_index, tuple(a[i] for i in open_)))
+                                        steps_at=(chunk_index, tuple(a[i] for i in open_)))
             return actor, a[open_[self._index(answer, len(open_), "option")]]
         if op == Op.PICK or op == Op.PICK_FROM:
             choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])

@@ -1106,6 +1106,8 @@ def test_sun_elf_dial_dusk_dawn_and_overflow(compiled):
     game.change_component(ctx, 0, dial, 3)
     drive(game.drain(), answers())
     assert game.seats[0].components[dial] == 5 and game.seats[0].health == 48
+    from dtc.dicethrone.narrate import line
+    assert line(game, events(game, "heal")[-1]) == "P1 Sun Elf heals 3 -> health 48"
 
 
 def test_sun_elf_dawn_adds_the_dial_then_reduces_it(compiled):
@@ -1243,6 +1245,8 @@ def test_the_active_player_orders_the_upkeep_effects(compiled):
         game.gain_status(0, status(compiled, "Regenerate"), 1, 0)
         _, seen = drive(game.upkeep(0), answers(ChooseOption=pick, PickNumber=1))
         asked = [r.options for r in seen if r.owner == "Upkeep Phase"]
+        assert {r.question for r in seen if r.owner == "Upkeep Phase"} == {
+            "which resolves first? (each of them will)"}  # an order: not "choose one"
         assert asked[0] == ("Wound", "Regenerate", "Reposition") and len(asked) == 2
         orders.append([e["e"] for e in game.events if e["e"] in ("receive", "flip")])
     assert orders == [["receive", "flip"], ["flip", "receive"]]  # Wound first, or Regenerate first

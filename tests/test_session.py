@@ -221,6 +221,6 @@ def test_a_log_keeps_the_question_and_leaves_out_what_only_bots_read():
     from dtc.vm import ChooseOption
 
     options = ("Discard 1 card", "Skip your Income Phase")
-    asked = plain(ChooseOption("Duelist › Disarm", 1, options, (7, (3, 9))))
+    asked = plain(ChooseOption("Duelist › Disarm", 1, options, steps_at=(7, (3, 9))))
     assert asked == {"type": "ChooseOption", "owner": "Duelist › Disarm", "player": 1,
-                     "options": ["Discard 1 card", "Skip your Income Phase"]}
+                     "options": ["Discard 1 card", "Skip your Income Phase"], "question": "choose one"}

@@ -166,7 +166,7 @@ class Human:
                         f"{_type_number(1, n)}: the defensive ability to roll for") - 1
 
     def on_ChooseOption(self, game, r: ChooseOption):
-        self.say(f"{spoken(r.owner)}: choose one")
+        self.say(f"{spoken(r.owner)}: {r.question}")
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)

@@ -476,7 +476,7 @@ class Game(GameState):
         elif damage > 0:
             self.event("health", player=seat, change=-damage, health=after, isolated=False)
         else:
-            self.event("heal", player=seat, amount=after - p.health)
+            self.event("heal", player=seat, amount=after - p.health, health=after)
         p.health = after
 
     def hurt(self, seat: int, amount: int, isolated: bool = False) -> None:
@@ -537,7 +537,7 @@ class Game(GameState):
         while len({job.source for job in jobs}) > 1 and self.over is None:
             sources = list(dict.fromkeys(job.source for job in jobs))
             labels = tuple(self.status_name(x) if isinstance(x, int) else str(x) for x in sources)
-            answer = yield ChooseOption(self.phase, a, labels)
+            answer = yield ChooseOption(self.phase, a, labels, "which resolves first? (each of them will)")
             picked = sources[_index(answer, len(sources), "effect")]
             job = jobs.pop(next(i for i, j in enumerate(jobs) if j.source == picked))
             yield from self.run_jobs([job], None, None)

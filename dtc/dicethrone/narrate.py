@@ -71,7 +71,9 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "health":
         return f"{who(game, p)} health {e['health']}"
     if kind == "heal":
-        return f"{who(game, p)} heals {e['amount']}" if e["amount"] else None
+        if not e["amount"]:
+            return None
+        return f"{who(game, p)} heals {e['amount']}" + (f" -> health {e['health']}" if "health" in e else "")
     if kind == "cp":
         sign = "+" if e["change"] > 0 else ""
         return f"{who(game, p)} {sign}{e['change']} CP"

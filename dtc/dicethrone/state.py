@@ -257,7 +257,7 @@ class GameState:
         p = self.seats[player]
         before = p.health
         p.health = min(p.start_health + self.rules.heal_cap, p.health + amount)
-        self.event("heal", player=player, amount=p.health - before)
+        self.event("heal", player=player, amount=p.health - before, health=p.health)
 
     def change_cp(self, player, delta):
         p = self.seats[player]
