@@ -36,6 +36,7 @@ PROMPTS = [
     (r"sell which (\d+)\? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
     (r"pick (\d+)(?: to \d+)? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
     (r"pick all \d+ \(Enter\) > ", lambda m: ""),
+    (r"pick up to \d+ \(Enter: none\) > ", lambda m: "1"),
     (r"up or down\? > ", lambda m: "up"),
     (r"change up to \d+ dice[^>]*> ", lambda m: ""),
     (r"re-roll up to \d+ of these dice \(positions; Enter for none\) > ", lambda m: ""),
@@ -504,6 +505,29 @@ def test_a_question_from_a_card_names_the_card_as_players_do(compiled):
     human.asked = True
     assert human.answer(game, YesNo("Forgemaster › Armor › Gold Shield", 0, "You may prevent 1 dmg")) is True
     assert asked == ["Armor (Gold Shield): You may prevent 1 dmg? [y/n] > "]
+
+
+def test_questions_with_nothing_to_decide_are_not_asked(compiled):
+    """A window where everything offered would do nothing now passes unasked; a pick among tokens
+    all alike takes one unasked; a pick that may be none says so and takes Enter or 0."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Act, Action
+    from dtc.vm import ChooseItems
+
+    game = Game(compiled, [0, 1], 1)
+    said, typed = [], iter(["0", "x", "", "2"])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    idle = Action("play", "Shrug It Off", 0, 1, 1.0, True)
+    assert human.answer(game, Act("Main Phase (1)", 0, "main", (idle,))) is None and said == []
+    assert human.answer(game, ChooseItems("Druid › Regenerate", 0, ("2", "2"), 1, 1, "flip")) == [0]
+    assert said[-1] == "  (all alike: taking it)"
+    assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore",), 0, 1, "place")) == []
+    assert said[-1] == "pick up to 1 (Enter: none) > "
+    assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore",), 0, 1, "place")) == []
+    assert "  ? give up to 1 number from 1 to 1, or press Enter for none" in said
+    assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore", "Forge Ore"), 0, 1, "place")) == [1]
 
 def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
     from dtc.dicethrone.engine import Game

@@ -117,6 +117,8 @@ class Human:
             if not own_turn and not threatened:
                 return None  # `w`: passing until your turn, or until dmg comes at you
             self.waiting = False
+        if r.actions and all(action.idle for action in r.actions):
+            return None  # nothing offered could do anything now: not worth a question
         moment = WINDOW_MOMENTS.get(r.window, "")
         if r.window == "defensive":  # none: undefendable, an Ultimate, or no defensive ability
             moment = DEFENSE_MOMENTS.get(getattr(game, "defense_step", ""), moment)
@@ -213,8 +215,15 @@ class Human:
         if r.least == n:  # every item must be taken: nothing to choose, Enter takes them
             return self.ask(f"pick all {n} (Enter) > ", lambda t: list(range(n)) if t == "" else
                             _some(t, n, n, n), "press Enter to take " + ("it" if n == 1 else "them all"))
-        span = f"{r.least}" if r.least == r.most else f"{r.least} to {r.most}"
+        if r.least == r.most and len(set(r.items)) == 1:  # alike: whichever is picked, it is the same
+            self.say(f"  (all alike: taking {'it' if r.least == 1 else r.least})")
+            return list(range(r.least))
         numbers = "number" if r.most == 1 else "different numbers"
+        if r.least == 0:  # none is an answer too
+            return self.ask(f"pick up to {r.most} (Enter: none) > ",
+                            lambda t: [] if t in ("", "0") else _some(t, n, 0, r.most),
+                            f"give up to {r.most} {numbers} from 1 to {n}, or press Enter for none")
+        span = f"{r.least}" if r.least == r.most else f"{r.least} to {r.most}"
         return self.ask(f"pick {span} > ", lambda t: _some(t, n, r.least, r.most),
                         f"give {span} {numbers} from 1 to {n}")
 
