@@ -1325,6 +1325,19 @@ def test_the_heuristic_bot_weighs_the_options_of_a_choose_one(compiled):
           answers(ChooseOption=lambda r: bot.answer(game, r)))
     assert game.shown(0, comp(game, 0, "Active Form")) == "Cat Form"
 
+
+def test_the_heuristic_bot_takes_one_form_a_phase(compiled):
+    """Two Shape Shift tokens in the Druid's Main Phase: the bot spends one (a form); a second, in the
+    same phase, would only undo the first, so it keeps it for another phase."""
+    game = new_game(compiled, ["druid", "duelist"])
+    shift = status(compiled, "Shape Shift")
+    game.gain_status(0, shift, 2, 0)
+    game.seats[0].hand.clear()
+    game.phase, game.turn_no = "Main Phase (1)", 2
+    bot = HeuristicBot(1)
+    drive(game.window("main"), lambda r: bot.answer(game, r))
+    assert len(events(game, "spend")) == 1 and game.status_count(0, shift) == 1
+
 def test_a_die_rolled_by_one_hero_for_another_shows_the_other_heros_symbols(compiled):
     """A card re-rolling the opponent's defence die: the new face is read on her die (Sun Elf's 6 is
     Sun Power, not the Forgemaster's Anvil), in the log and in the narration."""

@@ -233,7 +233,8 @@ class HeuristicBot:
                 score = 5.0 + action.value - 0.2 * action.extra
             elif action.kind == "play" and not action.idle:
                 score = self.play_score(game, seat, window, p.hand[action.ref].card)
-            elif action.kind == "spend" and not action.idle:
+            elif action.kind == "spend" and not action.idle and (
+                    ("bot_spent", action.ref, game.phase) not in p.used):
                 score = self.spend_score(game, seat, window, action.ref)
             elif action.kind == "use" and window == "main" and (
                     ("bot_used", action.name, game.phase) not in p.used):
@@ -251,6 +252,10 @@ class HeuristicBot:
                 best, best_score = i, score
         if best is not None and request.actions[best].kind == "use":
             p.used.add(("bot_used", request.actions[best].name, game.phase))
+        if best is not None and request.actions[best].kind == "spend" and \
+                self.spend_use(game, request.actions[best].ref) == "other":
+            # one token of a kind a phase: a second would undo the first (a form taken, then another)
+            p.used.add(("bot_spent", request.actions[best].ref, game.phase))
         return best
 
     @staticmethod
