@@ -254,7 +254,7 @@ def test_a_card_carries_what_it_says_for_the_table(compiled):
     game.draw(0, 2)
     first = game.seats[0].hand[0].card
     shown = card_texts(game, 0).splitlines()[0]
-    assert shown.startswith(f"  [1] {first.name} ({first.cost} CP, ") and shown.endswith(f"): {first.text}")
+    assert shown.startswith(f"  - {first.name} ({first.cost} CP, ") and shown.endswith(f"): {first.text}")
     assert first.text
     game.seats[0].hand.clear()
     assert card_texts(game, 0) == "your hand is empty"

@@ -210,7 +210,7 @@ def test_upkeep_damage_and_healing_land_together(compiled):
     assert game.seats[0].health == 40 - 1 + 2
     assert [(e["e"], e["damage"], e["healing"], e["health"]) for e in healths] == [("health", 1, 2, 41)]
     assert all(game.events.index(e) > game.events.index(events(game, "receive")[0]) for e in healths)
-    assert line(game, healths[0]) == "P1 Duelist takes 1 dmg and heals 2 at once -> health 41"
+    assert line(game, healths[0]) == "P1 Duelist heals 2 as the dmg lands -> health 41"
 
 
 

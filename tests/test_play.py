@@ -96,7 +96,7 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     nonsense(child, "99", r"\? type (1|a number from 1 to \d+), or press Enter to pass")
     prompt = child.after
     child.sendline("?")  # what the cards in hand say, then the same question again
-    child.expect(r"\[1\] [^\r\n]+ \(\d+ CP, [^)]+\): [A-Z]")
+    child.expect(r"  - [^\r\n]+ \(\d+ CP, [^)]+\): [A-Z]")
     child.expect_exact(prompt.splitlines()[-1])
     child.sendline("")
     answer_until(child, r"re-roll which dice\?")
@@ -508,8 +508,9 @@ def test_a_question_from_a_card_names_the_card_as_players_do(compiled):
 
 
 def test_questions_with_nothing_to_decide_are_not_asked(compiled):
-    """A window where everything offered would do nothing now passes unasked; a pick among tokens
-    all alike takes one unasked; a pick that may be none says so and takes Enter or 0."""
+    """A window where everything offered would do nothing now passes unasked (and such a card is
+    played only after a question); a pick among tokens all alike takes one unasked; a pick that may
+    be none says so and takes Enter or 0."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.requests import Act, Action
@@ -528,6 +529,13 @@ def test_questions_with_nothing_to_decide_are_not_asked(compiled):
     assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore",), 0, 1, "place")) == []
     assert "  ? give up to 1 number from 1 to 1, or press Enter for none" in said
     assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore", "Forge Ore"), 0, 1, "place")) == [1]
+    # a card that would do nothing is played only when she says so, after a question
+    said, typed = [], iter(["1", "n", "1", "y"])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    useful = Action("play", "Quick Study", 1, 1, 1.0)
+    assert human.answer(game, Act("Main Phase (1)", 0, "main", (idle, useful))) == 0
+    assert said.count("Shrug It Off would do nothing now: play it anyway? [y/n] > ") == 2
 
 def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
     from dtc.dicethrone.engine import Game

@@ -143,9 +143,15 @@ class Human:
                                   else _number(t, 1, count),
                                   f"{_type_number(1, count)}, or press Enter to pass (w: pass until your "
                                   "turn; you are asked again if dmg comes at you; ?: read your cards)")
-            if picked != "?":
+            if picked == "?":
+                self.say(card_texts(game, r.player))
+            elif isinstance(picked, int) and picked > 0 and r.actions[picked - 1].idle:
+                chosen = r.actions[picked - 1]  # a card (or token) that would be used up for nothing
+                if self.ask(f"{chosen.name} would do nothing now: {chosen.kind} it anyway? [y/n] > ",
+                            _yes_no, "answer y or n"):
+                    break
+            else:
                 break
-            self.say(card_texts(game, r.player))
         if picked == "w":
             self.waiting = True
             self.say("  (passing until your turn, unless dmg comes at you)")

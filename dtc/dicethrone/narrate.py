@@ -66,8 +66,7 @@ def line(game: Game, e: dict) -> str | None:
         return (f"{who(game, p)}: {e['incoming']} dmg came, {e['prevented']} prevented"
                 + (f", halved {e['halvings']}x" if e["halvings"] else "") + f" -> takes {e['total']}")
     if kind == "health" and e.get("healing"):
-        return (f"{who(game, p)} takes {e['damage']} dmg and heals {e['healing']} at once "
-                f"-> health {e['health']}")
+        return f"{who(game, p)} heals {e['healing']} as the dmg lands -> health {e['health']}"
     if kind == "health":
         return f"{who(game, p)} health {e['health']}"
     if kind == "heal":
@@ -159,8 +158,8 @@ def card_texts(game: Game, seat: int) -> str:
     hand = game.seats[seat].hand
     if not hand:
         return "your hand is empty"
-    return "\n".join(f"  [{i}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)}): "
-                     f"{c.card.text or '(no text)'}" for i, c in enumerate(hand, 1))
+    return "\n".join(f"  - {c.card.name} ({c.card.cost} CP, {_when(game, c.card)}): "
+                     f"{c.card.text or '(no text)'}" for c in hand)  # unnumbered: the menu's numbers pick
 
 
 def _tokens(status: dict, tokens: list) -> str:
