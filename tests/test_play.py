@@ -453,6 +453,11 @@ def test_the_table_shows_sides_tiers_zone_cards_timings_and_incoming_damage(comp
     assert "1 Regenerate (2)" in shown  # its side: heals 2
     assert re.search(r"1 Armor \(tier \w+ Helmet\)", shown) and "The Forge: empty" in shown
     assert re.search(r"your hand: \[1\] .+ \(\d CP, (upgrade|instant|main phase|roll phase)", shown)
+    game.draw(0, 4)  # a long hand is broken between cards, never within one
+    hand = table(game, 0).splitlines()[2:]
+    entry = r"\[\d+\] [^[]+ \(\d+ CP, [^)]+\)"
+    row_pattern = rf"(your hand: | {{11}}){entry}(  {entry})*"
+    assert len(hand) > 1 and all(len(row) <= 100 and re.fullmatch(row_pattern, row) for row in hand), hand
     game.accumulate = True
     game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
     said = []

@@ -147,10 +147,22 @@ def table(game: Game, viewer: int | None = None) -> str:
                     + (f"; upgrades: {upgrades}" if upgrades else ""))
     if viewer is not None:
         hand = game.seats[viewer].hand
-        cards = "  ".join(f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)})"
-                          for i, c in enumerate(hand))
-        rows.append(f"your hand: {cards or 'empty'}")
+        cards = [f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)})"
+                 for i, c in enumerate(hand)]
+        rows.append(_wrapped("your hand: ", cards or ["empty"]))
     return "\n".join(rows)
+
+
+def _wrapped(head: str, entries: list[str], width: int = 100) -> str:
+    """`head` and the entries two spaces apart, a line broken only between entries."""
+    lines, line, empty = [], head, True
+    for entry in entries:
+        if not empty and len(line) + 2 + len(entry) > width:
+            lines.append(line)
+            line, empty = " " * len(head), True
+        line += ("" if empty else "  ") + entry
+        empty = False
+    return "\n".join([*lines, line])
 
 
 def card_texts(game: Game, seat: int) -> str:
