@@ -938,7 +938,15 @@ def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
         return spend[0] if request.window == "conclude" and spend else None
     drive(game.roll_phases(0), answers(Act=act))
     assert events(game, "attack_becomes")[0]["type"] == "undefendable"
-    assert not events(game, "defend")
+    assert not events(game, "defend") and not events(game, "no_result")
+    # its die shows 2: nothing comes of it, and the narration says so (not just the die)
+    from dtc.dicethrone.narrate import line
+    game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 2, 1, 1])
+    game.turn_no = 2
+    game.gain_status(0, status(compiled, "Guard Break"), 1, 0)
+    drive(game.roll_phases(0), answers(Act=act))
+    assert not events(game, "attack_becomes") and events(game, "defend")
+    assert line(game, events(game, "no_result")[0]) == "P1 Duelist: nothing comes of the Guard Break"
 
 
 

@@ -883,12 +883,16 @@ class Game(GameState):
             self._trigger_index.pop(seat, None)
             self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
         elif action.kind == "spend":
+            told = len(self.events)
             self.spend_token(seat, action.ref, 0)
             self.uninterruptible += 1
             try:
                 yield from self.drain()
             finally:
                 self.uninterruptible -= 1
+            if all(e["e"] in ("spend", "effect_roll") for e in self.events[told:]):
+                # its roll missed (`on 4-5, ...` rolled a 2): say so, not just the die
+                self.event("no_result", player=seat, status=action.name)
             if self.isolated:
                 yield from self.isolated_damage()
         elif action.kind == "use":

@@ -83,6 +83,8 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} {verb} {e['count']} {e['status']}"
     if kind == "spend":
         return f"{who(game, p)} spends {e['status']}"
+    if kind == "no_result":
+        return f"{who(game, p)}: nothing comes of the {e['status']}"
     if kind == "flip":
         return f"{who(game, p)} flips {e['status']} to \"{e['side']}\""
     if kind == "component":
