@@ -542,6 +542,21 @@ def test_questions_with_nothing_to_decide_are_not_asked(compiled):
     assert human.answer(game, Act("Main Phase (1)", 0, "main", (idle, useful))) == 0
     assert said.count("Shrug It Off would do nothing now: play it anyway? [y/n] > ") == 2
 
+
+def test_a_step_on_a_track_says_where_each_way_leads(compiled):
+    """"You may take 1 Step" asks up or down; the question says where the token is and where each
+    way leads (Footwork's positions, top to bottom), so "up" need not be guessed to mean forward."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import ChooseDirection
+
+    game = Game(compiled, [compiled.hero("duelist")[0], 0], 1)
+    asked = []
+    human = Human(read=lambda prompt: asked.append(prompt) or "down", say=lambda text: None)
+    human.asked = True
+    assert human.answer(game, ChooseDirection("Duelist › Parry", 0, "Footwork", 1)) == "down"
+    assert asked == ["move Footwork 1 (now Neutral; up: Offense 1, down: Defense 1): up or down? > "]
+
 def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.narrate import line, table

@@ -249,7 +249,7 @@ class Human:
                         f"{_type_number(1, n)}") - 1
 
     def on_ChooseDirection(self, game, r: ChooseDirection):
-        return self.ask(f"move {r.component} {r.amount} up or down? > ",
+        return self.ask(f"move {r.component} {r.amount}{_track_ends(game, r)} up or down? > ",
                         lambda t: t.lower() if t.lower() in ("up", "down") else None, "answer up or down")
 
 
@@ -260,6 +260,20 @@ def _digits(text: str) -> bool:
     """A plain number of at most 9 digits 0-9 (`str.isdigit` also takes ² and ①, which `int`
     refuses, and `int` refuses a number of thousands of digits)."""
     return text.isascii() and text.isdigit() and len(text) <= 9
+
+
+def _track_ends(game, r: ChooseDirection) -> str:
+    """` (now <position>; up: <position>, down: <position>):` where each way leads on the track
+    (position 0 is its top); nothing when the track is not the player's."""
+    if not isinstance(game, Game):
+        return ""
+    p = game.seats[r.player]
+    comp = next((i for i, c in enumerate(p.table.components) if c["name"] == r.component), None)
+    if comp is None or not p.table.components[comp].get("values"):
+        return ""
+    values, at = p.table.components[comp]["values"], p.components[comp]
+    up, down = values[max(0, at - r.amount)], values[min(len(values) - 1, at + r.amount)]
+    return f" (now {values[at]}; up: {up}, down: {down}):"
 
 
 def _from(owner: str, prompt: str) -> str:
