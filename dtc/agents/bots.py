@@ -368,8 +368,9 @@ class HeuristicBot:
                 amount = a
             elif op == Op.ACTOR:
                 mine = a == 0
-            elif op == Op.DEAL:
-                worth += amount * (-1.0 if b == 0 and mine else 1.0)
+            elif op == Op.DEAL:  # b: 0 the one acting, else her opponent
+                hurts_me = mine if b == 0 else not mine
+                worth += amount * (-1.0 if hurts_me else 1.0)
             elif op == Op.ADD_DMG:
                 worth += amount * (not now or game.attacking(seat))
             elif op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL):
