@@ -1061,6 +1061,9 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     p.deck.sort(key=lambda c: c.card.name == "Pick Ore")  # draws come from the end: Ore on top
     drive(game.upkeep(0), answers())
     assert [c.card.name for c in p.hand] == ["Pick Ore"]
+    from dtc.dicethrone.narrate import line  # where it looked, and for what
+    assert line(game, events(game, "search")[0]) == \
+        "P1 Forgemaster searches the top 2 cards of the deck for Ore cards and finds Pick Ore"
     game.phase = "Main Phase (1)"
     drive(game.fire_during(0, "Main Phase (1)"), answers(ChooseItems=lambda r: list(range(r.most))))
     forge = comp(game, 0, "The Forge")

@@ -100,7 +100,10 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} draws {e['count']}"
     if kind == "search":
         found = ", ".join(e["found"]) or "nothing"
-        return f"{who(game, p)} searches and finds {found}"
+        where = "the deck" if e.get("top") is None else \
+            f"the top {e['top']} card{'s' * (e['top'] != 1)} of the deck"
+        wanted = f" for {e['card_type']} cards" if e.get("card_type") else ""
+        return f"{who(game, p)} searches {where}{wanted} and finds {found}"
     if kind == "place":
         return f"{who(game, p)} places {', '.join(e['cards'])}"
     if kind == "craft":

@@ -474,6 +474,7 @@ class GameState:
         p = self.seats[player]
         looked = p.deck[-top:] if top else p.deck
         self._searchable = [c for c in looked if self._matches(c, ctype)]
+        self._searched = (len(looked) if top else None, ctype)  # for the event telling what was found
         return [c.card.name for c in self._searchable]
 
     def take_found(self, player, picks):
@@ -482,7 +483,9 @@ class GameState:
         for card in p.found:
             p.deck.remove(card)
             p.hand.append(card)
-        self.event("search", player=player, found=[c.card.name for c in p.found])
+        top, ctype = self._searched
+        self.event("search", player=player, found=[c.card.name for c in p.found], top=top,
+                   card_type=self.a.card_types[ctype] if ctype is not None else None)
 
     def shuffle(self, player, rng):
         self.rng.shuffle(self.seats[player].deck)
