@@ -386,6 +386,9 @@ class SampleState:
     def damage_coming(self, player):
         return True  # and what it prevents
 
+    def only_option(self, player, source, option):
+        pass  # a sample run shows the steps it takes
+
     def can_become(self, dtype):
         return True  # a sample run is an Attack's, of normal dmg
 

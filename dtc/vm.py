@@ -193,6 +193,8 @@ class GameState(Protocol):
     def remove_tokens(self, player: int, statuses: list[int]) -> None:
         """Remove one token of each status listed (a status twice: two tokens)."""
     def status_name(self, status: int) -> str: ...
+    def only_option(self, player: int, source: str, option: str) -> None:
+        """A `Choose one` had one option that could do anything now: it was taken unasked."""
     def spend_status(self, player: int, status: int, count: int) -> None: ...
     def status_count(self, player: int, status: int) -> int: ...
     def stack_limit(self, player: int, status: int) -> int:
@@ -906,6 +908,8 @@ class VM:
             open_ = [i for i, target in enumerate(a)
                      if self.can_start(chunk_index, state, actor, target, alone=True)]
             if len(open_) == 1 or not open_:
+                if open_:
+                    state.only_option(actor, owner, labels[open_[0]])
                 return actor, a[open_[0] if open_ else 0]
             answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_),
                                         steps_at=(chunk_index, tuple(a[i] for i in open_)))

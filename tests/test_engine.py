@@ -1299,6 +1299,9 @@ def test_steal_is_no_option_against_an_opponent_with_no_cp(compiled):
     _, seen = drive(game.perform(0, Action("play", "Pilfer", 0, 1)), answers())
     assert not [r for r in seen if type(r).__name__ == "ChooseOption"]
     assert them.hand == [] and me.cp == 2
+    from dtc.dicethrone.narrate import line  # taken unasked, and told why
+    assert line(game, events(game, "only_option")[0]) == \
+        'P1 Druid: Pilfer takes "A chosen opponent discards 1 card", the one option that can do anything now'
 
 def test_the_heuristic_bot_weighs_the_options_of_a_choose_one(compiled):
     """"Or": "you may resolve only one of the options" ("Resolving Text"); the bot takes the one worth

@@ -83,6 +83,9 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} {verb} {e['count']} {e['status']}"
     if kind == "spend":
         return f"{who(game, p)} spends {e['status']}"
+    if kind == "only_option":
+        source = e["source"].split(" › ")[-1].removeprefix("card ")
+        return f"{who(game, p)}: {source} takes \"{e['option']}\", the one option that can do anything now"
     if kind == "no_result":
         return f"{who(game, p)}: nothing comes of the {e['status']}"
     if kind == "flip":

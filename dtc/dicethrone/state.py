@@ -146,6 +146,9 @@ class GameState:
         if self.record:
             self.events.append({"e": kind, **data})
 
+    def only_option(self, player, source, option):
+        self.event("only_option", player=player, source=source, option=option)
+
     def status_name(self, status: int) -> str:
         return self.a.statuses[status]["name"]
 
