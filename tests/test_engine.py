@@ -1352,6 +1352,24 @@ def test_the_heuristic_bot_takes_one_form_a_phase(compiled):
     drive(game.window("main"), lambda r: bot.answer(game, r))
     assert len(events(game, "spend")) == 1 and game.status_count(0, shift) == 1
 
+
+def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):
+    """"You can have a maximum of 15 CP. If you gain CP while you are already at 15 CP, do not increase
+    your CP Dial" ("Combat Points (CP)"): a card sold at 15 CP brings nothing; in Main Phase
+    (2) with a full hand the bot sells a weak card below the cap, and keeps it at the cap."""
+    game = new_game(compiled, ["sun-elf", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    for name in ("Second Wind", "Quick Study", "Lucky Break", "Fine Tuning", "Cleanse"):
+        give_card(game, 0, name)
+    game.phase, game.active = "Main Phase (2)", 0
+    bot = HeuristicBot(1)
+    sells = lambda: tuple(a for a in game.actions(0, "main") if a.kind == "sell")  # noqa: E731
+    me.cp = 5
+    assert bot.act(game, Act(game.phase, 0, "main", sells())) is not None
+    me.cp = game.rules.cp_max
+    assert bot.act(game, Act(game.phase, 0, "main", sells())) is None
+
 def test_a_die_rolled_by_one_hero_for_another_shows_the_other_heros_symbols(compiled):
     """A card re-rolling the opponent's defence die: the new face is read on her die (Sun Elf's 6 is
     Sun Power, not the Forgemaster's Anvil), in the log and in the narration."""

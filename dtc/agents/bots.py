@@ -245,7 +245,7 @@ class HeuristicBot:
                 if option or game.phase == "Main Phase (2)":
                     score = 0.6 if option else 0.4
             elif action.kind == "sell" and game.phase == "Main Phase (2)":
-                if len(p.hand) > game.rules.hand_limit - 2:
+                if len(p.hand) > game.rules.hand_limit - 2 and p.cp < game.rules.cp_max:  # at 15: nothing
                     worth = self.card_worth(game, seat, p.hand[action.ref])
                     score = 0.1 if worth <= 1.0 else 0.0
             if score > best_score:
