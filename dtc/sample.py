@@ -387,7 +387,8 @@ class SampleState:
         return True  # and what it prevents
 
     def only_option(self, player, source, option):
-        pass  # a sample run shows the steps it takes
+        if self.logging:
+            self.say(f'player {player + 1} takes "{option}", the one option that can do anything now')
 
     def can_become(self, dtype):
         return True  # a sample run is an Attack's, of normal dmg

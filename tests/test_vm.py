@@ -247,6 +247,8 @@ def test_solar_burst_does_not_offer_a_choice_that_would_be_lost(compiled, held, 
                               setup=setup)
     assert count(state, compiled, 0, "Charged Gem") == 1 and count(state, compiled, 1, "Sun Marked") == 1
     assert not [r for r in answers.seen if isinstance(r, ChooseOption)]
+    verb = "Inflict" if taken == "Sun Marked" else "Gain"
+    assert f'player 1 takes "{verb} {taken}", the one option that can do anything now' in state.log
 
 
 def test_a_choice_that_spares_the_chooser_harm_is_still_offered(builtin):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dtc.dicethrone.engine import Game
-from dtc.dicethrone.narrate import card_texts, symbols, table
+from dtc.dicethrone.narrate import card_texts, spoken, symbols, table
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.disasm import requirement_text
 from dtc.session import Quit
@@ -41,19 +41,6 @@ DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has 
     "none": "(the Attack made, with no Defensive Roll against it)",
     "rolled": "(the Defensive Roll made, before it resolves)",
 }
-
-
-def spoken(owner: str) -> str:
-    """Where a question comes from, as a player names it: `<hero> › card <card> › tier 1` is the
-    card, `<hero> › <status>` the status, `<hero> › <status> › <tier>` the status with its tier in
-    brackets (the hero, the tier or variant number and `additionally` are left out)."""
-    parts = owner.split(" › ")
-    if len(parts) < 2:
-        return owner  # a phase, or a rule's own name
-    name = parts[1][len("card "):] if parts[1].startswith("card ") else parts[1]
-    rest = [part for part in parts[2:] if part not in ("additionally", "later")
-            and not part.startswith(("tier ", "variant ", "side "))]
-    return f"{name} ({', '.join(rest)})" if rest else name
 
 
 class Human:

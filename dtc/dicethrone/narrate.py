@@ -18,6 +18,19 @@ def symbols(game: Game, seat: int, dice: list[int]) -> str:
     return " ".join(f"{v}:{game.a.symbols[faces[v]]}" if v in faces else str(v) for v in dice)
 
 
+def spoken(owner: str) -> str:
+    """Where a question comes from, as a player names it: `<hero> › card <card> › tier 1` is the
+    card, `<hero> › <status>` the status, `<hero> › <status> › <tier>` the status with its tier in
+    brackets (the hero, the tier or variant number and `additionally` are left out)."""
+    parts = owner.split(" › ")
+    if len(parts) < 2:
+        return owner  # a phase, or a rule's own name
+    name = parts[1][len("card "):] if parts[1].startswith("card ") else parts[1]
+    rest = [part for part in parts[2:] if part not in ("additionally", "later")
+            and not part.startswith(("tier ", "variant ", "side "))]
+    return f"{name} ({', '.join(rest)})" if rest else name
+
+
 def line(game: Game, e: dict) -> str | None:
     """One event as a sentence (None for events not worth telling)."""
     kind = e["e"]
@@ -84,8 +97,8 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "spend":
         return f"{who(game, p)} spends {e['status']}"
     if kind == "only_option":
-        source = e["source"].split(" › ")[-1].removeprefix("card ")
-        return f"{who(game, p)}: {source} takes \"{e['option']}\", the one option that can do anything now"
+        return (f"{who(game, p)}: {spoken(e['source'])} takes \"{e['option']}\", "
+                "the one option that can do anything now")
     if kind == "no_result":
         return f"{who(game, p)}: nothing comes of the {e['status']}"
     if kind == "flip":
