@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import os
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from pathlib import Path
@@ -282,6 +282,15 @@ class WorthPlan:
     dice: int
     expected: list[array]  # per re-rolls left, per state: compact, as simulations keep many plans
     keeps: list[array]
+    alterations: dict = field(default_factory=dict)  # the bot's best dice alterations, by roll
+
+    def worth(self, roll: list[int] | tuple[int, ...]) -> float:
+        """What the roll is worth as it stands: the most any option it meets is worth."""
+        sh = shape(max(self.class_of.values()) + 1, self.dice)
+        counts = [0] * sh.classes
+        for v in roll:
+            counts[self.class_of[v]] += 1
+        return self.expected[0][sh.index[tuple(counts)]]
 
     def keep(self, roll: list[int] | tuple[int, ...], rerolls_left: int) -> tuple[float, tuple[int, ...]]:
         """(expected worth, positions of the dice to keep) for the roll with `rerolls_left`."""

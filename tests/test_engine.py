@@ -1370,6 +1370,87 @@ def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):
     me.cp = game.rules.cp_max
     assert bot.act(game, Act(game.phase, 0, "main", sells())) is None
 
+def final_offensive_dice(compiled, dice, attempts=3, card="Fine Tuning", cp=5):
+    """The Druid's Offensive Roll Phase with `dice` on the table after `attempts` roll attempts,
+    `card` in her hand."""
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, card)
+    me.cp, game.turn_no, game.active = cp, 2, 0
+    game.phase, game.ability_pending, game.attempts = "Offensive Roll Phase", True, attempts
+    game.roll, game.roll_faces, game.dice_open = list(dice), me.table.faces, True
+    return game
+
+
+def test_the_heuristic_bot_changes_its_final_dice_to_reach_a_better_ability(compiled):
+    """"Offensive Roll Phase": "any player may choose to play Roll Phase Action cards after any step",
+    and the dice altered before the ability is announced are the Final Dice Result. Four [Leaf] and a
+    [Claw] after the last roll attempt, with Fine Tuning ("Change 1 die to any value") in hand: the
+    bot changes the [Claw] to a [Leaf] and has its Ultimate (5 [Leaf])."""
+    game = final_offensive_dice(compiled, [6, 1, 6, 6, 6])
+    bot = HeuristicBot(1)
+    assert not bot.passes(game, 0, "offensive")
+    drive(game.window("offensive"), lambda r: bot.answer(game, r))
+    assert [e["card"] for e in events(game, "play")] == ["Fine Tuning"]
+    assert game.roll == [6, 6, 6, 6, 6] and game.seats[0].cp == 3
+    assert "ultimate" in [game.seats[0].abilities[c.ability].kind for c in game.choices(0)]
+
+
+def test_the_heuristic_bot_keeps_a_dice_card_that_would_not_help(compiled):
+    """The same card is kept when the dice already meet the best ability (five [Leaf]), and while roll
+    attempts are left (re-rolling is free; the card is for the dice kept for good)."""
+    bot = HeuristicBot(1)
+    game = final_offensive_dice(compiled, [6, 6, 6, 6, 6])
+    drive(game.window("offensive"), lambda r: bot.answer(game, r))
+    assert not events(game, "play") and game.seats[0].hand
+    game = final_offensive_dice(compiled, [6, 1, 6, 6, 6], attempts=1)
+    assert bot.passes(game, 0, "offensive")
+    drive(game.window("offensive"), lambda r: bot.answer(game, r))
+    assert not events(game, "play")
+
+
+def test_the_heuristic_bot_re_rolls_with_a_card_the_die_that_misses(compiled):
+    """Lucky Break ("Re-roll up to 2 dice") on four [Leaf] and a [Claw]: re-rolling the [Claw] is a
+    1-in-6 chance of the Ultimate and loses nothing; re-rolling a [Leaf] could only lose. The bot
+    plays it after its announcement too ("Offensive Roll Phase", step 3: the dice altered, it
+    announces again) and re-rolls only the [Claw]."""
+    game = final_offensive_dice(compiled, [6, 6, 1, 6, 6], attempts=2, card="Lucky Break")
+    game.rng = Dice([6])
+    bot = HeuristicBot(1)
+    gain, picks = bot.alteration(game, 0, "announced", game.seats[0].hand[0].card)
+    assert picks == [2] and gain > 0
+    drive(game.window("announced"), lambda r: bot.answer(game, r))
+    assert [e["card"] for e in events(game, "play")] == ["Lucky Break"] and game.roll == [6] * 5
+
+
+def test_the_heuristic_bot_cleanses_a_negative_status(compiled):
+    """Cleanse ("Remove 1 negative status effect") is played in the bot's Main Phase when it is Sun
+    Marked ("When Attacked, the Attacker Heals 7", Persistent: "remains in play until ... a card or
+    ability causes its removal", "Persistent Status Effects"), and kept when it has nothing to remove."""
+    for marked in (True, False):
+        game = new_game(compiled, ["sun-elf", "sun-elf"])
+        me = game.seats[0]
+        me.hand.clear()
+        give_card(game, 0, "Cleanse")
+        me.cp, game.turn_no, game.phase = 3, 2, "Main Phase (1)"
+        if marked:
+            game.gain_status(0, status(compiled, "Sun Marked"), 1, 0, by=1)
+        bot = HeuristicBot(1)
+        drive(game.window("main"), lambda r: bot.answer(game, r))  # noqa: B023
+        assert bool(events(game, "play")) == marked
+        assert game.status_count(0, status(compiled, "Sun Marked")) == 0
+
+
+def test_sun_elf_mirror_games_between_heuristic_bots_end(compiled):
+    """Two Sun Elves, both Sun Marked (every Attack heals its attacker 7): bots that never used their
+    dice cards or Cleanse stalled until the turn limit in 3 of these 60 seeded games (29, 46, 56)."""
+    sun_elf = compiled.hero("sun-elf")[0]
+    for seed in range(60):
+        result = play(Game(compiled, [sun_elf, sun_elf], seed), [HeuristicBot(seed), HeuristicBot(seed + 1)])
+        assert result.reason != "turn limit", seed
+
+
 def test_a_die_rolled_by_one_hero_for_another_shows_the_other_heros_symbols(compiled):
     """A card re-rolling the opponent's defence die: the new face is read on her die (Sun Elf's 6 is
     Sun Power, not the Forgemaster's Anvil), in the log and in the narration."""

@@ -5,8 +5,9 @@ The heuristic bot keeps dice towards the ability with the best expected worth
 best keep for it, from `dtc.odds`; the `estimate` bot is the earlier version,
 which guessed the chance, kept for comparison), activates
 the best ability it meets, buys upgrades, plays and spends what helps now
-(damage when attacking, prevention when hit), sells what it cannot use, and
-defends.  It reads abilities, cards and values from the compiled content, so
+(damage when attacking, prevention when hit, a card that changes or re-rolls
+its final dice toward a better ability, one that removes a negative status),
+sells what it cannot use, and defends.  It reads abilities, cards and values from the compiled content, so
 it plays any hero.  Each bot's own choices use an RNG seeded from the game.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations, pairwise, product
 from math import comb
 from typing import Any
 
@@ -156,6 +158,36 @@ def _plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_lef
     return 0.05, set()
 
 
+def _best_alteration(plan_, roll: tuple[int, ...], purpose: str, most: int, values: list[int],
+                     die_values: list[int]) -> tuple[float, list]:
+    """The best alteration of a sorted roll, as positions in it: every set of up to `most` dice
+    changed to every `values`, or re-rolled (the mean worth over every face they could show)."""
+    now = plan_.worth(roll)
+    best, picks = 0.0, []
+    for m in range(1, most + 1):
+        seen = set()
+        for dice in combinations(range(len(roll)), m):
+            shown = tuple(roll[i] for i in dice)
+            if shown in seen:
+                continue  # the same values at other positions: the same outcomes
+            seen.add(shown)
+            outcomes = list(product(values if purpose == "change" else die_values, repeat=m))
+            total, top, top_values = 0.0, -1.0, ()
+            for new in outcomes:
+                changed = list(roll)
+                for i, v in zip(dice, new, strict=True):
+                    changed[i] = v
+                w = plan_.worth(changed)
+                total += w
+                if w > top:
+                    top, top_values = w, new
+            worth = top if purpose == "change" else total / len(outcomes)
+            if worth - now > best + 1e-9:
+                best = worth - now
+                picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
+    return best, picks
+
+
 class HeuristicBot:
     """Plays sensibly from content alone (see the module docstring)."""
 
@@ -165,6 +197,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._last_plan: tuple | None = None  # (player, offensive options, their worth plan)
         self._spend_uses: dict[int, str] = {}
+        self._alter_kinds: dict[int, tuple | None] = {}
 
     def answer(self, game, request: Request) -> Any:
         if isinstance(request, RollDice):
@@ -190,16 +223,19 @@ class HeuristicBot:
     def reroll(self, game, request: RollDice) -> list[int]:
         """Keep the dice that make the worth of the ability finally activated the highest it can be
         in expectation (from the odds tables: each option's requirement, weighed by its worth)."""
-        p = game.seats[request.player]
+        _, keep = self.plan_for(game, game.seats[request.player]).keep(
+            request.dice, request.attempts - request.attempt)
+        return [i for i in range(len(request.dice)) if i not in keep]
+
+    def plan_for(self, game, p):
+        """The worth plan for the player's offensive options now."""
         offense = p.offense()
         last = self._last_plan  # the player's abilities change only with upgrades: mostly the same plan
         if last is not None and last[0] is p and last[1] is offense:
-            plan_ = last[2]
-        else:
-            plan_ = self.worth_plan(game, p, offense)
-            self._last_plan = (p, offense, plan_)
-        _, keep = plan_.keep(request.dice, request.attempts - request.attempt)
-        return [i for i in range(len(request.dice)) if i not in keep]
+            return last[2]
+        plan_ = self.worth_plan(game, p, offense)
+        self._last_plan = (p, offense, plan_)
+        return plan_
 
     def worth_plan(self, game, p, offense):
         """The odds book's plan for the player's offensive options, kept at hand on the hero's table."""
@@ -232,7 +268,13 @@ class HeuristicBot:
             if action.kind == "upgrade":
                 score = 5.0 + action.value - 0.2 * action.extra
             elif action.kind == "play" and not action.idle:
-                score = self.play_score(game, seat, window, p.hand[action.ref].card)
+                card = p.hand[action.ref].card
+                if card.alters_dice:
+                    found = self.alteration(game, seat, window, card)
+                    score = 0.0 if found is None else found[0] - 0.5 * card.cost
+                    score = score if score > 0.5 else 0.0
+                else:
+                    score = self.play_score(game, seat, window, card)
             elif action.kind == "spend" and not action.idle and (
                     ("bot_spent", action.ref, game.phase) not in p.used):
                 score = self.spend_score(game, seat, window, action.ref)
@@ -306,6 +348,9 @@ class HeuristicBot:
         if window == "main" and (seat == game.active or game.phase == "Main Phase (2)"):
             return False
         p = game.seats[seat]
+        if self._own_final_dice(game, seat, window) and any(
+                held.card.alters_dice and held.card.cost <= p.cp for held in p.hand):
+            return False
         attack = game.attack
         incoming = game.incoming[seat]
         # `play_score`, read the other way round: a card scores only for the attacker, for the
@@ -335,6 +380,67 @@ class HeuristicBot:
                 if use == "damaged" or (use == "attack" and attacking) or (use == "other" and first_main):
                     return False
         return True
+
+    # -- cards that alter dice
+    @staticmethod
+    def _own_final_dice(game, seat: int, window: str | None) -> bool:
+        """Whether the dice on the table are the player's own offensive dice, kept for good: her
+        last roll attempt is made (or she kept them all and announced), no ability activated yet
+        (window None: whichever window a card was played in)."""
+        if game.phase != "Offensive Roll Phase" or game.active != seat or game.attack is not None \
+                or not game.ability_pending or not game.roll:
+            return False
+        return window is None or window == "announced" or (
+            window == "offensive" and game.attempts >= game.rules.roll_attempts)
+
+    def alteration(self, game, seat: int, window: str, card) -> tuple[float, list] | None:
+        """(how much more the ability finally activated is worth, the answer that does it) for a
+        card that changes or re-rolls dice, played on the player's own final offensive dice (a
+        re-roll in expectation); None when it cannot help now."""
+        if not self._own_final_dice(game, seat, window):
+            return None
+        kind = self._alter_kind(game, card.chunk)
+        if kind is None:
+            return None
+        purpose, most, mode, value = kind
+        faces = game.seats[seat].table.faces
+        values = sorted(faces) if mode == 0 else [value] if mode == 1 else \
+            [v for v in sorted(faces) if faces[v] == value]
+        return self.best_alteration(self.plan_for(game, game.seats[seat]), faces, game.roll, purpose,
+                                    min(most, len(game.roll)), values)
+
+    def _alter_kind(self, game, chunk: int) -> tuple | None:
+        """("change", most, values mode, value) or ("re-roll", most, 0, 0), read from the card's
+        steps (a fixed count pushed just before); None for any other shape."""
+        found = self._alter_kinds.get(chunk, False)
+        if found is False:
+            found = None
+            program = game.a.chunks[chunk].program
+            for before, ins in pairwise(program):
+                if before.op == Op.PUSH and ins.op in (Op.CHANGE_DICE, Op.REROLL):
+                    found = ("change", before.operands[0], *ins.operands[:2]) if ins.op == Op.CHANGE_DICE \
+                        else ("re-roll", before.operands[0], 0, 0)
+                    break
+            self._alter_kinds[chunk] = found
+        return found
+
+    @staticmethod
+    def best_alteration(plan_, faces: dict[int, int], roll: list[int], purpose: str, most: int,
+                        values: list[int]) -> tuple[float, list]:
+        """(gain in worth, answer) of the best use of up to `most` changes (to one of `values`) or
+        re-rolls on `roll` under the worth plan; worked out once per multiset of dice, kept on the
+        plan. The answer is (die, value) pairs for a change, dice for a re-roll."""
+        order = sorted(range(len(roll)), key=roll.__getitem__)
+        ordered = tuple(roll[i] for i in order)
+        key = (ordered, purpose, most, tuple(values))
+        found = plan_.alterations.get(key)
+        if found is None:
+            found = plan_.alterations[key] = _best_alteration(plan_, ordered, purpose, most, values,
+                                                              sorted(faces))
+        gain, picks = found
+        if purpose == "change":
+            return gain, [(order[i], v) for i, v in picks]
+        return gain, [order[i] for i in picks]
 
     def card_worth(self, game, seat: int, card) -> float:
         c = card.card
@@ -432,6 +538,11 @@ class HeuristicBot:
             roll = request.roll
             if not roll or not request.most:
                 return []
+            p = game.seats[request.player]
+            if self._own_final_dice(game, request.player, None) and list(roll) == game.roll \
+                    and game.roll_faces is p.table.faces:  # a card of hers altering her offensive dice
+                return self.best_alteration(self.plan_for(game, p), p.table.faces, game.roll, request.purpose,
+                                            request.most, list(request.values))[1]
             low = min(range(len(roll)), key=lambda i: roll[i])
             if request.purpose == "change":
                 return [(low, max(request.values))]

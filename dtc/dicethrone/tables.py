@@ -130,7 +130,9 @@ def _assign(items: list, pool: Counter, faces: dict[int, int]) -> bool:
 
 
 def chunk_value(artifact: Artifact, chunk: int | None) -> float:
-    """A rough worth of running a chunk, for bots: damage dealt, statuses, healing, CP, cards."""
+    """A rough worth of running a chunk, for bots: damage dealt, statuses (gained, inflicted, or
+    removed where that helps: a negative one from oneself, a positive one from others), healing,
+    CP, cards."""
     if chunk is None:
         return 0.0
     value = 0.0
@@ -146,6 +148,11 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
             value += last_push
         elif op in (Op.GAIN, Op.INFLICT):
             value += 1.5 * last_push
+        elif op == Op.REMOVE:
+            status = artifact.statuses[args[0]]
+            negative = (status.get("class") or status.get("polarity")) == "negative"
+            if negative == (TARGETS[args[1]] == "self"):
+                value += 1.5 * last_push
         elif op in (Op.HEAL, Op.PREVENT):
             value += 0.6 * last_push
         elif op in (Op.GAIN_CP, Op.DRAW):
