@@ -428,7 +428,7 @@ class SampleState:
     def extra_attempts(self, ctx):
         return self.extra
 
-    def rolled(self, ctx, player, how="rolls"):
+    def rolled(self, ctx, player, how="rolls", before=None):
         if self.logging:
             verb = "rolls" if how == "rolls" else f"{how} the dice to"
             self.say(f"player {player + 1} {verb} {' '.join(map(str, ctx.roll))}")

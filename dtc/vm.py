@@ -241,9 +241,10 @@ class GameState(Protocol):
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
     def extra_attempts(self, ctx: RunContext) -> int: ...
-    def rolled(self, ctx: RunContext, player: int, how: str = "rolls") -> None:
+    def rolled(self, ctx: RunContext, player: int, how: str = "rolls",
+               before: dict[int, int] | None = None) -> None:
         """The current roll (`ctx.roll`) was rolled, re-rolled or changed by `player` (`how`: "rolls",
-        "re-rolls" or "changes")."""
+        "re-rolls" or "changes"; `before`: the dice re-rolled or changed, position: value before)."""
     def schedule(self, ctx: RunContext, trigger: dict, chunk: int) -> None: ...
 
 
@@ -933,19 +934,21 @@ class VM:
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
             values = sorted(ctx.faces) or list(range(1, 7))
             picks = self._picks(answer, len(ctx.roll), 0, most)
+            before = {i: ctx.roll[i] for i in picks}
             for i in picks:
                 ctx.roll[i] = values[rng.randrange(len(values))]
             if picks:  # none re-rolled: the dice are as they were
-                state.rolled(ctx, actor, "re-rolls")
+                state.rolled(ctx, actor, "re-rolls", before)
         elif op == Op.CHANGE_DICE:
             most = min(pop(), len(ctx.roll))
             values = self._change_values(ctx, a, b)
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
             changes = self._changes(answer, len(ctx.roll), most, values)
+            before = {i: ctx.roll[i] for i, _ in changes}
             for i, value in changes:
                 ctx.roll[i] = value
             if changes:
-                state.rolled(ctx, actor, "changes")
+                state.rolled(ctx, actor, "changes", before)
         elif op == Op.FLIP_TOKEN:
             tokens = state.tokens(actor, a)
             if tokens:

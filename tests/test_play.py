@@ -563,8 +563,23 @@ def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compi
 
     game = Game(compiled, [0, 1], 1)
     changed = {"e": "effect_roll", "player": 0, "dice": [6], "symbols": ["Leaf"], "how": "changes"}
-    assert line(game, changed) == "P1 Druid changes the dice: 6:Leaf"
+    assert line(game, changed) == "P1 Druid changes the dice: 6:Leaf"  # a log without what changed
     assert line(game, {**changed, "how": "rolls"}) == "P1 Druid rolls 6:Leaf"
+    # which dice a card re-rolled or changed, and what they showed, as the engine tells it
+    from dtc.vm import RunContext
+    ctx = RunContext(0, 0, roll=[1, 6, 6, 6, 6])
+    ctx.faces = game.seats[0].table.faces
+    ctx.roll[0] = 6
+    game.rolled(ctx, 0, "changes", {0: 1})
+    assert line(game, game.events[-1]) == \
+        "P1 Druid changes die 1 (1:Claw -> 6:Leaf): " + " ".join(["6:Leaf"] * 5)
+    ctx.roll[2:4] = [4, 6]
+    game.rolled(ctx, 0, "re-rolls", {2: 6, 3: 6})
+    assert line(game, game.events[-1]) == ("P1 Druid re-rolls dice 3 and 4 (6:Leaf -> 4:Paw, "
+                                           "6:Leaf -> 6:Leaf): 6:Leaf 6:Leaf 4:Paw 6:Leaf 6:Leaf")
+    ctx.roll, ctx.faces = [2], game.seats[1].table.faces  # one die: no positions
+    game.rolled(ctx, 0, "re-rolls", {0: 6})
+    assert line(game, game.events[-1]) == "P1 Druid re-rolls 6:Pierce -> 2:Blade"
     me = game.seats[0]
     me.hand = [me.deck.pop(), me.deck.pop()]
     game.sell(0, 0)

@@ -275,10 +275,10 @@ class Game(GameState):
             self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
             yield from self.window("offensive")
 
-    def rolled(self, ctx, player, how="rolls") -> None:
+    def rolled(self, ctx, player, how="rolls", before=None) -> None:
         """An effect rolled dice: they are the dice on the table now, the ones cards alter (the
         defender changing her own defence die: "Timing Conflicts and Interrupting", example)."""
-        super().rolled(ctx, player, how)
+        super().rolled(ctx, player, how, before)
         self.roll, self.roll_faces = ctx.roll, ctx.faces
         self.dice_open = True
 

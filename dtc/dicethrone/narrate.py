@@ -46,8 +46,18 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "effect_roll":
         shown = " ".join(f"{v}:{s}" for v, s in zip(e["dice"], e["symbols"], strict=True))
         how = e.get("how", "rolls")
-        what = "" if how == "rolls" else " the dice:"
-        return f"{who(game, p)} {how}{what} {shown}"
+        if how == "rolls":
+            return f"{who(game, p)} rolls {shown}"
+        altered = e.get("altered")
+        if not altered:  # a log from before the dice altered were told
+            return f"{who(game, p)} {how} the dice: {shown}"
+        was = ", ".join(f"{v}:{s} -> {e['dice'][i]}:{e['symbols'][i]}" for i, v, s in altered)
+        if len(e["dice"]) == 1:
+            return f"{who(game, p)} {how} {was}"
+        positions = [str(i + 1) for i, _, _ in altered]
+        dice = f"die {positions[0]}" if len(positions) == 1 else \
+            f"dice {', '.join(positions[:-1])} and {positions[-1]}"
+        return f"{who(game, p)} {how} {dice} ({was}): {shown}"
     if kind == "announce":
         return f"{who(game, p)} announces {e['ability']}"
     if kind == "activate":

@@ -614,11 +614,15 @@ class GameState:
     def extra_attempts(self, ctx):
         return max(0, self.attempts - 1)
 
-    def rolled(self, ctx, player, how="rolls"):
+    def rolled(self, ctx, player, how="rolls", before=None):
         # the symbols of the dice rolled, which may be another hero's (a card re-rolling her die)
         names = self.a.symbols
+        symbol = lambda v: names[ctx.faces[v]] if v in ctx.faces else "?"  # noqa: E731
+        extra = {}
+        if before:  # the dice re-rolled or changed: [position, value before, its symbol]
+            extra["altered"] = [[i, v, symbol(v)] for i, v in sorted(before.items())]
         self.event("effect_roll", player=player, dice=list(ctx.roll), how=how,
-                   symbols=[names[ctx.faces[v]] if v in ctx.faces else "?" for v in ctx.roll])
+                   symbols=[symbol(v) for v in ctx.roll], **extra)
 
     def schedule(self, ctx, trigger, chunk):
         self.scheduled.append((trigger, Queued(chunk, ctx.owner, ctx.hero, ctx.status, None, 0,
