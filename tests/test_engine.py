@@ -1424,6 +1424,38 @@ def test_the_heuristic_bot_re_rolls_with_a_card_the_die_that_misses(compiled):
     assert [e["card"] for e in events(game, "play")] == ["Lucky Break"] and game.roll == [6] * 5
 
 
+def test_the_heuristic_bot_alters_an_opponents_dice_to_stop_her_ultimate(compiled):
+    """"The only way to prevent an Ultimate Ability is to alter a die roll before its activation"
+    ("Ultimate Abilities"). The Druid announces Wrath of Nature! on five [Leaf] after her last roll
+    attempt; the Duelist's bot changes one of them with Fine Tuning, and the Druid announces again
+    ("Offensive Roll Phase", step 3) with what the dice meet now: no Ultimate."""
+    game = final_offensive_dice(compiled, [6, 6, 6, 6, 6], card="Second Wind")
+    give_card(game, 1, "Fine Tuning")
+    game.seats[1].cp = 2
+    bots = [HeuristicBot(1), HeuristicBot(2)]
+    assert not bots[1].passes(game, 1, "announced")
+    chosen, _ = drive(game.announce(0), lambda r: bots[r.player].answer(game, r))
+    assert [(e["player"], e["card"]) for e in events(game, "play")] == [(1, "Fine Tuning")]
+    assert game.roll.count(6) == 4 and events(game, "dice_altered")
+    assert game.seats[0].abilities[chosen[0]].kind != "ultimate"
+
+
+def test_the_heuristic_bot_goes_back_to_its_roll_attempts_when_its_dice_are_altered(compiled):
+    """"Offensive Roll Phase", step 3: dice altered after the announcement, the player may "return to
+    step 1 ... and use any remaining unused rerolls". The Druid kept five [Leaf] after one roll
+    attempt; one is changed to a [Claw] against her: with two attempts left, re-rolling that die
+    for the Ultimate is worth more than the four-[Leaf] ability she has now, and her bot goes back."""
+    game = final_offensive_dice(compiled, [6, 6, 6, 6, 6], attempts=1, card="Second Wind")
+    game.roll[0] = 1  # as the opponent's card left it
+    from dtc.dicethrone.requests import Choice
+    choices = tuple(game.choices(0)) + (Choice("re-roll (2 roll attempts left)", -1, -1, 0.0),)
+    back = len(choices) - 1
+    assert HeuristicBot(1).answer(game, Activate(game.phase, 0, tuple(game.roll), choices)) == back
+    game.attempts = 3  # none left: the best ability met
+    assert HeuristicBot(1).answer(game, Activate(game.phase, 0, tuple(game.roll), choices[:-1])) == \
+        max(range(len(choices) - 1), key=lambda i: choices[i].value)
+
+
 def test_the_heuristic_bot_cleanses_a_negative_status(compiled):
     """Cleanse ("Remove 1 negative status effect") is played in the bot's Main Phase when it is Sun
     Marked ("When Attacked, the Attacker Heals 7", Persistent: "remains in play until ... a card or

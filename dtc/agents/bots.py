@@ -159,10 +159,17 @@ def _plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_lef
 
 
 def _best_alteration(plan_, roll: tuple[int, ...], purpose: str, most: int, values: list[int],
-                     die_values: list[int]) -> tuple[float, list]:
+                     die_values: list[int], left: int, against: bool) -> tuple[float, list]:
     """The best alteration of a sorted roll, as positions in it: every set of up to `most` dice
-    changed to every `values`, or re-rolled (the mean worth over every face they could show)."""
-    now = plan_.worth(roll)
+    changed to every `values`, or re-rolled (the mean over every face they could show). The roll is
+    worth what the roller's best play from it is worth in expectation, with the `left` roll attempts
+    she still has; `against`: an opponent alters it, to make that as low as it can be."""
+    sign = -1.0 if against else 1.0
+
+    def worth(dice) -> float:
+        return sign * (plan_.worth(dice) if left == 0 else plan_.keep(dice, left)[0])
+
+    now = worth(roll)
     best, picks = 0.0, []
     for m in range(1, most + 1):
         seen = set()
@@ -172,18 +179,18 @@ def _best_alteration(plan_, roll: tuple[int, ...], purpose: str, most: int, valu
                 continue  # the same values at other positions: the same outcomes
             seen.add(shown)
             outcomes = list(product(values if purpose == "change" else die_values, repeat=m))
-            total, top, top_values = 0.0, -1.0, ()
+            total, top, top_values = 0.0, -1e9, ()
             for new in outcomes:
                 changed = list(roll)
                 for i, v in zip(dice, new, strict=True):
                     changed[i] = v
-                w = plan_.worth(changed)
+                w = worth(changed)
                 total += w
                 if w > top:
                     top, top_values = w, new
-            worth = top if purpose == "change" else total / len(outcomes)
-            if worth - now > best + 1e-9:
-                best = worth - now
+            after = top if purpose == "change" else total / len(outcomes)
+            if after - now > best + 1e-9:
+                best = after - now
                 picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
     return best, picks
 
@@ -203,7 +210,7 @@ class HeuristicBot:
         if isinstance(request, RollDice):
             return self.reroll(game, request)
         if isinstance(request, Activate):
-            return max(range(len(request.choices)), key=lambda i: request.choices[i].value)
+            return self.activate(game, request)
         if isinstance(request, Act):
             return self.act(game, request)
         if isinstance(request, SellDown):
@@ -226,6 +233,19 @@ class HeuristicBot:
         _, keep = self.plan_for(game, game.seats[request.player]).keep(
             request.dice, request.attempts - request.attempt)
         return [i for i in range(len(request.dice)) if i not in keep]
+
+    def activate(self, game, request: Activate) -> int:
+        """The ability worth most; after dice were altered, going back to the roll attempts left
+        ("Offensive Roll Phase", step 3) when that is worth more in expectation."""
+        choices = request.choices
+        best = max(range(len(choices)), key=lambda i: choices[i].value)
+        back = next((i for i, c in enumerate(choices) if c.ability < 0), None)
+        if back is not None:
+            left = game.rules.roll_attempts - game.attempts
+            plan_ = self.plan_for(game, game.seats[request.player])
+            if plan_.keep(request.dice, left)[0] > plan_.worth(request.dice) + 1e-9:
+                return back
+        return best
 
     def plan_for(self, game, p):
         """The worth plan for the player's offensive options now."""
@@ -348,7 +368,7 @@ class HeuristicBot:
         if window == "main" and (seat == game.active or game.phase == "Main Phase (2)"):
             return False
         p = game.seats[seat]
-        if self._own_final_dice(game, seat, window) and any(
+        if self._final_dice(game, seat, window) and any(
                 held.card.alters_dice and held.card.cost <= p.cp for held in p.hand):
             return False
         attack = game.attack
@@ -383,31 +403,33 @@ class HeuristicBot:
 
     # -- cards that alter dice
     @staticmethod
-    def _own_final_dice(game, seat: int, window: str | None) -> bool:
-        """Whether the dice on the table are the player's own offensive dice, kept for good: her
-        last roll attempt is made (or she kept them all and announced), no ability activated yet
-        (window None: whichever window a card was played in)."""
-        if game.phase != "Offensive Roll Phase" or game.active != seat or game.attack is not None \
-                or not game.ability_pending or not game.roll:
+    def _final_dice(game, seat: int, window: str | None) -> bool:
+        """Whether the dice on the table are the active player's offensive dice, kept for good, no
+        ability activated yet: her own after her last roll attempt (or kept and announced), an
+        opponent's once she has announced (window None: whichever window a card was played in)."""
+        if game.phase != "Offensive Roll Phase" or game.attack is not None or not game.ability_pending \
+                or not game.roll or game.roll_faces is not game.seats[game.active].table.faces:
             return False
-        return window is None or window == "announced" or (
-            window == "offensive" and game.attempts >= game.rules.roll_attempts)
+        if window is None or window == "announced":
+            return True
+        return game.active == seat and window == "offensive" and game.attempts >= game.rules.roll_attempts
 
     def alteration(self, game, seat: int, window: str, card) -> tuple[float, list] | None:
-        """(how much more the ability finally activated is worth, the answer that does it) for a
-        card that changes or re-rolls dice, played on the player's own final offensive dice (a
-        re-roll in expectation); None when it cannot help now."""
-        if not self._own_final_dice(game, seat, window):
+        """(how much the card changes the worth of the ability finally activated, the answer that
+        does it) for a card that changes or re-rolls dice, played on the active player's final
+        offensive dice: more for her own ("Offensive Roll Phase": cards "after any step"), less for an
+        opponent's ("Dice may be altered to prevent an Ultimate"); a re-roll in expectation. None when
+        it cannot help now."""
+        if not self._final_dice(game, seat, window):
             return None
         kind = self._alter_kind(game, card.chunk)
         if kind is None:
             return None
         purpose, most, mode, value = kind
-        faces = game.seats[seat].table.faces
+        faces = game.seats[game.active].table.faces
         values = sorted(faces) if mode == 0 else [value] if mode == 1 else \
             [v for v in sorted(faces) if faces[v] == value]
-        return self.best_alteration(self.plan_for(game, game.seats[seat]), faces, game.roll, purpose,
-                                    min(most, len(game.roll)), values)
+        return self.best_alteration(game, seat, purpose, min(most, len(game.roll)), values)
 
     def _alter_kind(self, game, chunk: int) -> tuple | None:
         """("change", most, values mode, value) or ("re-roll", most, 0, 0), read from the card's
@@ -424,19 +446,24 @@ class HeuristicBot:
             self._alter_kinds[chunk] = found
         return found
 
-    @staticmethod
-    def best_alteration(plan_, faces: dict[int, int], roll: list[int], purpose: str, most: int,
+    def best_alteration(self, game, seat: int, purpose: str, most: int,
                         values: list[int]) -> tuple[float, list]:
-        """(gain in worth, answer) of the best use of up to `most` changes (to one of `values`) or
-        re-rolls on `roll` under the worth plan; worked out once per multiset of dice, kept on the
-        plan. The answer is (die, value) pairs for a change, dice for a re-roll."""
+        """(gain in worth, answer) of the best use by `seat` of up to `most` changes (to one of
+        `values`) or re-rolls on the active player's dice, under her worth plan; worked out once per
+        multiset of dice, kept on the plan. The answer is (die, value) pairs for a change, dice for
+        a re-roll."""
+        roller = game.seats[game.active]
+        plan_ = self.plan_for(game, roller)
+        left = max(0, game.rules.roll_attempts - game.attempts)
+        roll = game.roll
         order = sorted(range(len(roll)), key=roll.__getitem__)
         ordered = tuple(roll[i] for i in order)
-        key = (ordered, purpose, most, tuple(values))
+        against = seat != game.active
+        key = (ordered, purpose, most, tuple(values), left, against)
         found = plan_.alterations.get(key)
         if found is None:
-            found = plan_.alterations[key] = _best_alteration(plan_, ordered, purpose, most, values,
-                                                              sorted(faces))
+            found = plan_.alterations[key] = _best_alteration(
+                plan_, ordered, purpose, most, values, sorted(roller.table.faces), left, against)
         gain, picks = found
         if purpose == "change":
             return gain, [(order[i], v) for i, v in picks]
@@ -538,11 +565,10 @@ class HeuristicBot:
             roll = request.roll
             if not roll or not request.most:
                 return []
-            p = game.seats[request.player]
-            if self._own_final_dice(game, request.player, None) and list(roll) == game.roll \
-                    and game.roll_faces is p.table.faces:  # a card of hers altering her offensive dice
-                return self.best_alteration(self.plan_for(game, p), p.table.faces, game.roll, request.purpose,
-                                            request.most, list(request.values))[1]
+            if self._final_dice(game, request.player, None) and list(roll) == game.roll:
+                # a card altering the active player's offensive dice, hers or an opponent's
+                return self.best_alteration(game, request.player, request.purpose, request.most,
+                                            list(request.values))[1]
             low = min(range(len(roll)), key=lambda i: roll[i])
             if request.purpose == "change":
                 return [(low, max(request.values))]
