@@ -385,6 +385,27 @@ def test_simulate_all_as_csv_and_table():
     assert f"ruleset: the built-in content ({built_in}…)" in table.output  # which rules were played
 
 
+def test_simulate_all_gives_each_heros_win_rate_against_the_others():
+    """A designer's question, "its win rate against every other hero": with --all, each hero's games
+    against the others from either side of a pair (mirror matches left out), most wins first."""
+    data = json.loads(run("simulate", "--all", "--games", 8, "--seed", 3, "--format", "json").output)
+    heroes = {h["hero"]: h for h in data["heroes"]}
+    assert set(heroes) == {"Druid", "Duelist", "Forgemaster", "Sun Elf"}
+    for name, h in heroes.items():
+        assert h["games"] == 3 * 8  # three opponents, 8 games each
+        pairs = [p for p in data["pairs"] if p["hero"] != p["opponent"]]
+        wins = sum(p["win_rate"] * p["games"] for p in pairs if p["hero"] == name) \
+            + sum(p["opponent_win_rate"] * p["games"] for p in pairs if p["opponent"] == name)
+        assert abs(h["win_rate"] * h["games"] - wins) < 0.01
+        assert abs(h["win_rate"] + h["loss_rate"] + h["draw_rate"] + h["unfinished_rate"] - 1) < 1e-3
+    rates = [h["win_rate"] for h in data["heroes"]]
+    assert rates == sorted(rates, reverse=True)
+    table = run("simulate", "--all", "--games", 8, "--seed", 3).output
+    assert "each hero against the others (mirror matches left out)" in table
+    pair = json.loads(run("simulate", "druid", "duelist", "--games", 4, "--format", "json").output)
+    assert "heroes" not in pair  # one pair: its row says it all
+
+
 def test_games_stopped_at_the_turn_limit_are_not_draws(monkeypatch):
     """A draw is every hero defeated together (000_eaa64e0770891241.txt, "Health": "If all
     remaining players are simultaneously reduced to 0 health, the game is a draw"); a game the engine stops

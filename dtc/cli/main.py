@@ -566,8 +566,8 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     from itertools import combinations_with_replacement
 
     from dtc import artifact as artifact_mod
+    from dtc.dicethrone.simulate import field_summary, summary
     from dtc.dicethrone.simulate import simulate as run_simulation
-    from dtc.dicethrone.simulate import summary
 
     loaded = _ruleset(ruleset_path)
     if all_pairs:
@@ -591,9 +591,11 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
         loaded, raw, pairs, games, seed, jobs, bot, progress, opponent_bot), total)
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
+    names = [h["name"] for h in loaded.heroes]
+    field = field_summary(names, pairs, tallies) if all_pairs else None
     _print_simulation(rows, fmt, {"games_per_pair": games, "seed": seed, "bot": bot,
                                   "opponent_bot": opponent_bot or bot, "ruleset": loaded.content_hash},
-                      ruleset_path)
+                      ruleset_path, field)
     sys.exit(EXIT_CLEAN)
 
 
@@ -608,9 +610,13 @@ def _with_progress(work, total: int):
         return work(lambda n: bar.advance(task, n))
 
 
-def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path | None = None) -> None:
+def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path | None = None,
+                      field: list[dict] | None = None) -> None:
+    """The pairs' numbers (and with --all, each hero's against the others) as a table, JSON or CSV
+    (CSV: the pairs only, one row each)."""
     if fmt == "json":
-        click.echo(json.dumps({**meta, "pairs": rows}, indent=2))
+        click.echo(json.dumps({**meta, "pairs": rows, **({"heroes": field} if field is not None else {})},
+                              indent=2))
         return
     if fmt == "csv":
         import csv
@@ -651,6 +657,16 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
                   "no decisive game" if start is None else f"{start:.1%}")
     console = Console(width=120)
     console.print(t)
+    if field:
+        h = Table(title="each hero against the others (mirror matches left out)")
+        for column in ["hero", "games", "wins (95% CI)", "losses", "draws"] + ["unfinished"] * unfinished:
+            h.add_column(column)
+        for r in field:
+            low, high = r["win_rate_ci95"]
+            h.add_row(r["hero"], str(r["games"]), f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
+                      f"{r['loss_rate']:.1%}", f"{r['draw_rate']:.1%}",
+                      *([f"{r['unfinished_rate']:.1%}"] * unfinished))
+        console.print(h)
     played = str(ruleset_path) if ruleset_path is not None else "the built-in content"
     console.print(f"ruleset: {played} ({meta['ruleset'][:16]}…)")
     if unfinished:

@@ -151,3 +151,23 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
     out["start_player_win_rate"] = round(tally.start_wins / decisive, 4) if decisive else None
     out["start_player_win_rate_ci95"] = [round(low, 4), round(high, 4)] if decisive else None
     return out
+
+
+def field_summary(names: list[str], pairs: list[tuple[int, int]], tallies: list[Tally]) -> list[dict]:
+    """Each hero against the others (mirror matches left out), from either side of each pair: games,
+    win, loss, draw and unfinished rates with the win rate's 95% interval; most wins first."""
+    totals: dict[int, list[int]] = {}  # hero: [games, wins, losses, draws, unfinished]
+    for (a, b), tally in zip(pairs, tallies, strict=True):
+        if a == b:
+            continue
+        for hero, won, lost in ((a, tally.wins[0], tally.wins[1]), (b, tally.wins[1], tally.wins[0])):
+            t = totals.setdefault(hero, [0, 0, 0, 0, 0])
+            for i, n in enumerate((tally.games, won, lost, tally.draws, tally.unfinished)):
+                t[i] += n
+    out = []
+    for hero, (games, wins, losses, draws, unfinished) in totals.items():
+        low, high = wilson(wins, games)
+        out.append({"hero": names[hero], "games": games, "win_rate": round(wins / games, 4),
+                    "win_rate_ci95": [round(low, 4), round(high, 4)], "loss_rate": round(losses / games, 4),
+                    "draw_rate": round(draws / games, 4), "unfinished_rate": round(unfinished / games, 4)})
+    return sorted(out, key=lambda r: (-r["win_rate"], r["hero"]))
