@@ -6,9 +6,10 @@ best keep for it, from `dtc.odds`; the `estimate` bot is the earlier version,
 which guessed the chance, kept for comparison), activates
 the best ability it meets, buys upgrades, plays and spends what helps now
 (damage when attacking, prevention when hit, a card that changes or re-rolls
-its final dice toward a better ability, one that removes a negative status),
-sells what it cannot use, and defends.  It reads abilities, cards and values from the compiled content, so
-it plays any hero.  Each bot's own choices use an RNG seeded from the game.
+its final dice toward a better ability or an opponent's away from hers, one
+that removes a negative status), sells what it cannot use, and defends.  It
+reads abilities, cards and values from the compiled content, so it plays any
+hero.  Each bot's own choices use an RNG seeded from the game.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dtc.vm import (
 )
 
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
+ALTERATIONS_PER_PLAN = 512  # best dice alterations a worth plan keeps at hand
 
 
 class RandomBot:
@@ -462,6 +464,8 @@ class HeuristicBot:
         key = (ordered, purpose, most, tuple(values), left, against)
         found = plan_.alterations.get(key)
         if found is None:
+            if len(plan_.alterations) >= ALTERATIONS_PER_PLAN:
+                plan_.alterations.clear()  # memory stays flat over any run
             found = plan_.alterations[key] = _best_alteration(
                 plan_, ordered, purpose, most, values, sorted(roller.table.faces), left, against)
         gain, picks = found
