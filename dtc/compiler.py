@@ -861,14 +861,14 @@ def compile_content(content: Content, names: dict[str, str] | None = None) -> di
 
 def card_text(data: dict) -> str:
     """What the card says, for players at the table: its effect, or for an upgrade what the
-    upgraded ability needs and does (`<requirement>: <effect>`)."""
+    upgraded ability needs and does (`<requirement>: <effect>`, each tier or variant)."""
     if isinstance(data.get("effect"), str):
         return " ".join(data["effect"].split())
     ability = data.get("ability")
     if not isinstance(ability, dict):
         return ""
     parts = [f"Defensive Roll {ability['dice']}"] if ability.get("dice") else []
-    for tier in ability.get("tiers") or [ability]:
+    for tier in ability.get("tiers") or ability.get("variants") or [ability]:
         effect = " ".join(str(tier.get("effect", "")).split())
         needs = tier.get("requires")
         parts.append(f"{needs}: {effect}" if needs else effect)

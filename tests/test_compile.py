@@ -240,7 +240,7 @@ def test_a_dial_condition_out_of_its_range_is_a_warning():
 
 def test_a_card_carries_what_it_says_for_the_table(compiled):
     """The artifact keeps each card's words, so a player can read a card in hand (`?` at a window):
-    an action card its effect, an upgrade what each tier of its ability needs and does."""
+    an action card its effect, an upgrade what each tier (or variant) of its ability needs and does."""
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.narrate import card_texts
 
@@ -248,6 +248,13 @@ def test_a_card_carries_what_it_says_for_the_table(compiled):
     texts = {c["name"]: c["text"] for c in druid["cards"]}
     assert texts["Nature's Cure II"] == "3 [Paw] 1 [Leaf]: Gain 2 Regenerate. Deal 6 dmg."
     assert texts["Ferocity II"].startswith("3 [Claw]: Deal 5 dmg. / 4 [Claw]: Deal 6 dmg. / ")
+    duelist = compiled.heroes[compiled.hero("duelist")[0]]
+    assert {c["name"]: c["text"] for c in duelist["cards"]}["Strike II"] == (  # variants, not tiers
+        "Small Straight: You may take 1 Step. Then deal 8 dmg. / "
+        "Large Straight: You may take up to 2 Steps. Then deal 12 dmg.")
+    every = [c for h in compiled.heroes for c in h["cards"]] + \
+        [c for s in compiled.data["card_sets"] for c in s["cards"]]
+    assert all(c["text"] for c in every)  # every card in the built-in content says something
     common = {c["name"]: c["text"] for s in compiled.data["card_sets"] for c in s["cards"]}
     assert common["Pilfer"] == "Choose one: steal 1 CP, or a chosen opponent discards 1 card."
     game = Game(compiled, [compiled.hero("druid")[0], compiled.hero("duelist")[0]], 1)

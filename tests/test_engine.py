@@ -358,6 +358,36 @@ def test_altered_dice_may_go_back_to_the_unused_roll_attempts(compiled):
     assert game.attempts == 2 and events(game, "roll")[-1]["attempt"] == 2
 
 
+def test_dice_altered_again_and_again_are_announced_again_each_time(compiled):
+    """"Offensive Roll Phase", step 3 sets no limit on how often dice are altered: after each change
+    the player announces again (the engine once stopped asking after the 4th change and dropped the
+    ability). Five Fine Tunings in the opponent's hand, one played at each announcement."""
+    game = new_game(compiled, ["druid", "duelist"])
+    game.turn_no, game.attempts, game.phase = 2, 3, "Offensive Roll Phase"
+    game.roll, game.roll_faces, game.dice_open = [1, 1, 1, 2, 2], game.seats[0].table.faces, True
+    opponent = game.seats[1]
+    opponent.hand = [give_card(game, 1, "Fine Tuning")] * 5  # the one card, five times: five changes
+    opponent.cp = 15
+    values = iter([3, 2, 3, 2, 3])
+    announced = []
+
+    def answer(request):
+        kind = type(request).__name__
+        if kind == "Activate":
+            announced.append(request)
+        if kind == "Act" and request.window == "announced" and request.player == 1:
+            if len(events(game, "play")) < len(announced) and opponent.hand:  # one change a window
+                return next(i for i, a in enumerate(request.actions) if a.name == "Fine Tuning")
+            return None
+        if kind == "ChooseDice":
+            return [[0, next(values)]]
+        return answers()(request)
+
+    chosen, seen = drive(game.announce(0), answer)
+    assert len(events(game, "dice_altered")) == 5 and not opponent.hand
+    assert len([r for r in seen if isinstance(r, Activate)]) == 6 and chosen is not None
+
+
 def test_simultaneous_defeat_is_a_draw(compiled):
     """"Health": if all remaining players reach 0 at the same time, the game is a draw."""
     # P1 Duelist attacks with 3 Blades (4 dmg); P2 Druid's Thick Hide rolls two Claws (2 dmg back)
@@ -1411,17 +1441,21 @@ def test_the_heuristic_bot_keeps_a_dice_card_that_would_not_help(compiled):
 
 
 def test_the_heuristic_bot_re_rolls_with_a_card_the_die_that_misses(compiled):
-    """Lucky Break ("Re-roll up to 2 dice") on four [Leaf] and a [Claw]: re-rolling the [Claw] is a
-    1-in-6 chance of the Ultimate and loses nothing; re-rolling a [Leaf] could only lose. The bot
-    plays it after its announcement too ("Offensive Roll Phase", step 3: the dice altered, it
-    announces again) and re-rolls only the [Claw]."""
-    game = final_offensive_dice(compiled, [6, 6, 1, 6, 6], attempts=2, card="Lucky Break")
+    """Lucky Break ("Re-roll up to 2 dice") on four [Leaf] and a [Claw] after the last roll attempt:
+    re-rolling the [Claw] is a 1-in-6 chance of the Ultimate and loses nothing; re-rolling a [Leaf]
+    could only lose. The bot plays it in the window after its announcement too ("Offensive Roll
+    Phase", step 3: the dice altered, it announces again) and re-rolls only the [Claw]. With a roll
+    attempt left it keeps the card: the same re-roll is free."""
+    game = final_offensive_dice(compiled, [6, 6, 1, 6, 6], card="Lucky Break")
     game.rng = Dice([6])
     bot = HeuristicBot(1)
     gain, picks = bot.alteration(game, 0, "announced", game.seats[0].hand[0].card)
     assert picks == [2] and gain > 0
     drive(game.window("announced"), lambda r: bot.answer(game, r))
     assert [e["card"] for e in events(game, "play")] == ["Lucky Break"] and game.roll == [6] * 5
+    game = final_offensive_dice(compiled, [6, 6, 1, 6, 6], attempts=2, card="Lucky Break")
+    assert bot.alteration(game, 0, "announced", game.seats[0].hand[0].card) is None
+    assert bot.passes(game, 0, "announced")
 
 
 def test_the_heuristic_bot_alters_an_opponents_dice_to_stop_her_ultimate(compiled):

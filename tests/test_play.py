@@ -38,8 +38,9 @@ PROMPTS = [
     (r"pick all \d+ \(Enter\) > ", lambda m: ""),
     (r"pick up to \d+ \(Enter: none\) > ", lambda m: "1"),
     (r"up or down\? > ", lambda m: "up"),
-    (r"change up to \d+ dice[^>]*> ", lambda m: ""),
-    (r"re-roll up to \d+ of these dice \(positions; Enter for none\) > ", lambda m: ""),
+    (r"change (?:1 die|up to \d+ dice)[^>]*> ", lambda m: ""),
+    (r"re-roll (?:1 die|up to \d+ dice) of these \(positions; Enter for none\) > ", lambda m: ""),
+    (r"re-roll the die\? \(1 re-rolls it; Enter for none\) > ", lambda m: ""),
     (r"choose a player \((P\d)[^)]*\) > ", lambda m: m.group(1).decode()),
 ]
 RESULT = r"result: (.+) after (\d+) turns"
@@ -564,6 +565,35 @@ def test_questions_with_nothing_to_decide_are_not_asked(compiled):
     assert said.count("Shrug It Off would do nothing now: play it anyway? [y/n] > ") == 2
 
 
+def test_dice_questions_say_what_the_card_says(compiled):
+    """"Change 1 die to any value" asks for one die, not "up to 1 dice"; a value off the die is
+    answered with the values it can take; one die on the table is re-rolled with a yes, in effect;
+    a re-roll among the abilities to activate is named in the hint."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Activate, Choice
+    from dtc.vm import ChooseDice
+
+    game = Game(compiled, [0, 1], 1)
+    said, typed = [], iter(["3=9", "3=6", "1 2 3", "1 2", "2", "1", "5", "2"])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    six = (1, 2, 3, 4, 5, 6)
+    assert human.answer(game, ChooseDice("Fine Tuning", 0, (1, 2, 3, 4, 5), 1, "change", six)) == [[2, 6]]
+    assert "change 1 die: a `die=value` pair (values 1, 2, 3, 4, 5, 6; Enter for none) > " in said
+    assert "  ? write e.g. `5=6`: a die from 1 to 5, a value among 1, 2, 3, 4, 5, 6; or Enter for none" \
+        in said
+    assert human.answer(game, ChooseDice("Lucky Break", 0, (1, 2, 3, 4, 5), 2, "re-roll")) == [0, 1]
+    assert "re-roll up to 2 dice of these (positions; Enter for none) > " in said
+    assert "  ? give at most 2 different positions from 1 to 5, e.g. `1 3`, or Enter for none" in said
+    assert human.answer(game, ChooseDice("Lucky Break", 0, (6,), 2, "re-roll")) == [0]
+    assert said[-2:] == ["  ? type 1 to re-roll the die, or press Enter", "re-roll the die? (1 re-rolls it; "
+                         "Enter for none) > "]
+    choices = (Choice("Ferocity (3 [Claw])", 0, 0, 4.0), Choice("re-roll (1 roll attempt left)", -1, -1, 0.0))
+    assert human.answer(game, Activate("Offensive Roll Phase", 0, (1, 1, 1, 4, 5), choices)) == 1
+    assert "  ? type a number from 1 to 2: the ability to activate (or to re-roll), or 0 for none" in said
+
+
 def test_a_step_on_a_track_says_where_each_way_leads(compiled):
     """"You may take 1 Step" asks up or down; the question says where the token is and where each
     way leads (Footwork's positions, top to bottom), so "up" need not be guessed to mean forward."""
@@ -601,6 +631,18 @@ def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compi
     ctx.roll, ctx.faces = [2], game.seats[1].table.faces  # one die: no positions
     game.rolled(ctx, 0, "re-rolls", {0: 6})
     assert line(game, game.events[-1]) == "P1 Druid re-rolls 6:Pierce -> 2:Blade"
+    # dice on the table are whose rolled them: a card another player plays on them says so
+    game.rolled(RunContext(1, 1, roll=[5, 5]), 1)
+    game.roll_faces = game.seats[1].table.faces
+    ctx = RunContext(0, 0, roll=game.roll)
+    ctx.faces = game.roll_faces
+    ctx.roll[1] = 6
+    game.rolled(ctx, 0, "changes", {1: 5})
+    assert line(game, game.events[-1]) == \
+        "P1 Druid changes P2 Duelist's die 2 (5:Boot -> 6:Pierce): 5:Boot 6:Pierce"
+    ctx.roll[:] = [4]
+    game.rolled(ctx, 0, "re-rolls", {0: 6})
+    assert line(game, game.events[-1]) == "P1 Druid re-rolls P2 Duelist's die (6:Pierce -> 4:Boot)"
     me = game.seats[0]
     me.hand = [me.deck.pop(), me.deck.pop()]
     game.sell(0, 0)

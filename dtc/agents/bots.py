@@ -407,14 +407,14 @@ class HeuristicBot:
     @staticmethod
     def _final_dice(game, seat: int, window: str | None) -> bool:
         """Whether the dice on the table are the active player's offensive dice, kept for good, no
-        ability activated yet: her own after her last roll attempt (or kept and announced), an
-        opponent's once she has announced (window None: whichever window a card was played in)."""
+        ability activated yet: her own after her last roll attempt, an opponent's once she has
+        announced (window None: whichever window a card was played in)."""
         if game.phase != "Offensive Roll Phase" or game.attack is not None or not game.ability_pending \
                 or not game.roll or game.roll_faces is not game.seats[game.active].table.faces:
             return False
-        if window is None or window == "announced":
-            return True
-        return game.active == seat and window == "offensive" and game.attempts >= game.rules.roll_attempts
+        if game.active == seat and game.attempts < game.rules.roll_attempts:
+            return False  # her own dice, with roll attempts left: re-rolling is free, a card is not
+        return window in (None, "announced") or (game.active == seat and window == "offensive")
 
     def alteration(self, game, seat: int, window: str, card) -> tuple[float, list] | None:
         """(how much the card changes the worth of the ability finally activated, the answer that

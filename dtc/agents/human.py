@@ -92,8 +92,10 @@ class Human:
             self.say(f"  [{i}] {c.label}{_needs(game, r.player, c)}")
         self.say("  [0] no ability")
         count = len(r.choices)
+        back = any(c.ability < 0 for c in r.choices)  # back to the roll attempts left
+        what = "the ability to activate" + (" (or to re-roll)" if back else "")
         picked = self.ask("activate which? > ", lambda t: _number(t, 0, count),
-                          f"{_type_number(1, count)}: the ability to activate, or 0 for none")
+                          f"{_type_number(1, count)}: {what}, or 0 for none")
         return None if picked == 0 else picked - 1
 
     def on_Act(self, game, r: Act):
@@ -184,15 +186,21 @@ class Human:
         self.say(f"{spoken(r.owner)}: dice " + " ".join(
             f"{v}:{game.a.symbols[faces[v]]}" if v in faces else str(v) for v in r.roll))
         n = len(r.roll)
+        dice = "1 die" if r.most == 1 else f"up to {r.most} dice"
         if r.purpose == "change":
             values = ", ".join(map(str, r.values))
-            return self.ask(f"change up to {r.most} dice: `die=value` pairs (values {values}) > ",
+            pairs = "a `die=value` pair" if r.most == 1 else "`die=value` pairs"
+            return self.ask(f"change {dice}: {pairs} (values {values}; Enter for none) > ",
                             lambda t: _changes(t, n, r.most, r.values),
-                            f"write e.g. `2={r.values[-1]}`, at most {r.most}, or Enter for none")
-        return self.ask(f"re-roll up to {r.most} of these dice (positions; Enter for none) > ",
+                            f"write e.g. `{n}={r.values[-1]}`: a die from 1 to {n}, a value among {values}"
+                            f"{'' if r.most == 1 else f'; at most {r.most} pairs'}; or Enter for none")
+        if n == 1:
+            return self.ask("re-roll the die? (1 re-rolls it; Enter for none) > ",
+                            lambda t: _positions(t, 1, 1), "type 1 to re-roll the die, or press Enter")
+        return self.ask(f"re-roll {dice} of these (positions; Enter for none) > ",
                         lambda t: _positions(t, n, r.most),
-                        f"give at most {r.most} different positions from 1 to {n}, e.g. `1 3`, "
-                        "or Enter for none")
+                        f"give {'one position' if r.most == 1 else f'at most {r.most} different positions'} "
+                        f"from 1 to {n}{'' if r.most == 1 else ', e.g. `1 3`'}, or Enter for none")
 
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)

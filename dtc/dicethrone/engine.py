@@ -73,6 +73,7 @@ class Game(GameState):
         self.over: Result | None = None
         self.roll: list[int] = []  # the dice on the table: of the roll phase, or the latest effect roll
         self.roll_faces: dict[int, int] | None = None  # and what their faces show
+        self.roll_owner: int | None = None  # and whose dice they are (the player who rolled them)
         # whether their results are still to be used: offensive dice until the ability is activated,
         # an effect's dice until the effect ends; cards that alter dice are offered only then
         self.dice_open = False
@@ -231,7 +232,7 @@ class Game(GameState):
         faces = p.table.faces
         values = sorted(faces)
         self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
-        self.roll_faces = faces
+        self.roll_faces, self.roll_owner = faces, a
         self.dice_open = True
         self.ability_pending = True  # until the ability chosen has resolved (or none is)
         self.defense_step = "none"
@@ -278,7 +279,9 @@ class Game(GameState):
     def rolled(self, ctx, player, how="rolls", before=None) -> None:
         """An effect rolled dice: they are the dice on the table now, the ones cards alter (the
         defender changing her own defence die: "Timing Conflicts and Interrupting", example)."""
-        super().rolled(ctx, player, how, before)
+        if how == "rolls" or self.roll is not ctx.roll:
+            self.roll_owner = player  # new dice: hers; a card altering dice leaves them whose they were
+        super().rolled(ctx, player, how, before, owner=self.roll_owner)
         self.roll, self.roll_faces = ctx.roll, ctx.faces
         self.dice_open = True
 
@@ -308,10 +311,11 @@ class Game(GameState):
         return out
 
     def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | str | None]:
-        """Choose the ability; if the dice are altered after, choose again (once per change), or
-        go back to the unused roll attempts (REROLL): "Offensive Roll Phase", step 3."""
+        """Choose the ability; if the dice are altered after, choose again (after every change: the
+        rule sets no limit, and each change uses up a card), or go back to the unused roll attempts
+        (REROLL): "Offensive Roll Phase", step 3."""
         altered = False
-        for _ in range(4):
+        while True:
             options = self.choices(a)
             left = self.rules.roll_attempts - self.attempts
             if altered and left > 0:
@@ -334,7 +338,6 @@ class Game(GameState):
                 return choice.ability, choice.option
             self.event("dice_altered", player=a, dice=list(self.roll))
             altered = True
-        return None
 
     def activate(self, a: int, ability_index: int, option_index: int) -> Generator[Request, Any, None]:
         p = self.seats[a]

@@ -52,12 +52,13 @@ def line(game: Game, e: dict) -> str | None:
         if not altered:  # a log from before the dice altered were told
             return f"{who(game, p)} {how} the dice: {shown}"
         was = ", ".join(f"{v}:{s} -> {e['dice'][i]}:{e['symbols'][i]}" for i, v, s in altered)
+        whose = f"{who(game, e['owner'])}'s " if e.get("owner") is not None else ""
         if len(e["dice"]) == 1:
-            return f"{who(game, p)} {how} {was}"
+            return f"{who(game, p)} {how} {whose}die ({was})" if whose else f"{who(game, p)} {how} {was}"
         positions = [str(i + 1) for i, _, _ in altered]
         dice = f"die {positions[0]}" if len(positions) == 1 else \
             f"dice {', '.join(positions[:-1])} and {positions[-1]}"
-        return f"{who(game, p)} {how} {dice} ({was}): {shown}"
+        return f"{who(game, p)} {how} {whose}{dice} ({was}): {shown}"
     if kind == "announce":
         return f"{who(game, p)} announces {e['ability']}"
     if kind == "activate":

@@ -614,13 +614,15 @@ class GameState:
     def extra_attempts(self, ctx):
         return max(0, self.attempts - 1)
 
-    def rolled(self, ctx, player, how="rolls", before=None):
+    def rolled(self, ctx, player, how="rolls", before=None, owner=None):
         # the symbols of the dice rolled, which may be another hero's (a card re-rolling her die)
         names = self.a.symbols
         symbol = lambda v: names[ctx.faces[v]] if v in ctx.faces else "?"  # noqa: E731
         extra = {}
         if before:  # the dice re-rolled or changed: [position, value before, its symbol]
             extra["altered"] = [[i, v, symbol(v)] for i, v in sorted(before.items())]
+        if owner is not None and owner != player:  # another player's dice (an opponent's card)
+            extra["owner"] = owner
         self.event("effect_roll", player=player, dice=list(ctx.roll), how=how,
                    symbols=[symbol(v) for v in ctx.roll], **extra)
 
