@@ -728,7 +728,8 @@ class VM:
                     ctx.did = True
                 elif self.can_start(chunk_index, state, actor, pc, alone=True):
                     counter[0] = count
-                    answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1]))
+                    answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1])
+                                         + self._one_way(steps, pc, state, actor))
                     count = counter[0]
                     ctx.did = bool(answer)
                 else:  # "you may X" where X could do nothing: as if declined, unasked
@@ -1140,6 +1141,19 @@ class VM:
         else:
             room = state.track_room(actor, comp, direction == 1)
         return tuple(n for n in choices if n <= room) or choices
+
+    @staticmethod
+    def _one_way(steps: list[tuple], pc: int, state: GameState, actor: int) -> str:
+        """` (only down is open)` when what a `you may` offers is a move on a track that only one
+        way has room for (`You may take 1 Step` at the top of the track: the Step is backward, taken
+        unasked), so that a yes is not given for the other way; else ``."""
+        at = pc + 1 if pc < len(steps) and steps[pc][0] == _JUMP_IF_FALSE else pc
+        if at + 1 >= len(steps) or steps[at][0] not in (_PUSH, Op.PICK) or steps[at + 1][0] != Op.MOVE \
+                or steps[at + 1][2] != 0:
+            return ""
+        comp = steps[at + 1][1]
+        up, down = state.track_room(actor, comp, True), state.track_room(actor, comp, False)
+        return " (only up is open)" if up and not down else " (only down is open)" if down and not up else ""
 
     def _prompt(self, chunk, ins) -> str:
         text = chunk.prompts.get(ins.offset)

@@ -957,6 +957,22 @@ def test_duelist_reposition_moves_and_backward_gains_guard_break(compiled):
     assert game.shown(0, comp(game, 0, "Footwork")) == "Offense 3"
 
 
+def test_you_may_take_a_step_says_when_only_one_way_is_open(compiled):
+    """To "take a Step" is to move "forwards (up) or backwards (down)" ("Duelist"): at the top of the
+    Footwork Track a Step can only go down, taken unasked; the `you may` before it says so, or a yes
+    meant for up would move the token down (Strike, Large Straight: "You may take 1 Step")."""
+    from dtc.vm import YesNo
+
+    chunk = next(i for i, c in enumerate(compiled.chunks) if c.owner == "Duelist › Strike › variant 2")
+    asked = {}
+    for position, note in ((0, " (only down is open)"), (2, ""), (4, " (only up is open)")):
+        game = new_game(compiled, ["duelist", "druid"])
+        game.seats[0].components[comp(game, 0, "Footwork")] = position  # 0: the top, Offense 3
+        _, seen = drive(game.run(chunk, game.ctx(0, game.seats[0].table.index)), answers())
+        asked[position] = [r.prompt for r in seen if isinstance(r, YesNo)]
+        assert asked[position] == [f"You may take 1 Step{note}"], asked
+
+
 def test_guard_break_makes_the_attack_undefendable_on_4_or_5(compiled):
     # Blade Flurry with three Blades; Guard Break spent, its die shows 5
     game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 5])
