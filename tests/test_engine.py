@@ -1119,6 +1119,13 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     assert game.craft_options(0, armor, forge) == ["Gold Helmet", "Gold Shield"]
     game.craft(0, armor, forge, 0)
     assert [t.tier for t in p.tokens[armor]] == [1] and p.zones[forge] == []
+    # attacked, the Gold Helmet deals 1 dmg to the attacker, and the narration says where it came from
+    helmet = compiled.statuses[armor]["tiers"][0]["effect"]["chunk"]
+    drive(game.run(helmet, game.ctx(0, p.table.index, status=armor, token=0, attacker=1, defender=0)),
+          answers())
+    dealt = events(game, "deal")[-1]
+    assert (dealt["target"], dealt["amount"]) == (1, 1) and game.incoming[1].total_before() == 1
+    assert line(game, dealt) == "P1 Forgemaster: 1 dmg on its way to P2 Duelist (from Gold Helmet)"
 
 
 def test_crafting_offers_only_armor_that_improves_a_slot(compiled):

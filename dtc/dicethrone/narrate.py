@@ -77,7 +77,9 @@ def line(game: Game, e: dict) -> str | None:
                     "(isolated: it lands at once, on its own)")
         # dmg waits for the end of its phase: "all damage, prevention, and/or healing effects are
         # accumulated and are applied simultaneously at the conclusion of the Roll Phase"
-        return f"{who(game, e['source'])}: {e['amount']}{typed} dmg on its way to {who(game, e['target'])}"
+        by = f" (from {e['by']})" if e.get("by") else ""  # a token's effect, with nothing before to tell
+        target = who(game, e["target"])
+        return f"{who(game, e['source'])}: {e['amount']}{typed} dmg on its way to {target}{by}"
     if kind == "receive":
         return f"{who(game, p)} receives {e['amount']} dmg"
     if kind == "add":

@@ -190,8 +190,19 @@ class GameState:
                 attack.dealt = True
                 if attack.dtype is None:
                     attack.dtype = dtype
+        by = {} if ctx.status is None or ctx.attack_run else {"by": self._token_name(ctx)}
         self.event("deal", source=ctx.owner, target=target, amount=amount,
-                   type=self.a.damage_types[dtype], isolated=bool(isolated))
+                   type=self.a.damage_types[dtype], isolated=bool(isolated), **by)
+
+    def _token_name(self, ctx) -> str:
+        """The status whose token's effect this is, or the token's tier (`Ultimanium Helmet`)."""
+        entry = self.a.statuses[ctx.status]
+        tokens = self.seats[ctx.owner].tokens.get(ctx.status, [])
+        token = tokens[ctx.token] if ctx.token is not None and ctx.token < len(tokens) else None
+        if token is not None and token.tier and entry.get("tiers"):
+            tier = entry["tiers"][token.tier - 1]
+            return f"{tier['tier']} {tier['slot']}"
+        return entry["name"]
 
     def receive(self, ctx, player, amount, dtype):
         if amount > 0:
