@@ -36,7 +36,7 @@ from dtc.vm import (
 )
 
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
-ALTERATIONS_PER_PLAN = 512  # best dice alterations a worth plan keeps at hand
+ALTERATIONS_PER_PLAN = 128  # best dice alterations a worth plan keeps at hand
 
 
 class RandomBot:
