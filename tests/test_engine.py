@@ -1531,26 +1531,6 @@ def test_the_heuristic_bot_cleanses_a_negative_status(compiled):
         assert game.status_count(0, status(compiled, "Sun Marked")) == 0
 
 
-def test_the_heuristic_bot_raises_a_dial_whose_value_its_effects_use(compiled):
-    """First Light ("Increase Sun Dial by 2"): the Sun Elf's Dawn side adds dmg equal to the Sun Dial
-    value ("Sun Elf" > "Sun Dial"), so raising the dial is worth a card; the bot plays it in its Main
-    Phase (it sold it before: a dial's value was worth nothing to it). Eclipse, which reduces the dial
-    to prevent dmg, is worth less for it."""
-    from dtc.dicethrone.tables import hero_tables
-
-    game = new_game(compiled, ["sun-elf", "druid"])
-    me = game.seats[0]
-    me.hand.clear()
-    give_card(game, 0, "First Light")
-    me.cp, game.turn_no, game.phase = 3, 2, "Main Phase (1)"
-    bot = HeuristicBot(1)
-    drive(game.window("main"), lambda r: bot.answer(game, r))
-    assert [e["card"] for e in events(game, "play")] == ["First Light"]
-    assert game.shown(0, comp(game, 0, "Sun Dial")) == 5
-    values = {c.name: c.value for c in hero_tables(compiled)[compiled.hero("sun-elf")[0]].deck}
-    assert values["First Light"] == 1.0 and values["Eclipse"] < values["Shrug It Off"]
-
-
 def test_sun_elf_mirror_games_between_heuristic_bots_end(compiled):
     """Two Sun Elves, both Sun Marked (every Attack heals its attacker 7): bots that never used their
     dice cards or Cleanse stalled until the turn limit in 3 of these 60 seeded games (29, 46, 56)."""

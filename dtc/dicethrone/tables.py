@@ -132,12 +132,11 @@ def _assign(items: list, pool: Counter, faces: dict[int, int]) -> bool:
 def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     """A rough worth of running a chunk, for bots: damage dealt, statuses (gained, inflicted, or
     removed where that helps: a negative one from oneself, a positive one from others), healing,
-    CP, cards, a dial raised whose value an effect uses."""
+    CP, cards."""
     if chunk is None:
         return 0.0
     value = 0.0
     last_push = 1
-    read = _dials_read(artifact, artifact.chunks[chunk].hero)
     for ins in instructions(artifact.chunks[chunk].code):
         op, args = ins.op, ins.operands
         if op == Op.PUSH:
@@ -158,8 +157,6 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
             value += 0.6 * last_push
         elif op in (Op.GAIN_CP, Op.DRAW):
             value += 0.8 * last_push
-        elif op in (Op.RAISE, Op.LOWER) and args[0] in read:  # a dial whose value some effect uses
-            value += 0.5 * last_push * (1 if op == Op.RAISE else -1)
         elif op == Op.ROLL_TOTAL:
             value += 7
         elif op == Op.ROLL_VALUE:
@@ -167,23 +164,6 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
         elif op == Op.COUNT_SYMBOLS:
             value += 1.5
     return value
-
-
-def _dials_read(artifact: Artifact, hero: int | None) -> frozenset[int]:
-    """The hero's dials whose value one of her effects uses (`add dmg equal to the <dial> value`):
-    raising such a dial is worth something, lowering it costs; read once per hero."""
-    if hero is None:
-        return frozenset()
-    cache = getattr(artifact, "_dials_read", None)
-    if cache is None:
-        cache = artifact._dials_read = {}  # derived data; the artifact itself is never changed
-    found = cache.get(hero)
-    if found is None:
-        components = artifact.heroes[hero]["components"]
-        found = cache[hero] = frozenset(
-            ins.operands[0] for c in artifact.chunks if c.hero == hero for ins in instructions(c.code)
-            if ins.op == Op.GET_COMP and components[ins.operands[0]]["kind"] == "dial")
-    return found
 
 
 # ------------------------------------------------------------------- heroes
