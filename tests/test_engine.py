@@ -1513,6 +1513,70 @@ def test_the_heuristic_bot_goes_back_to_its_roll_attempts_when_its_dice_are_alte
         max(range(len(choices) - 1), key=lambda i: choices[i].value)
 
 
+RETREAT_IV = """\
+  - name: Retreat IV
+    kind: upgrade
+    authored: a test's card
+    upgrades: Retreat
+    level: 3
+    cost: 4
+    ability:
+      dice: 4
+      effect: For every [Blade] rolled, deal 3 dmg.
+"""
+
+
+def defensive_roll_made(compiled, dice, card_to):
+    """The Duelist's Retreat IV (a test's upgrade: "For every [Blade] rolled, deal 3 dmg") rolled
+    (`dice`) against the Druid's Attack of 6 dmg, before it resolves; Fine Tuning in the hand of
+    player `card_to`."""
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["druid", "duelist"])
+    druid, duelist = game.seats
+    upgrade = next(c.card for c in duelist.deck if c.card.name == "Retreat IV")
+    duelist.abilities = [upgrade.ability if a.name == "Retreat" else a for a in duelist.abilities]
+    game.turn_no, game.active, game.phase = 2, 0, "Defensive Roll Phase"
+    game.attack = Attack(0, 1, druid.abilities[0], False)
+    game.attack.dealt = True
+    game.incoming[1].amounts.append((6, game.rules.damage_types[0]))
+    game.defense_step, game.defense_chunk = "rolled", upgrade.ability.chunk
+    game.roll, game.roll_faces, game.roll_owner, game.dice_open = list(dice), duelist.table.faces, 1, True
+    for p in game.seats:
+        p.hand.clear()
+    give_card(game, card_to, "Fine Tuning")
+    game.seats[card_to].cp = 5
+    return game
+
+
+def test_the_heuristic_bot_alters_a_defensive_roll_before_it_resolves(tmp_path):
+    """"Timing Conflicts and Interrupting": the defender changes her die after her Defensive Roll,
+    before it resolves. Three [Blade] and a [Boot] for "deal 3 dmg for every [Blade]": the Duelist's
+    bot makes the [Boot] a [Blade] with Fine Tuning (3 dmg more back); the Druid's bot, holding the card
+    instead against four [Blade], makes one of them something else (3 dmg fewer). A change worth
+    less than the card (the printed Retreat's 1 dmg a [Blade], for 2 CP) is not made."""
+    compiled = compiled_with_cards(tmp_path, "duelist.yaml", RETREAT_IV)
+    game = defensive_roll_made(compiled, [1, 1, 1, 4], card_to=1)
+    bots = [HeuristicBot(1), HeuristicBot(2)]
+    assert not bots[1].passes(game, 1, "defensive")
+    drive(game.window("defensive"), lambda r: bots[r.player].answer(game, r))
+    assert [(e["player"], e["card"]) for e in events(game, "play")] == [(1, "Fine Tuning")]
+    assert all(v <= 3 for v in game.roll)  # four [Blade]
+    game = defensive_roll_made(compiled, [1, 2, 3, 1], card_to=0)
+    drive(game.window("defensive"), lambda r: bots[r.player].answer(game, r))
+    assert [(e["player"], e["card"]) for e in events(game, "play")] == [(0, "Fine Tuning")]
+    assert sum(1 for v in game.roll if v <= 3) == 3  # a [Blade] fewer
+    game = defensive_roll_made(compiled, [1, 1, 1, 1], card_to=1)  # nothing better to make of it
+    drive(game.window("defensive"), lambda r: bots[r.player].answer(game, r))
+    assert not events(game, "play")
+    game = defensive_roll_made(compiled, [1, 1, 1, 4], card_to=1)
+    retreat = next(a for a in game.seats[1].table.abilities if a.name == "Retreat")
+    game.defense_chunk = retreat.chunk  # the printed one: a [Blade] more is 1 dmg, for a 2-CP card
+    assert bots[1].alteration(game, 1, "defensive", game.seats[1].hand[0].card)[0] == 1.0
+    drive(game.window("defensive"), lambda r: bots[r.player].answer(game, r))
+    assert not events(game, "play")
+
+
 def test_the_heuristic_bot_cleanses_a_negative_status(compiled):
     """Cleanse ("Remove 1 negative status effect") is played in the bot's Main Phase when it is Sun
     Marked ("When Attacked, the Attacker Heals 7", Persistent: "remains in play until ... a card or

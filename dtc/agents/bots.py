@@ -24,6 +24,7 @@ from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.opcodes import Op
+from dtc.sample import SampleState, ScriptedRNG, run_to_end
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -32,6 +33,8 @@ from dtc.vm import (
     ChoosePlayer,
     PickNumber,
     Request,
+    RunContext,
+    VMError,
     YesNo,
 )
 
@@ -160,17 +163,11 @@ def _plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_lef
     return 0.05, set()
 
 
-def _best_alteration(plan_, roll: tuple[int, ...], purpose: str, most: int, values: list[int],
-                     die_values: list[int], left: int, against: bool) -> tuple[float, list]:
+def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, values: list[int],
+                     die_values: list[int]) -> tuple[float, list]:
     """The best alteration of a sorted roll, as positions in it: every set of up to `most` dice
-    changed to every `values`, or re-rolled (the mean over every face they could show). The roll is
-    worth what the roller's best play from it is worth in expectation, with the `left` roll attempts
-    she still has; `against`: an opponent alters it, to make that as low as it can be."""
-    sign = -1.0 if against else 1.0
-
-    def worth(dice) -> float:
-        return sign * (plan_.worth(dice) if left == 0 else plan_.keep(dice, left)[0])
-
+    changed to every `values`, or re-rolled (the mean over every face they could show), by
+    `worth(dice)` (higher is better for the one altering them)."""
     now = worth(roll)
     best, picks = 0.0, []
     for m in range(1, most + 1):
@@ -186,7 +183,7 @@ def _best_alteration(plan_, roll: tuple[int, ...], purpose: str, most: int, valu
                 changed = list(roll)
                 for i, v in zip(dice, new, strict=True):
                     changed[i] = v
-                w = worth(changed)
+                w = worth(tuple(changed))
                 total += w
                 if w > top:
                     top, top_values = w, new
@@ -195,6 +192,14 @@ def _best_alteration(plan_, roll: tuple[int, ...], purpose: str, most: int, valu
                 best = after - now
                 picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
     return best, picks
+
+
+def _in_order(found: tuple[float, list], order: list[int], purpose: str) -> tuple[float, list]:
+    """An alteration worked out on the sorted roll, with positions in the roll as it lies."""
+    gain, picks = found
+    if purpose == "change":
+        return gain, [(order[i], v) for i, v in picks]
+    return gain, [order[i] for i in picks]
 
 
 class HeuristicBot:
@@ -370,7 +375,7 @@ class HeuristicBot:
         if window == "main" and (seat == game.active or game.phase == "Main Phase (2)"):
             return False
         p = game.seats[seat]
-        if self._final_dice(game, seat, window) and any(
+        if (self._final_dice(game, seat, window) or self._defence_dice(game, seat, window)) and any(
                 held.card.alters_dice and held.card.cost <= p.cp for held in p.hand):
             return False
         attack = game.attack
@@ -416,22 +421,37 @@ class HeuristicBot:
             return False  # her own dice, with roll attempts left: re-rolling is free, a card is not
         return window in (None, "announced") or (game.active == seat and window == "offensive")
 
+    @staticmethod
+    def _defence_dice(game, seat: int, window: str | None) -> bool:
+        """Whether the dice on the table are a Defensive Roll made and not yet resolved, and `seat`
+        the defender or her attacker: "Timing Conflicts and Interrupting" (the defender changing her
+        own die before her ability resolves); window None: whichever window a card was played in."""
+        attack = game.attack
+        return attack is not None and game.defense_step == "rolled" and game.defense_chunk is not None \
+            and bool(game.roll) and game.roll_owner == attack.defender \
+            and seat in (attack.attacker, attack.defender) and window in (None, "defensive")
+
     def alteration(self, game, seat: int, window: str, card) -> tuple[float, list] | None:
-        """(how much the card changes the worth of the ability finally activated, the answer that
-        does it) for a card that changes or re-rolls dice, played on the active player's final
-        offensive dice: more for her own ("Offensive Roll Phase": cards "after any step"), less for an
-        opponent's ("Dice may be altered to prevent an Ultimate"); a re-roll in expectation. None when
-        it cannot help now."""
-        if not self._final_dice(game, seat, window):
+        """(how much the card improves things for `seat`, the answer that does it) for a card that
+        changes or re-rolls dice: on the active player's final offensive dice, the worth of the
+        ability finally activated, more for her own ("Offensive Roll Phase": cards "after any step"),
+        less for an opponent's ("Dice may be altered to prevent an Ultimate"); on a Defensive Roll
+        before it resolves, what it does, more for the defender, less for her attacker. A re-roll in
+        expectation. None when it cannot help now."""
+        offence = self._final_dice(game, seat, window)
+        if not offence and not self._defence_dice(game, seat, window):
             return None
         kind = self._alter_kind(game, card.chunk)
         if kind is None:
             return None
         purpose, most, mode, value = kind
-        faces = game.seats[game.active].table.faces
+        faces = game.roll_faces
         values = sorted(faces) if mode == 0 else [value] if mode == 1 else \
             [v for v in sorted(faces) if faces[v] == value]
-        return self.best_alteration(game, seat, purpose, min(most, len(game.roll)), values)
+        most = min(most, len(game.roll))
+        if offence:
+            return self.best_alteration(game, seat, purpose, most, values)
+        return self.best_defence_alteration(game, seat, purpose, most, values)
 
     def _alter_kind(self, game, chunk: int) -> tuple | None:
         """("change", most, values mode, value) or ("re-roll", most, 0, 0), read from the card's
@@ -451,27 +471,87 @@ class HeuristicBot:
     def best_alteration(self, game, seat: int, purpose: str, most: int,
                         values: list[int]) -> tuple[float, list]:
         """(gain in worth, answer) of the best use by `seat` of up to `most` changes (to one of
-        `values`) or re-rolls on the active player's dice, under her worth plan; worked out once per
-        multiset of dice, kept on the plan. The answer is (die, value) pairs for a change, dice for
-        a re-roll."""
+        `values`) or re-rolls on the active player's offensive dice, under her worth plan: what her
+        best play from the dice is worth with the roll attempts she has left; worked out once per
+        multiset of dice, kept on the plan. The answer is (die, value) pairs for a change, dice
+        for a re-roll."""
         roller = game.seats[game.active]
         plan_ = self.plan_for(game, roller)
         left = max(0, game.rules.roll_attempts - game.attempts)
+        sign = -1.0 if seat != game.active else 1.0
+
+        def worth(dice) -> float:
+            return sign * (plan_.worth(dice) if left == 0 else plan_.keep(dice, left)[0])
+
         roll = game.roll
         order = sorted(range(len(roll)), key=roll.__getitem__)
         ordered = tuple(roll[i] for i in order)
-        against = seat != game.active
-        key = (ordered, purpose, most, tuple(values), left, against)
+        key = (ordered, purpose, most, tuple(values), left, sign)
         found = plan_.alterations.get(key)
         if found is None:
             if len(plan_.alterations) >= ALTERATIONS_PER_PLAN:
                 plan_.alterations.clear()  # memory stays flat over any run
             found = plan_.alterations[key] = _best_alteration(
-                plan_, ordered, purpose, most, values, sorted(roller.table.faces), left, against)
-        gain, picks = found
-        if purpose == "change":
-            return gain, [(order[i], v) for i, v in picks]
-        return gain, [order[i] for i in picks]
+                worth, ordered, purpose, most, values, sorted(roller.table.faces))
+        return _in_order(found, order, purpose)
+
+    def best_defence_alteration(self, game, seat: int, purpose: str, most: int,
+                                values: list[int]) -> tuple[float, list]:
+        """`best_alteration` for a Defensive Roll: by what the defensive ability does with the dice
+        (`defence_outcome`), prevention counted up to the dmg coming; kept on the defender's table."""
+        d = game.attack.defender
+        p = game.seats[d]
+        incoming = game.incoming[d]
+        coming = max(0, incoming.total_before() - incoming.prevented)
+        sign = -1.0 if seat != d else 1.0
+        setting = (game.defense_chunk, game.seats[game.attack.attacker].table.index,
+                   tuple(p.components), tuple(p.sides))
+
+        def worth(dice) -> float:
+            dealt, prevented, rest = self.defence_outcome(game, setting, dice)
+            return sign * (dealt + min(prevented, coming) + rest)
+
+        roll = game.roll
+        order = sorted(range(len(roll)), key=roll.__getitem__)
+        ordered = tuple(roll[i] for i in order)
+        memo = p.table.memo.setdefault("defence alterations", {})
+        key = (setting, ordered, purpose, most, tuple(values), sign, coming)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= ALTERATIONS_PER_PLAN:
+                memo.clear()
+            found = memo[key] = _best_alteration(worth, ordered, purpose, most, values, sorted(p.table.faces))
+        return _in_order(found, order, purpose)
+
+    @staticmethod
+    def defence_outcome(game, setting: tuple, dice: tuple[int, ...]) -> tuple[int, int, float]:
+        """(dmg dealt to the attacker, dmg prevented, the worth of the rest: healing, CP, statuses)
+        of the defensive ability with `dice` rolled, run through the VM against a sample state with
+        the defender's components (the same roll, the same outcome); kept on her table."""
+        chunk, attacker_hero, components, sides = setting
+        d = game.attack.defender
+        table = game.seats[d].table
+        memo = table.memo.setdefault("defence outcomes", {})
+        key = (setting, tuple(sorted(dice)))
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= ALTERATIONS_PER_PLAN * 4:
+                memo.clear()
+            state = SampleState(game.a, [table.index, attacker_hero], logging=False)
+            state.seats[0].components, state.seats[0].sides = list(components), list(sides)
+            ctx = RunContext(0, table.index, attacker=1, defender=0, faces=table.faces)
+            try:
+                run_to_end(game.vm, chunk, ctx, state, ScriptedRNG(list(key[1])))
+            except VMError:
+                pass  # what ran before counts
+            me, them = state.seats
+            statuses = sum(1.5 * len(tokens) * (-1 if game.a.statuses[s].get("polarity") == "negative" else 1)
+                           for s, tokens in me.statuses.items())
+            statuses += sum(1.5 * len(tokens) for s, tokens in them.statuses.items()
+                            if game.a.statuses[s].get("polarity") == "negative")
+            rest = 0.7 * (me.health - 50) + (me.cp - 2) + statuses - state.incoming[0]
+            found = memo[key] = (state.incoming[1], state.prevented[0], rest)
+        return found
 
     def card_worth(self, game, seat: int, card) -> float:
         c = card.card
@@ -569,10 +649,13 @@ class HeuristicBot:
             roll = request.roll
             if not roll or not request.most:
                 return []
-            if self._final_dice(game, request.player, None) and list(roll) == game.roll:
+            if list(roll) == game.roll and self._final_dice(game, request.player, None):
                 # a card altering the active player's offensive dice, hers or an opponent's
                 return self.best_alteration(game, request.player, request.purpose, request.most,
                                             list(request.values))[1]
+            if list(roll) == game.roll and self._defence_dice(game, request.player, None):
+                return self.best_defence_alteration(game, request.player, request.purpose, request.most,
+                                                    list(request.values))[1]
             low = min(range(len(roll)), key=lambda i: roll[i])
             if request.purpose == "change":
                 return [(low, max(request.values))]

@@ -80,6 +80,7 @@ class Game(GameState):
         self.ultimate_lock = False  # opponents may do nothing during an Ultimate
         self.ability_pending = False  # an Offensive Roll Phase's ability not yet chosen or resolved
         self.defense_step = "none"  # this Roll Phase's Defensive Roll: none, rolled, resolved
+        self.defense_chunk: int | None = None  # the defensive ability's chunk, while it resolves
         self.window_depth = 0
         # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
@@ -384,7 +385,9 @@ class Game(GameState):
                 self.defense_step = "rolled"  # a window within it comes before it resolves
                 self.event("defend", player=d, ability=defense.name)
                 ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
+                self.defense_chunk = defense.chunk
                 yield from self.run(defense.chunk, ctx)
+                self.defense_chunk = None
                 self.defense_step = "resolved"
         yield from self.fire(a, "attacking", None, a, d)
         yield from self.fire(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
