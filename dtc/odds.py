@@ -41,6 +41,7 @@ from dtc.resources import cache_dir
 
 FORMAT = 1  # of the cache file
 MAX_PLANS = 256  # worth plans kept in memory (a few ms each to make again)
+MAX_ALTERATIONS = 64  # best dice alterations a plan keeps at hand (quick to work out again)
 
 
 # ------------------------------------------------------------------ states
@@ -282,7 +283,87 @@ class WorthPlan:
     dice: int
     expected: list[array]  # per re-rolls left, per state: compact, as simulations keep many plans
     keeps: list[array]
+    chances: list[float] = field(default_factory=list)  # of each class on one die
     alterations: dict = field(default_factory=dict)  # the bot's best dice alterations, by roll
+    fills: dict = field(default_factory=dict)  # `fill`, by re-rolls left
+
+    def fill(self, rerolls_left: int) -> array:
+        """Per state of any number of dice: the expected worth once the missing dice are rolled,
+        with `rerolls_left` re-rolls after that (the dice of a full state are all there)."""
+        r = min(rerolls_left, len(self.expected) - 1)
+        found = self.fills.get(r)
+        if found is None:
+            sh = shape(len(self.chances), self.dice)
+            found = list(self.expected[r])
+            for k in range(self.dice - 1, -1, -1):
+                for s in sh.by_size[k]:
+                    nxt = sh.add[s]
+                    found[s] = sum(p * found[nxt[i]] for i, p in enumerate(self.chances))
+            found = self.fills[r] = array("d", found)  # compact: a simulation keeps many plans
+        return found
+
+    def alteration(self, roll: list[int], purpose: str, most: int, values: list[int], rerolls_left: int,
+                   against: bool) -> tuple[float, list]:
+        """The best use of up to `most` changes (to one of `values`) or re-rolls of `roll`, for the
+        roller (`against`: for an opponent, who wants her worth as low as it can be): (how much it
+        improves the worth of the roller's best play from the dice, with `rerolls_left` re-rolls
+        after, in expectation for a re-roll; the answer: (die, value) pairs for a change, dice for
+        a re-roll). Worked out on the multisets of dice (faces of a class are alike to the plan)."""
+        sh = shape(len(self.chances), self.dice)
+        class_of = self.class_of
+        counts = [0] * sh.classes
+        for v in roll:
+            counts[class_of[v]] += 1
+        start = sh.index[tuple(counts)]
+        r = min(rerolls_left, len(self.expected) - 1)
+        key = (start, purpose, most, tuple(values), r, against)
+        found = self.alterations.get(key)
+        if found is None:
+            if len(self.alterations) >= MAX_ALTERATIONS:
+                self.alterations.clear()  # memory stays flat over any run
+            found = self._best_alteration(sh, start, purpose, most, values, r, against)
+            self.alterations[key] = found
+        gain, removed, added = found
+        positions = list(_positions(roll, class_of, removed))
+        if purpose != "change":
+            return gain, positions
+        value_of = {}
+        for v in values:
+            value_of.setdefault(class_of[v], v)
+        return gain, [(i, value_of[c]) for i, c in zip(positions, added, strict=True)]
+
+    def _best_alteration(self, sh: Shape, start: int, purpose: str, most: int, values: list[int], r: int,
+                         against: bool) -> tuple[float, tuple[int, ...], tuple[int, ...]]:
+        """(gain, classes removed as counts, classes put in their place in order) for `alteration`."""
+        sign = -1.0 if against else 1.0
+        full = self.expected[r]
+        after = full if purpose == "change" else self.fill(r)
+        targets = sorted({self.class_of[v] for v in values})
+        best, removed, added = 0.0, (0,) * sh.classes, ()
+        now = sign * full[start]
+        layer = {start: ()}  # state with some dice taken out -> the classes taken out
+        for _ in range(most):
+            nxt = {}
+            for t, out in layer.items():
+                here = sh.states[t]
+                for c in range(sh.classes):
+                    if here[c] and (not out or c >= out[-1]):  # each multiset taken out once
+                        nxt.setdefault(sh.index[here[:c] + (here[c] - 1,) + here[c + 1:]], out + (c,))
+            layer = nxt
+            for t, out in layer.items():
+                if purpose == "change":
+                    for put in combinations_with_replacement(targets, len(out)):
+                        s = t
+                        for c in put:
+                            s = sh.add[s][c]
+                        gain = sign * full[s] - now
+                        if gain > best + 1e-9:
+                            best, removed, added = gain, tuple(out.count(c) for c in range(sh.classes)), put
+                else:
+                    gain = sign * after[t] - now
+                    if gain > best + 1e-9:
+                        best, removed, added = gain, tuple(out.count(c) for c in range(sh.classes)), ()
+        return best, removed, added
 
     def worth(self, roll: list[int] | tuple[int, ...]) -> float:
         """What the roll is worth as it stands: the most any option it meets is worth."""
@@ -333,7 +414,8 @@ def solve_worth(rewards: list[float], weights: list[int], dice: int, attempts: i
             value[s], keep[s] = best[s], arg[s]
         expected.append(value)
         keeps.append(keep)
-    return WorthPlan(class_of, dice, [array("d", e) for e in expected], [array("I", k) for k in keeps])
+    return WorthPlan(class_of, dice, [array("d", e) for e in expected], [array("I", k) for k in keeps],
+                     chances)
 
 
 # ------------------------------------------------------------- the book

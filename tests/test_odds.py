@@ -203,6 +203,46 @@ def test_a_simulation_never_solves_per_roll(compiled, monkeypatch):
     assert calls == []
 
 
+def test_the_best_dice_alteration_is_what_trying_every_one_finds(compiled):
+    """`WorthPlan.alteration` works on multisets of dice; trying every set of dice and every new face
+    (the mean over the faces a re-roll could show) finds the same gain, for the roller and against
+    her, with and without roll attempts left, and its answer makes that gain."""
+    from dtc.agents.bots import HeuristicBot
+
+    rng = random.Random(5)
+    for hero in range(len(compiled.heroes)):
+        game = Game(compiled, [hero, (hero + 1) % len(compiled.heroes)], 1)
+        plan = HeuristicBot(1).plan_for(game, game.seats[0])
+        faces = sorted(game.seats[0].table.faces)
+        for _ in range(40):
+            roll = [rng.choice(faces) for _ in range(5)]
+            purpose, most, left = rng.choice(["change", "re-roll"]), rng.choice([1, 2]), rng.choice([0, 1, 2])
+            against, values = rng.random() < 0.5, faces if rng.random() < 0.7 else [faces[-1]]
+            sign = -1.0 if against else 1.0
+
+            def worth(dice):
+                return sign * (plan.worth(dice) if left == 0 else plan.keep(dice, left)[0])  # noqa: B023
+
+            best = 0.0
+            for m in (1, 2)[:most]:
+                for dice in combinations(range(5), m):
+                    outcomes = []
+                    for new in product(values if purpose == "change" else faces, repeat=m):
+                        changed = list(roll)
+                        for i, v in zip(dice, new, strict=True):
+                            changed[i] = v
+                        outcomes.append(worth(changed))
+                    after = max(outcomes) if purpose == "change" else sum(outcomes) / len(outcomes)
+                    best = max(best, after - worth(roll))
+            gain, answer = plan.alteration(roll, purpose, most, values, left, against)
+            assert gain == pytest.approx(best), (hero, roll, purpose, most, left, against)
+            if purpose == "change" and answer:
+                changed = list(roll)
+                for i, v in answer:
+                    changed[i] = v
+                assert worth(changed) - worth(roll) == pytest.approx(gain)
+
+
 # --------------------------------------------------------------- the bots
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations, pairwise, product
+from itertools import combinations, combinations_with_replacement, pairwise, product
 from math import comb
 from typing import Any
 
@@ -39,7 +39,8 @@ from dtc.vm import (
 )
 
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
-ALTERATIONS_PER_PLAN = 128  # best dice alterations a worth plan keeps at hand
+DEFENCE_ALTERATIONS = 256  # best Defensive Roll alterations a hero table keeps at hand
+DEFENCE_SETTINGS = 64  # defensive abilities' outcome tables a hero table keeps (per form, track position...)
 
 
 class RandomBot:
@@ -472,45 +473,24 @@ class HeuristicBot:
                         values: list[int]) -> tuple[float, list]:
         """(gain in worth, answer) of the best use by `seat` of up to `most` changes (to one of
         `values`) or re-rolls on the active player's offensive dice, under her worth plan: what her
-        best play from the dice is worth with the roll attempts she has left; worked out once per
-        multiset of dice, kept on the plan. The answer is (die, value) pairs for a change, dice
-        for a re-roll."""
-        roller = game.seats[game.active]
-        plan_ = self.plan_for(game, roller)
+        best play from the dice is worth with the roll attempts she has left (`WorthPlan.alteration`).
+        The answer is (die, value) pairs for a change, dice for a re-roll."""
+        plan_ = self.plan_for(game, game.seats[game.active])
         left = max(0, game.rules.roll_attempts - game.attempts)
-        sign = -1.0 if seat != game.active else 1.0
-
-        def worth(dice) -> float:
-            return sign * (plan_.worth(dice) if left == 0 else plan_.keep(dice, left)[0])
-
-        roll = game.roll
-        order = sorted(range(len(roll)), key=roll.__getitem__)
-        ordered = tuple(roll[i] for i in order)
-        key = (ordered, purpose, most, tuple(values), left, sign)
-        found = plan_.alterations.get(key)
-        if found is None:
-            if len(plan_.alterations) >= ALTERATIONS_PER_PLAN:
-                plan_.alterations.clear()  # memory stays flat over any run
-            found = plan_.alterations[key] = _best_alteration(
-                worth, ordered, purpose, most, values, sorted(roller.table.faces))
-        return _in_order(found, order, purpose)
+        return plan_.alteration(game.roll, purpose, most, values, left, seat != game.active)
 
     def best_defence_alteration(self, game, seat: int, purpose: str, most: int,
                                 values: list[int]) -> tuple[float, list]:
         """`best_alteration` for a Defensive Roll: by what the defensive ability does with the dice
-        (`defence_outcome`), prevention counted up to the dmg coming; kept on the defender's table."""
+        (`defence_outcomes`), prevention counted up to the dmg coming; kept on the defender's table."""
         d = game.attack.defender
         p = game.seats[d]
         incoming = game.incoming[d]
         coming = max(0, incoming.total_before() - incoming.prevented)
         sign = -1.0 if seat != d else 1.0
         setting = (game.defense_chunk, game.seats[game.attack.attacker].table.index,
-                   tuple(p.components), tuple(p.sides))
-
-        def worth(dice) -> float:
-            dealt, prevented, rest = self.defence_outcome(game, setting, dice)
-            return sign * (dealt + min(prevented, coming) + rest)
-
+                   tuple(p.components), tuple(p.sides), len(game.roll))
+        outcomes = self.defence_outcomes(game, setting)
         roll = game.roll
         order = sorted(range(len(roll)), key=roll.__getitem__)
         ordered = tuple(roll[i] for i in order)
@@ -518,39 +498,45 @@ class HeuristicBot:
         key = (setting, ordered, purpose, most, tuple(values), sign, coming)
         found = memo.get(key)
         if found is None:
-            if len(memo) >= ALTERATIONS_PER_PLAN:
+            if len(memo) >= DEFENCE_ALTERATIONS:
                 memo.clear()
+
+            def worth(dice) -> float:
+                dealt, prevented, rest = outcomes[tuple(sorted(dice))]
+                return sign * (dealt + min(prevented, coming) + rest)
+
             found = memo[key] = _best_alteration(worth, ordered, purpose, most, values, sorted(p.table.faces))
         return _in_order(found, order, purpose)
 
     @staticmethod
-    def defence_outcome(game, setting: tuple, dice: tuple[int, ...]) -> tuple[int, int, float]:
-        """(dmg dealt to the attacker, dmg prevented, the worth of the rest: healing, CP, statuses)
-        of the defensive ability with `dice` rolled, run through the VM against a sample state with
-        the defender's components (the same roll, the same outcome); kept on her table."""
-        chunk, attacker_hero, components, sides = setting
-        d = game.attack.defender
-        table = game.seats[d].table
+    def defence_outcomes(game, setting: tuple) -> dict[tuple[int, ...], tuple[int, int, float]]:
+        """For every multiset of the dice a defensive ability rolls: (dmg dealt to the attacker, dmg
+        prevented, the worth of the rest: healing, CP, statuses), run through the VM against a sample
+        state with the defender's components; worked out once per setting, kept on her table."""
+        chunk, attacker_hero, components, sides, count = setting
+        table = game.seats[game.attack.defender].table
         memo = table.memo.setdefault("defence outcomes", {})
-        key = (setting, tuple(sorted(dice)))
-        found = memo.get(key)
-        if found is None:
-            if len(memo) >= ALTERATIONS_PER_PLAN * 4:
-                memo.clear()
+        found = memo.get(setting)
+        if found is not None:
+            return found
+        if len(memo) >= DEFENCE_SETTINGS:
+            memo.clear()  # memory stays flat over any run
+        found = memo[setting] = {}
+        negative = {s for s, entry in enumerate(game.a.statuses) if entry.get("polarity") == "negative"}
+        for dice in combinations_with_replacement(sorted(table.faces), count):
             state = SampleState(game.a, [table.index, attacker_hero], logging=False)
             state.seats[0].components, state.seats[0].sides = list(components), list(sides)
             ctx = RunContext(0, table.index, attacker=1, defender=0, faces=table.faces)
             try:
-                run_to_end(game.vm, chunk, ctx, state, ScriptedRNG(list(key[1])))
+                run_to_end(game.vm, chunk, ctx, state, ScriptedRNG(list(dice)))
             except VMError:
                 pass  # what ran before counts
             me, them = state.seats
-            statuses = sum(1.5 * len(tokens) * (-1 if game.a.statuses[s].get("polarity") == "negative" else 1)
-                           for s, tokens in me.statuses.items())
-            statuses += sum(1.5 * len(tokens) for s, tokens in them.statuses.items()
-                            if game.a.statuses[s].get("polarity") == "negative")
+            gained = sum(1.5 * len(held) * (-1 if s in negative else 1) for s, held in me.statuses.items())
+            inflicted = sum(1.5 * len(held) for s, held in them.statuses.items() if s in negative)
+            statuses = gained + inflicted
             rest = 0.7 * (me.health - 50) + (me.cp - 2) + statuses - state.incoming[0]
-            found = memo[key] = (state.incoming[1], state.prevented[0], rest)
+            found[dice] = (state.incoming[1], state.prevented[0], rest)
         return found
 
     def card_worth(self, game, seat: int, card) -> float:
