@@ -488,8 +488,7 @@ class HeuristicBot:
         incoming = game.incoming[d]
         coming = max(0, incoming.total_before() - incoming.prevented)
         sign = -1.0 if seat != d else 1.0
-        setting = (game.defense_chunk, game.seats[game.attack.attacker].table.index,
-                   tuple(p.components), tuple(p.sides), len(game.roll))
+        setting = (game.defense_chunk, tuple(p.components), tuple(p.sides), len(game.roll))
         outcomes = self.defence_outcomes(game, setting)
         roll = game.roll
         order = sorted(range(len(roll)), key=roll.__getitem__)
@@ -512,8 +511,9 @@ class HeuristicBot:
     def defence_outcomes(game, setting: tuple) -> dict[tuple[int, ...], tuple[int, int, float]]:
         """For every multiset of the dice a defensive ability rolls: (dmg dealt to the attacker, dmg
         prevented, the worth of the rest: healing, CP, statuses), run through the VM against a sample
-        state with the defender's components; worked out once per setting, kept on her table."""
-        chunk, attacker_hero, components, sides, count = setting
+        state with the defender's components (and her hero as the attacker: what it does to the
+        attacker is told by numbers alone); worked out once per setting, kept on her table."""
+        chunk, components, sides, count = setting
         table = game.seats[game.attack.defender].table
         memo = table.memo.setdefault("defence outcomes", {})
         found = memo.get(setting)
@@ -524,7 +524,7 @@ class HeuristicBot:
         found = memo[setting] = {}
         negative = {s for s, entry in enumerate(game.a.statuses) if entry.get("polarity") == "negative"}
         for dice in combinations_with_replacement(sorted(table.faces), count):
-            state = SampleState(game.a, [table.index, attacker_hero], logging=False)
+            state = SampleState(game.a, [table.index, table.index], logging=False)
             state.seats[0].components, state.seats[0].sides = list(components), list(sides)
             ctx = RunContext(0, table.index, attacker=1, defender=0, faces=table.faces)
             try:
