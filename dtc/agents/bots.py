@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from contextlib import suppress
 from itertools import combinations, combinations_with_replacement, pairwise, product
 from math import comb
 from typing import Any
@@ -527,10 +528,8 @@ class HeuristicBot:
             state = SampleState(game.a, [table.index, table.index], logging=False)
             state.seats[0].components, state.seats[0].sides = list(components), list(sides)
             ctx = RunContext(0, table.index, attacker=1, defender=0, faces=table.faces)
-            try:
+            with suppress(VMError):  # an effect that cannot finish here: what ran before counts
                 run_to_end(game.vm, chunk, ctx, state, ScriptedRNG(list(dice)))
-            except VMError:
-                pass  # what ran before counts
             me, them = state.seats
             gained = sum(1.5 * len(held) * (-1 if s in negative else 1) for s, held in me.statuses.items())
             inflicted = sum(1.5 * len(held) for s, held in them.statuses.items() if s in negative)
