@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 from array import array
+from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -634,30 +635,43 @@ class _Faces:
         return self.fallback.random()
 
 
+def defence_runs(artifact: Artifact, hero: int, chunk: int, dice: int, attacker: int,
+                 components: list[int] | None = None, sides: list[int] | None = None,
+                 logging: bool = True):
+    """Every multiset of `dice` of the hero's dice, rolled by her defensive ability's chunk and run
+    through the VM against a sample state (the hero as player 0, with `components` and `sides` if
+    given; `attacker`'s hero as player 1): yields (the dice, the state after, the dice source)."""
+    from dtc.sample import SampleState, run_to_end
+    from dtc.vm import VM, RunContext, VMError
+
+    faces = {int(v): s for v, s in artifact.heroes[hero]["dice"]["faces"].items()}
+    vm = VM.shared(artifact)
+    for combo in combinations_with_replacement(sorted(faces), dice):
+        state = SampleState(artifact, [hero, attacker], logging=logging)
+        if components is not None:
+            state.seats[0].components, state.seats[0].sides = list(components), list(sides or [])
+        rng = _Faces(list(faces), list(combo))
+        ctx = RunContext(0, hero, attacker=1, defender=0, faces=faces)
+        with suppress(VMError):  # an effect that cannot finish on a sample state: what ran counts
+            run_to_end(vm, chunk, ctx, state, rng)
+        yield combo, state, rng
+
+
 def defense_outcomes(artifact: Artifact, hero: int, ability: dict) -> list[dict]:
     """The distribution of what a defensive roll does: every outcome of its dice, run through the
     VM against a sample state, grouped by what happened (with exact chances)."""
     from collections import Counter
     from math import factorial
 
-    from dtc.sample import SampleState, run_to_end
-    from dtc.vm import VM, RunContext
-
-    data = artifact.heroes[hero]
-    faces = {int(v): s for v, s in data["dice"]["faces"].items()}
     dice = ability.get("dice") or 0
-    total = len(faces) ** dice
+    total = len(artifact.heroes[hero]["dice"]["faces"]) ** dice
     outcomes: Counter = Counter()
     sampled = False
-    vm = VM.shared(artifact)
-    for combo in combinations_with_replacement(sorted(faces), dice):
+    for combo, state, rng in defence_runs(artifact, hero, ability["chunk"], dice,
+                                          (hero + 1) % len(artifact.heroes)):
         ways = factorial(dice)
         for v in set(combo):
             ways //= factorial(combo.count(v))
-        state = SampleState(artifact, [hero, (hero + 1) % len(artifact.heroes)])
-        rng = _Faces(list(faces), list(combo))
-        ctx = RunContext(0, hero, attacker=1, defender=0, faces=faces)
-        run_to_end(vm, ability["chunk"], ctx, state, rng)
         sampled = sampled or rng.sampled
         outcomes[_summary(state.log)] += Fraction(ways, total)
     rows = [{"outcome": text, "chance": chance} for text, chance in outcomes.items()]

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from contextlib import suppress
-from itertools import combinations, combinations_with_replacement, pairwise, product
+from itertools import combinations, product
 from math import comb
 from typing import Any
 
@@ -25,7 +24,6 @@ from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.opcodes import Op
-from dtc.sample import SampleState, ScriptedRNG, run_to_end
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -34,8 +32,6 @@ from dtc.vm import (
     ChoosePlayer,
     PickNumber,
     Request,
-    RunContext,
-    VMError,
     YesNo,
 )
 
@@ -213,7 +209,6 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._last_plan: tuple | None = None  # (player, offensive options, their worth plan)
         self._spend_uses: dict[int, str] = {}
-        self._alter_kinds: dict[int, tuple | None] = {}
 
     def answer(self, game, request: Request) -> Any:
         if isinstance(request, RollDice):
@@ -443,10 +438,9 @@ class HeuristicBot:
         offence = self._final_dice(game, seat, window)
         if not offence and not self._defence_dice(game, seat, window):
             return None
-        kind = self._alter_kind(game, card.chunk)
-        if kind is None:
+        if card.dice_alteration is None:
             return None
-        purpose, most, mode, value = kind
+        purpose, most, mode, value = card.dice_alteration
         faces = game.roll_faces
         values = sorted(faces) if mode == 0 else [value] if mode == 1 else \
             [v for v in sorted(faces) if faces[v] == value]
@@ -454,21 +448,6 @@ class HeuristicBot:
         if offence:
             return self.best_alteration(game, seat, purpose, most, values)
         return self.best_defence_alteration(game, seat, purpose, most, values)
-
-    def _alter_kind(self, game, chunk: int) -> tuple | None:
-        """("change", most, values mode, value) or ("re-roll", most, 0, 0), read from the card's
-        steps (a fixed count pushed just before); None for any other shape."""
-        found = self._alter_kinds.get(chunk, False)
-        if found is False:
-            found = None
-            program = game.a.chunks[chunk].program
-            for before, ins in pairwise(program):
-                if before.op == Op.PUSH and ins.op in (Op.CHANGE_DICE, Op.REROLL):
-                    found = ("change", before.operands[0], *ins.operands[:2]) if ins.op == Op.CHANGE_DICE \
-                        else ("re-roll", before.operands[0], 0, 0)
-                    break
-            self._alter_kinds[chunk] = found
-        return found
 
     def best_alteration(self, game, seat: int, purpose: str, most: int,
                         values: list[int]) -> tuple[float, list]:
@@ -524,17 +503,12 @@ class HeuristicBot:
             memo.clear()  # memory stays flat over any run
         found = memo[setting] = {}
         negative = {s for s, entry in enumerate(game.a.statuses) if entry.get("polarity") == "negative"}
-        for dice in combinations_with_replacement(sorted(table.faces), count):
-            state = SampleState(game.a, [table.index, table.index], logging=False)
-            state.seats[0].components, state.seats[0].sides = list(components), list(sides)
-            ctx = RunContext(0, table.index, attacker=1, defender=0, faces=table.faces)
-            with suppress(VMError):  # an effect that cannot finish here: what ran before counts
-                run_to_end(game.vm, chunk, ctx, state, ScriptedRNG(list(dice)))
+        for dice, state, _ in odds.defence_runs(game.a, table.index, chunk, count, table.index, components,
+                                                sides, logging=False):
             me, them = state.seats
             gained = sum(1.5 * len(held) * (-1 if s in negative else 1) for s, held in me.statuses.items())
             inflicted = sum(1.5 * len(held) for s, held in them.statuses.items() if s in negative)
-            statuses = gained + inflicted
-            rest = 0.7 * (me.health - 50) + (me.cp - 2) + statuses - state.incoming[0]
+            rest = 0.7 * (me.health - 50) + (me.cp - 2) + gained + inflicted - state.incoming[0]
             found[dice] = (state.incoming[1], state.prevented[0], rest)
         return found
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from dtc.artifact import Artifact
@@ -213,6 +214,9 @@ class CardDef:
     value: float
     attack_modifier: bool  # its effect adds to an Attack
     alters_dice: bool
+    # how it alters dice, for bots: ("change", most, values mode, value) or ("re-roll", most, 0, 0),
+    # a fixed count pushed just before; None for any other card
+    dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
     text: str = ""  # what the card says (its effect; an upgrade: its ability)
 
@@ -256,6 +260,18 @@ def _uses(artifact: Artifact, chunk: int | None, ops: set[Op]) -> bool:
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
 
 
+def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
+    """`CardDef.dice_alteration`, read from the card's first `change`/`re-roll` step."""
+    if chunk is None:
+        return None
+    for before, ins in pairwise(instructions(artifact.chunks[chunk].code)):
+        if before.op == Op.PUSH and ins.op == Op.CHANGE_DICE:
+            return ("change", before.operands[0], *ins.operands[:2])
+        if before.op == Op.PUSH and ins.op == Op.REROLL:
+            return ("re-roll", before.operands[0], 0, 0)
+    return None
+
+
 def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str, AbilityDef]) -> CardDef:
     ability = None
     if data.get("ability") is not None:
@@ -276,6 +292,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         value=chunk_value(artifact, chunk),
         attack_modifier=_uses(artifact, chunk, {Op.ADD_DMG}),
         alters_dice=_uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
+        dice_alteration=_dice_alteration(artifact, chunk),
         prevents=_uses(artifact, chunk, {Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL}),
     )
 
