@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import replace
+from itertools import combinations_with_replacement
+from math import comb
 
 from dtc import dice
 from dtc import nodes as n
@@ -71,11 +73,13 @@ class Checker:
         return self.diags
 
     # -- names
-    def check_unique(self, items, what: str) -> None:
+    def check_unique(self, items, what: str, report_from: int = 0) -> None:
+        """Two items with the same name are an error at the second (items before `report_from` are
+        only named: they were checked on their own)."""
         seen: dict[str, tuple] = {}
-        for name, doc, path in items:
+        for i, (name, doc, path) in enumerate(items):
             key = fold(name)
-            if key in seen:
+            if key in seen and i >= report_from:
                 first_doc, first_path = seen[key]
                 where = first_doc.span(first_path)
                 self.add(error("C008", f"two {_plural(what)} are named `{name}` (the first at "
@@ -203,7 +207,10 @@ class Checker:
         self.check_shadowing(hero, shared_statuses)
         self.check_unique([(c.name, hero.doc, c.path + ("name",)) for c in hero.components],
                           "component")
-        self.check_unique([(c.name, hero.doc, c.path + ("name",)) for c in hero.cards], "card")
+        shared_cards = [(c.name, cs.doc, c.path + ("name",))
+                        for cs in self.content.card_sets if cs.every_hero for c in cs.cards]
+        self.check_unique(shared_cards + [(c.name, hero.doc, c.path + ("name",)) for c in hero.cards],
+                          "card", report_from=len(shared_cards))
         self.check_verbs(hero, scope)
         for comp in hero.components:
             self.check_component(comp, scope)
@@ -352,8 +359,10 @@ class Checker:
                             inherited: list | None = None) -> None:
         kind = kind or ability.kind
         requirements = list(inherited or [])
+        tiers = []
         for option in ability.options:
             req = self.check_requirement(option.requires, scope, dice_count)
+            tiers.append(req)
             if req is not None:
                 requirements.append(req)
                 self.check_site(option.effect, scope, Context("offensive", dice=dice_count,
@@ -370,6 +379,27 @@ class Checker:
         for site in ability.effects:
             dice_here = ability.dice if kind == "defensive" else None
             self.check_site(site, scope, Context(kind, dice=dice_here))
+        if ability.shape == "tiers" and dice_count and None not in tiers:
+            self.check_tier_order(ability, tiers, dice_count, scope.faces)
+
+    def check_tier_order(self, ability: Ability, tiers: list, dice_count: int, faces: dict) -> None:
+        """Of the tiers a roll meets, the last listed is resolved ("3 [Claw]: Deal 4 dmg. 4 [Claw]:
+        Deal 5 dmg."): a tier that every roll meeting it meets a later one too is never resolved."""
+        values = sorted(faces)
+        if not values or comb(len(values) + dice_count - 1, dice_count) > dice.ENUMERATION_LIMIT:
+            return
+        rolls = list(combinations_with_replacement(values, dice_count))
+        for i, req in enumerate(tiers[:-1]):
+            met = [roll for roll in rolls if dice.meets(req, roll, faces)]
+            later = next((j for j in range(i + 1, len(tiers))
+                          if met and all(dice.meets(tiers[j], roll, faces) for roll in met)), None)
+            if later is not None:
+                site = ability.options[i].requires
+                self.at_site(site, Problem(
+                    "C007", f"tier {i + 1} of `{ability.name}` is never resolved: every roll that meets "
+                    f"it meets tier {later + 1} (`{_req_text(ability.options[later].requires)}`) too, and "
+                    "of the tiers met the last listed is resolved", 0, len(str(site.text)),
+                    "list the tiers from the easiest to meet to the hardest", severity="warning"))
 
     def check_requirement(self, site: Site, scope: Scope, dice_count: int | None):
         if isinstance(site.text, list):
@@ -450,13 +480,41 @@ class Checker:
             self.add(error("C016", f"`{card.name}` upgrades the Ultimate `{target.name}`; "
                            "ultimates are not upgraded", card.doc.span(path)))
         ability = card.ability
-        if ability is None:
+        if ability is None or not self.upgrade_fits(card, target):
             return
         # An upgrade that prints only an effect keeps the board's requirement.
         inherited = [o.requires.ast for o in target.options if o.requires.ast is not None]
         self.check_ability_sites(ability, scope, hero.dice_count, kind=target.kind,
                                  defensive_dice=ability.dice or target.dice,
                                  inherited=inherited if not ability.options else [])
+
+    def upgrade_fits(self, card: Card, target: Ability) -> bool:
+        """Whether the upgrade's ability has the shape of the one it replaces: a defensive or passive
+        ability meets no requirement (one `effect:`, and `dice:` for a defence); only a defence
+        rolls its own `dice:`."""
+        ability, written = card.ability, card.data["ability"]
+        base = card.path + ("ability",)
+        if target.kind in ("defensive", "passive"):
+            shape = "defensive ability" if target.kind == "defensive" else "passive ability"
+            fix = ("give it `dice:` (how many dice it rolls) and one `effect:`" if target.kind == "defensive"
+                   else "give it one `effect:`")
+            key = next((k for k in ("requires", "tiers", "variants") if k in written), None)
+            if key is not None:
+                self.add(error("C016", f"`{card.name}` upgrades the {shape} `{target.name}`, which has no "
+                               f"requirement: `{key}:` means nothing there", card.doc.span(base + (key,)),
+                               f"drop `{key}:` and {fix}"))
+                return False
+            if ability.shared is None:
+                self.add(error("C016", f"`{card.name}` upgrades the {shape} `{target.name}` but says "
+                               "nothing it does", card.doc.span(base), fix))
+                return False
+        elif ability.dice is not None:
+            self.add(error("C016", f"`{card.name}` upgrades `{target.name}`, which is not a defensive "
+                           "ability: `dice:` means nothing there", card.doc.span(base + ("dice",)),
+                           "drop `dice:`; write `requires:` for a new requirement, or leave it out to "
+                           "keep the board's"))
+            return False
+        return True
 
     # -- one piece of effect text
     def check_site(self, site: Site, scope: Scope, ctx: Context) -> None:

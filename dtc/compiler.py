@@ -249,8 +249,12 @@ class Compiler:
                 out["ability"] = {"kind": "passive",
                                   "effects": [self.triggered(card.ability.shared, scope)]}
             else:
-                out["ability"] = self.ability(card.ability, scope, hero)
-                out["ability"]["kind"] = target.kind
+                out["ability"] = upgraded = self.ability(card.ability, scope, hero)
+                upgraded["kind"] = target.kind
+                if not upgraded["options"]:  # it prints only an effect: it keeps the board's requirements
+                    upgraded["options"] = [{"requirement": self.requirement(o.requires.ast),
+                                            "chunk": upgraded["shared"]} for o in target.options]
+                    upgraded["shared"] = None
         return out
 
     # --------------------------------------------------------------- data

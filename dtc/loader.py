@@ -239,8 +239,15 @@ def _syntax_error(exc: MarkedYAMLError, source: SourceFile) -> Diagnostic:
                     "a key lines up with the keys beside it")
         else:
             hint = "text that contains `: ` must be quoted, or written as a block (`effect: >`)"
-    elif "cannot start any token" in problem and "\\t" in problem:
+    elif "tab character" in problem or ("cannot start any token" in problem
+                                        and ("\\t" in problem or "\t" in source.line_text(line))):
         hint = "indent with spaces, not tabs"
+    elif "expected '-' indicator" in problem or "expected <block end>" in problem:
+        text, above = source.line_text(line), source.line_text(line - 1)
+        column = _indent(above) + (2 if above.strip().startswith("- ") else 0) + 1
+        if text.strip() and _indent(text) + 1 != column:
+            hint = (f"this line starts at column {_indent(text) + 1} and the key above it at column "
+                    f"{column}: the keys of one item line up (a new item starts with `- `)")
     else:
         marks = [m for m in (exc.problem_mark, exc.context_mark) if m is not None]
         if any(_FLOW_LIST_THEN_TEXT.search(source.line_text(m.line + 1)) for m in marks):

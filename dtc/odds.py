@@ -657,6 +657,25 @@ def defence_runs(artifact: Artifact, hero: int, chunk: int, dice: int, attacker:
         yield combo, state, rng
 
 
+def defence_dice(artifact: Artifact, hero: int, chunk: int, components: list[int] | None = None,
+                 sides: list[int] | None = None) -> int:
+    """How many dice a defensive ability's chunk rolls for the hero with `components` and `sides`
+    (`If in <form>, roll 4 dice instead`): counted on one run against a sample state."""
+    from dtc.sample import SampleState, run_to_end
+    from dtc.vm import VM, RunContext, VMError
+
+    faces = {int(v): s for v, s in artifact.heroes[hero]["dice"]["faces"].items()}
+    state = SampleState(artifact, [hero, hero], logging=False)
+    if components is not None:
+        state.seats[0].components, state.seats[0].sides = list(components), list(sides or [])
+    plenty = 32
+    rng = _Faces(list(faces), [min(faces)] * plenty)
+    with suppress(VMError):
+        run_to_end(VM.shared(artifact), chunk, RunContext(0, hero, attacker=1, defender=0, faces=faces),
+                   state, rng)
+    return plenty - len(rng.values)
+
+
 def defense_outcomes(artifact: Artifact, hero: int, ability: dict) -> list[dict]:
     """The distribution of what a defensive roll does: every outcome of its dice, run through the
     VM against a sample state, grouped by what happened (with exact chances)."""

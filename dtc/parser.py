@@ -9,6 +9,7 @@ offsets into the text; the checker maps them to file positions.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import re
@@ -183,6 +184,18 @@ def _terminal_display(name: str) -> str:
     return name.lower()
 
 
+def core_word_guess(text: str) -> str | None:
+    """`text` with its first word, a misspelled word of the language, written right (`Gian Charge` ->
+    `Gain Charge`); None when it is no near miss."""
+    first, _, rest = text.partition(" ")
+    words = [w.casefold() for w in _CLAUSE_STARTS]
+    close = difflib.get_close_matches(first.casefold(), words, n=1, cutoff=0.7)
+    if not close or close[0] == first.casefold():
+        return None
+    word = close[0].capitalize() if first[:1].isupper() else close[0]
+    return f"{word} {rest}".strip()
+
+
 def _expected(names: set[str]) -> str:
     shown = sorted({_terminal_display(x) for x in names})
     if len(shown) > 8:
@@ -220,8 +233,14 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     if start == "requirement":
         hint = "a requirement is dice symbols with counts (`3 [Claw]`, `[Claw] 2 [Paw]`), " \
                "`N-of-a-kind`, `Small Straight` or `Large Straight`"
+    elif start == "trigger" and token.value.casefold() in ("anytime", "any"):
+        hint = "write `at any time`"
+    elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
+        hint = f"dice symbols are written in brackets: `[{token.value}]`"
     elif token.type == "WORD" and "NUMBER" in expected:
         hint = "this needs a number first, e.g. `gain 1 CP`"
+    elif any(e.upper() == "DMG" for e in expected) and re.search(r"\bdamage\s*$", text[:where], re.I):
+        hint = "the effect language writes damage as `dmg`: `deal 4 dmg`"
     return Problem("P001", f"unexpected `{token.value}` in {what}; expected {_expected(expected)}",
                    where, max(end, where + 1), hint)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from dtc import dice
 from dtc import nodes as n
-from dtc.parser import Problem, parse_effect
+from dtc.parser import Problem, core_word_guess, parse_effect
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
@@ -319,7 +319,7 @@ class Resolver:
     def expand(self, call: n.VerbCall) -> n.VerbCall:
         matches = match(call.text, self.scope.verbs)
         if not matches:
-            guess = suggest(call.text, self.scope.verbs)
+            guess = suggest(call.text, self.scope.verbs) or core_word_guess(call.text)
             hint = f"did you mean `{guess}`?" if guess else (
                 "declare it under `verbs:` in the hero file, or use a core verb "
                 "(see docs/effect-language.md)")

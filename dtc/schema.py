@@ -215,10 +215,10 @@ def _diagnose(err: ValidationError, doc: Document) -> list[Diagnostic]:
         extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
         out = []
         for key in extra:
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(key.replace(" ", "_"), allowed, n=1, cutoff=0.6)
             hint = f"did you mean `{close[0]}`?" if close else (
                 "allowed here: " + ", ".join(f"`{a}`" for a in allowed) if allowed else None)
-            if " " in key.strip():
+            if " " in key.strip() and not close:
                 hint = ("inside `{ ... }` a comma ends the value: quote text that contains "
                         "commas, or write the mapping one key per line")
             out.append(error("S003", f"unknown key `{key}` in {label}",

@@ -82,6 +82,12 @@ verbs:
     assert d.hint == "did you mean `take {n} Steps`?"
 
 
+def test_a_misspelled_core_verb_suggests_it(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Deal 4 dmg. Gian Wound."))
+    d = diag(result, "C005")
+    assert d.message == "unknown verb: `Gian Wound`" and d.hint == "did you mean `Gain Wound`?"
+
+
 def test_six_of_a_symbol_on_five_dice_is_impossible(lint_text):
     result = lint_text(MINIMAL_HERO.replace("requires: 3 [Claw]", "requires: 6 [Claw]"))
     d = diag(result, "C006")
@@ -332,3 +338,83 @@ def test_another_heros_status_is_unknown_with_whose_it_is(tmp_path, monkeypatch)
     found = diag(project.run([tmp_path / "a.yaml", tmp_path / "b.yaml"]), "C002")
     assert found.span.path.endswith("b.yaml") and "unknown status effect `Wound`" in found.message
     assert found.hint.startswith("`Wound` is Tester's own status effect (in ")
+
+
+def test_an_upgrade_of_a_defence_or_passive_has_no_requirement(lint_text):
+    """Offensive, Defensive and Passive Ability upgrades (000_eaa64e0770891241.txt, "Hero Cards" >
+    "Hero Upgrades") keep the shape of the space they upgrade: a defence rolls its dice, a passive is
+    always on, neither has a requirement; `requires:` on their upgrades is an error on its line (it
+    passed lint, then made `dtc compile` fail), and so is `dice:` on an offensive one."""
+    result = lint_text(hero_with("""
+passive:
+  - name: Calm
+    effect: At the conclusion of your turn, heal 1.
+cards:
+  - name: Guard II
+    kind: upgrade
+    upgrades: Guard
+    level: 2
+    cost: 2
+    ability:
+      requires: 3 [Claw]
+      effect: Deal 2 dmg per [Claw] rolled.
+  - name: Calm II
+    kind: upgrade
+    upgrades: Calm
+    level: 2
+    cost: 2
+    ability:
+      requires: 2 [Leaf]
+      effect: At the conclusion of your turn, heal 2.
+  - name: Swipe II
+    kind: upgrade
+    upgrades: Swipe
+    level: 2
+    cost: 2
+    ability:
+      dice: 4
+      effect: Deal 6 dmg.
+"""))
+    found = [d for d in result.diagnostics if d.code == "C016"]
+    assert [(d.span.line, d.span.col) for d in found] == [(29, 17), (37, 17), (45, 13)]
+    assert found[0].message == ("`Guard II` upgrades the defensive ability `Guard`, which has no "
+                                "requirement: `requires:` means nothing there")
+    assert found[0].hint == "drop `requires:` and give it `dice:` (how many dice it rolls) and one `effect:`"
+    assert found[1].hint == "drop `requires:` and give it one `effect:`"
+    assert "`dice:` means nothing there" in found[2].message
+
+
+def test_tiers_listed_hardest_first_warn(lint_text):
+    """Of an ability's tiers the one resolved is the last the dice meet ("3 [Claw]: Deal 4 dmg. 4
+    [Claw]: Deal 5 dmg. 5 [Claw]: Deal 6 dmg.", Druid's Ferocity): listed the other way round, 3
+    [Claw] would always win, and the 5 [Claw] tier would never be resolved."""
+    tiered = with_hero(**{"    requires: 3 [Claw]\n    effect: Deal 4 dmg.\n":
+                          "    tiers:\n      - requires: 5 [Claw]\n        effect: Deal 6 dmg.\n"
+                          "      - requires: 3 [Claw]\n        effect: Deal 4 dmg.\n"})
+    result = lint_text(tiered)
+    assert codes(result) == [("C007", 13, 19)]
+    assert result.diagnostics[0].message == (
+        "tier 1 of `Swipe` is never resolved: every roll that meets it meets tier 2 (`3 [Claw]`) too, "
+        "and of the tiers met the last listed is resolved")
+    in_order = tiered.replace("5 [Claw]", "@").replace("3 [Claw]", "5 [Claw]").replace("@", "3 [Claw]")
+    assert codes(lint_text(in_order)) == []
+
+
+def test_a_hero_card_named_like_a_common_card_is_a_duplicate(tmp_path, monkeypatch):
+    """Every hero's deck holds the common cards too: a hero card of the same name made two different
+    cards that `dtc show` and the narration could not tell apart."""
+    import shutil
+
+    from conftest import ROOT
+
+    from dtc import project
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    hero = tmp_path / "content" / "heroes" / "druid.yaml"
+    hero.write_text(hero.read_text(encoding="utf-8").replace("name: Shed the Shape", "name: Second Wind"),
+                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = project.run([tmp_path / "content"])
+    d = diag(result, "C008")
+    assert d.message.startswith("two cards are named `Second Wind` (the first at ")
+    assert d.span.path.endswith("druid.yaml")

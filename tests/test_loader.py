@@ -159,3 +159,13 @@ def test_document_shape_problems(text, code):
 def test_missing_file(tmp_path):
     doc, diags = load_file(tmp_path / "nope.yaml")
     assert doc is None and only(diags).code == "Y009"
+
+
+def test_misindented_key_and_tab_get_hints():
+    text = "statuses:\n  - name: Charge\n   polarity: positive\n"
+    d = only(load_text(text, "i.yaml")[1])
+    assert d.code == "Y003" and d.span.line == 3
+    assert d.hint == ("this line starts at column 4 and the key above it at column 5: the keys of one item "
+                      "line up (a new item starts with `- `)")
+    d = only(load_text("status:\n\tstack_limit: 3\n", "t.yaml")[1])
+    assert d.code == "Y003" and d.hint == "indent with spaces, not tabs"

@@ -402,3 +402,14 @@ def test_render_parses_back_to_the_same_tree(text):
     first = effect(text)
     again = effect(render_effect(first))
     assert again == first
+
+
+def test_words_a_designer_copies_from_a_hero_board_get_hints():
+    """The boards write "On Pierce, inflict Disarm" and "deal 8 damage"-like phrasing; the language
+    writes `[Pierce]` and `dmg`: the hint says so, not "this needs a number first"."""
+    _, problems = parse_effect("Roll 1 die: On Pierce, inflict Disarm.")
+    assert problems[0].hint == "dice symbols are written in brackets: `[Pierce]`"
+    _, problems = parse_effect("Then deal 4 damage.")
+    assert problems[0].hint == "the effect language writes damage as `dmg`: `deal 4 dmg`"
+    _, problems = parse_trigger("anytime")
+    assert problems[0].hint == "write `at any time`"

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -47,9 +48,12 @@ RESULT = r"result: (.+) after (\d+) turns"
 
 
 def spawn(*args) -> pexpect.spawn:
+    # Ctrl-C must reach the game even when the tests run as a background job (which ignores SIGINT,
+    # and a program inherits that)
     child = pexpect.spawn(DTC, [str(a) for a in args], timeout=15, dimensions=(50, 160),
                           env={"PATH": str(Path(sys.executable).parent), "COLUMNS": "160",
-                               "HOME": str(Path.home())})
+                               "HOME": str(Path.home())},
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.delaybeforesend = None  # the prompt is always read before answering: no need to wait
     return child
 

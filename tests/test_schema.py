@@ -139,3 +139,9 @@ def test_an_over_indented_key_is_named_as_such(lint_text):
     quoted = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Choose one: deal 4 dmg."))
     assert [d.hint for d in quoted.diagnostics if d.code == "Y003"] == [
         "text that contains `: ` must be quoted, or written as a block (`effect: >`)"]
+
+
+def test_a_key_written_with_a_space_gets_the_key_it_means(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("stack_limit: 2", "stack limit: 2"))
+    d = next(d for d in result.diagnostics if d.code == "S003")
+    assert d.message.startswith("unknown key `stack limit`") and d.hint == "did you mean `stack_limit`?"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -124,9 +125,16 @@ def test_enter_declines_domain_powers_and_other_choices_need_a_number():
     assert "  ? type a number from 1 to 2" in said
 
 
+def _default_sigint() -> None:
+    """Ctrl-C reaches the game even when the tests run as a background job (which ignores SIGINT, and
+    a program inherits that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args):
     child = pexpect.spawn(DTC, [str(a) for a in args], timeout=15, dimensions=(60, 200),
-                          env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())})
+                          env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())},
+                          preexec_fn=_default_sigint)
     child.delaybeforesend = None
     return child
 

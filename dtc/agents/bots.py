@@ -7,7 +7,9 @@ which guessed the chance, kept for comparison), activates
 the best ability it meets, buys upgrades, plays and spends what helps now
 (damage when attacking, prevention when hit, a card that changes or re-rolls
 its final dice toward a better ability or an opponent's away from hers, one
-that removes a negative status), sells what it cannot use, and defends.  It
+that removes a negative status), changes form when a form's effects are read
+(as its Attack concludes, before its Defensive Roll, as its turn ends), sells
+what it cannot use, and defends.  It
 reads abilities, cards and values from the compiled content, so it plays any
 hero.  Each bot's own choices use an RNG seeded from the game.
 """
@@ -17,13 +19,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations, product
-from math import comb
+from math import comb, factorial
 from typing import Any
 
 from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
-from dtc.opcodes import Op
+from dtc.opcodes import TARGETS, Op
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -38,6 +40,8 @@ from dtc.vm import (
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
 DEFENCE_ALTERATIONS = 256  # best Defensive Roll alterations a hero table keeps at hand
 DEFENCE_SETTINGS = 64  # defensive abilities' outcome tables a hero table keeps (per form, track position...)
+FORM_SWITCH_GAIN = 1.0  # what a change of form must be worth at its moment to spend a token on it
+FRIENDLY = frozenset(TARGETS.index(t) for t in ("self", "chosen_teammate", "self_or_chosen_teammate"))
 
 
 class RandomBot:
@@ -192,6 +196,23 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
     return best, picks
 
 
+def _ways(dice: tuple[int, ...]) -> int:
+    """In how many orders a multiset of dice can fall."""
+    ways = factorial(len(dice))
+    for count in Counter(dice).values():
+        ways //= factorial(count)
+    return ways
+
+
+def _moment(effect: dict) -> str | None:
+    """When a triggered effect is read: as its hero's Attack concludes ("attack"), as her turn ends
+    ("turn_end"), or another time (None)."""
+    trigger = effect.get("trigger") or {}
+    if trigger.get("on") == "conclude" and trigger.get("with_attack"):
+        return "attack"
+    return "turn_end" if trigger.get("on") == "turn_edge" else None
+
+
 def _in_order(found: tuple[float, list], order: list[int], purpose: str) -> tuple[float, list]:
     """An alteration worked out on the sorted roll, with positions in the roll as it lies."""
     gain, picks = found
@@ -209,6 +230,7 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._last_plan: tuple | None = None  # (player, offensive options, their worth plan)
         self._spend_uses: dict[int, str] = {}
+        self._form_moment: str | None = None  # the moment a token changing form is spent for
 
     def answer(self, game, request: Request) -> Any:
         if isinstance(request, RollDice):
@@ -286,6 +308,7 @@ class HeuristicBot:
         seat = request.player
         p = game.seats[seat]
         window = request.window
+        self._form_moment = None
         best, best_score = None, 0.0
         for i, action in enumerate(request.actions):
             score = 0.0
@@ -319,7 +342,9 @@ class HeuristicBot:
         if best is not None and request.actions[best].kind == "use":
             p.used.add(("bot_used", request.actions[best].name, game.phase))
         if best is not None and request.actions[best].kind == "spend" and \
-                self.spend_use(game, request.actions[best].ref) == "other":
+                self.spend_use(game, request.actions[best].ref) in ("other", "form"):
+            if self.spend_use(game, request.actions[best].ref) == "form":
+                self._form_moment = self.form_moment(game, seat, window)
             # one token of a kind a phase: a second would undo the first (a form taken, then another)
             p.used.add(("bot_spent", request.actions[best].ref, game.phase))
         return best
@@ -350,21 +375,114 @@ class HeuristicBot:
             return 3.0 if attack is not None and attack.attacker == seat else 0.0
         if use == "damaged":
             return 2.0
+        if use == "form":
+            moment = self.form_moment(game, seat, window)
+            gain = 0.0 if moment is None else self.form_choice(game, seat, moment)[0]
+            return gain if gain >= FORM_SWITCH_GAIN else 0.0
         if window == "main" and game.phase.startswith("Main Phase (1)"):
             return 1.0
         return 0.0
 
     def spend_use(self, game, status: int) -> str:
         """What a token of the status is spent for: "attack" (a modifier, or spent as an Attack
-        concludes), "damaged" (against damage), or "other"; read once per status."""
+        concludes), "damaged" (against damage), "form" (to change a hero's form: see `form_moment`),
+        or "other"; read once per status."""
         use = self._spend_uses.get(status)
         if use is None:
             entry = game.a.statuses[status]
             on = (entry.get("spendable") or {}).get("on")
             use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
-                "damaged" if on == "damaged_by_phase" else "other"
+                "damaged" if on == "damaged_by_phase" else \
+                "form" if self._changes_form(game, entry) else "other"
             self._spend_uses[status] = use
         return use
+
+    @staticmethod
+    def _changes_form(game, entry: dict) -> bool:
+        """Whether spending a token of the status sets a component of kind `forms`."""
+        for effect in entry.get("effects", ()):
+            if (effect.get("trigger") or {}).get("on") != "spent":
+                continue
+            chunk = game.a.chunks[effect["chunk"]]
+            if chunk.hero is None:
+                continue
+            components = game.a.heroes[chunk.hero]["components"]
+            if any(ins.op == Op.SET_COMP and components[ins.operands[0]].get("kind") == "forms"
+                   for ins in chunk.program):
+                return True
+        return False
+
+    # -- forms
+    @staticmethod
+    def form_moment(game, seat: int, window: str) -> str | None:
+        """The moment of the turn whose effects a change of form would serve now: "attack" (her
+        Attack concludes: what a form adds to it is read next), "defence" (she is about to make a
+        Defensive Roll), "turn_end" (the last window of her turn); None otherwise."""
+        attack = game.attack
+        if window == "conclude" and attack is not None:
+            if attack.attacker == seat:
+                return "attack"
+            if attack.defender == seat and not attack.ultimate and attack.dtype is not None \
+                    and game.rules.damage_types[attack.dtype].defendable:
+                return "defence"
+            return None
+        return "turn_end" if window == "discard" and game.active == seat else None
+
+    def form_choice(self, game, seat: int, moment: str) -> tuple[float, int, int]:
+        """(gain, component, form): the form worth the most more than the one she is in, at
+        `moment`; gain 0 when none is better."""
+        p = game.seats[seat]
+        best = (0.0, -1, -1)
+        for c, component in enumerate(p.table.components):
+            if component.get("kind") != "forms":
+                continue
+            here = self.form_worth(game, seat, c, p.components[c], moment)
+            for form in range(len(component["values"])):
+                gain = self.form_worth(game, seat, c, form, moment) - here
+                if gain > best[0] + 1e-9:
+                    best = (gain, c, form)
+        return best
+
+    def form_worth(self, game, seat: int, component: int, form: int, moment: str | None) -> float:
+        """What being in `form` is worth to `seat` at `moment` (None: at any, summed over the hero's
+        effects): for a Defensive Roll, what her defence does in it on average."""
+        p = game.seats[seat]
+        if moment == "defence":
+            components = list(p.components)
+            components[component] = form
+            return self.defence_worth(game, seat, components)
+        if moment is None:
+            return self.form_worths(game, p).get((component, form), 0.0)
+        worth = 0.0
+        for ability in p.abilities:  # the effects she has now, not those of upgrades she lacks
+            for effect in ability.effects:
+                if _moment(effect) == moment:
+                    worth += self.chunk_form_worths(game, p, effect["chunk"]).get((component, form), 0.0)
+        return worth
+
+    def defence_worth(self, game, seat: int, components: list[int]) -> float:
+        """The mean worth of her Defensive Roll with `components` against the Attack coming (dmg
+        dealt, dmg prevented up to what comes, the rest), over every way her dice can fall."""
+        p = game.seats[seat]
+        defence = next((x for x in p.abilities if x.kind == "defensive"), None)  # the one she picks
+        if defence is None or defence.chunk is None:
+            return 0.0
+        counts = p.table.memo.setdefault("defence dice", {})
+        key = (defence.chunk, tuple(components), tuple(p.sides))
+        dice = counts.get(key)
+        if dice is None:
+            if len(counts) >= DEFENCE_SETTINGS:
+                counts.clear()
+            dice = counts[key] = odds.defence_dice(game.a, p.table.index, defence.chunk, components, p.sides)
+        if not dice:
+            return 0.0
+        outcomes = self.defence_outcomes(game, (defence.chunk, tuple(components), tuple(p.sides), dice))
+        incoming = game.incoming[seat]
+        coming = max(0, incoming.total_before() - incoming.prevented)
+        total = 0.0
+        for rolled, (dealt, prevented, rest) in outcomes.items():
+            total += _ways(rolled) * (dealt + min(prevented, coming) + rest)
+        return total / len(p.table.faces) ** dice
 
     def passes(self, game, seat: int, window: str) -> bool:
         """Whether `act` would pass in this window whatever it is offered: nothing in hand or in
@@ -401,7 +519,8 @@ class HeuristicBot:
         for status, tokens in p.tokens.items():
             if tokens:
                 use = self.spend_use(game, status)
-                if use == "damaged" or (use == "attack" and attacking) or (use == "other" and first_main):
+                if use == "damaged" or (use == "attack" and attacking) or (use == "other" and first_main) \
+                        or (use == "form" and self.form_moment(game, seat, window) is not None):
                     return False
         return True
 
@@ -543,7 +662,7 @@ class HeuristicBot:
             if op == Op.PUSH:
                 amount = a
             elif op == Op.ACTOR:
-                mine = a == 0
+                mine = self._on_side_of(game, seat, a)
             elif op == Op.DEAL:  # b: 0 the one acting, else her opponent
                 hurts_me = mine if b == 0 else not mine
                 worth += amount * (-1.0 if hurts_me else 1.0)
@@ -574,27 +693,48 @@ class HeuristicBot:
             elif op == Op.MOVE:
                 worth += (1.0 if (b == 1) == (game.active == seat) else 0.0) if now else 0.5
             elif op == Op.SET_COMP and now:
-                worth += self.form_worths(game, me).get((a, b), 0.0)
+                worth += self.form_worth(game, seat, a, b, self._form_moment)
         return worth
 
+    @staticmethod
+    def _on_side_of(game, seat: int, target: int) -> bool:
+        """Whether the players a step names (`ACTOR`) are `seat` or her teammates."""
+        if target in FRIENDLY:
+            return True
+        name = TARGETS[target]
+        attack = game.attack
+        if name in ("attacker", "defender") and attack is not None:
+            return (attack.attacker if name == "attacker" else attack.defender) == seat
+        return False
+
     def form_worths(self, game, p) -> dict[tuple[int, int], float]:
-        """What the hero's effects do only in a form (`If in <form>, add 2 dmg`), summed by
-        (component, form) with `option_worth` at best; read once per hero."""
+        """What the hero's effects do only in a form, summed over all of them by (component, form)
+        (`chunk_form_worths`); read once per hero."""
         worths = p.table.memo.get("form worths")
         if worths is None:
             worths = {}
-            for chunk in game.a.chunks:
-                if chunk.hero != p.table.index:
-                    continue
-                program = chunk.program
-                for i, ins in enumerate(program[:-1]):
-                    if ins.op != Op.IN_FORM or program[i + 1].op != Op.JUMP_IF_FALSE:
-                        continue
-                    end = program[i + 1].operands[0]
-                    body = [(int(x.op), *x.operands, 0, 0, 0)[:4] for x in program[i + 2:] if x.offset < end]
-                    key = (ins.operands[0], ins.operands[1])
-                    worths[key] = worths.get(key, 0.0) + self.option_worth(game, p.seat, body, now=False)
+            for index, chunk in enumerate(game.a.chunks):
+                if chunk.hero == p.table.index:
+                    for key, worth in self.chunk_form_worths(game, p, index).items():
+                        worths[key] = worths.get(key, 0.0) + worth
             p.table.memo["form worths"] = worths
+        return worths
+
+    def chunk_form_worths(self, game, p, chunk: int) -> dict[tuple[int, int], float]:
+        """What a chunk does only in a form (`If in <form>, add 2 dmg`), by (component, form), with
+        `option_worth` at best; read once per chunk."""
+        memo = p.table.memo.setdefault("chunk form worths", {})
+        worths = memo.get(chunk)
+        if worths is None:
+            worths = memo[chunk] = {}
+            program = game.a.chunks[chunk].program
+            for i, ins in enumerate(program[:-1]):
+                if ins.op != Op.IN_FORM or program[i + 1].op != Op.JUMP_IF_FALSE:
+                    continue
+                end = program[i + 1].operands[0]
+                body = [(int(x.op), *x.operands, 0, 0, 0)[:4] for x in program[i + 2:] if x.offset < end]
+                key = (ins.operands[0], ins.operands[1])
+                worths[key] = worths.get(key, 0.0) + self.option_worth(game, p.seat, body, now=False)
         return worths
 
     def vm_answer(self, game, request: Request) -> Any:
