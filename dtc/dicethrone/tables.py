@@ -278,6 +278,11 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         target = board.get(data["upgrades"])
         upgraded = dict(data["ability"], name=data["upgrades"])
         upgraded.setdefault("kind", target.kind if target else "offensive")
+        if target is not None and not upgraded.get("options") and target.kind in ("offensive", "ultimate"):
+            # an artifact compiled before upgrades carried the board's requirements themselves
+            upgraded["options"] = [{"requirement": o.requirement, "chunk": upgraded.get("shared")}
+                                   for o in target.options]
+            upgraded["shared"] = None
         ability = _ability(artifact, upgraded, faces, data.get("level", 2))
     chunk = data.get("chunk")
     return CardDef(
