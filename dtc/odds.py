@@ -32,6 +32,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
+from math import factorial
 from pathlib import Path
 from typing import Any
 
@@ -635,44 +636,50 @@ class _Faces:
         return self.fallback.random()
 
 
-def defence_runs(artifact: Artifact, hero: int, chunk: int, dice: int, attacker: int,
-                 components: list[int] | None = None, sides: list[int] | None = None,
-                 logging: bool = True):
-    """Every multiset of `dice` of the hero's dice, rolled by her defensive ability's chunk and run
-    through the VM against a sample state (the hero as player 0, with `components` and `sides` if
-    given; `attacker`'s hero as player 1): yields (the dice, the state after, the dice source)."""
+def orderings(dice: tuple[int, ...]) -> int:
+    """In how many orders a multiset of dice can fall (its share of all rolls, times faces ** dice)."""
+    ways = factorial(len(dice))
+    for v in set(dice):
+        ways //= factorial(dice.count(v))
+    return ways
+
+
+def _defence_run(artifact: Artifact, hero: int, chunk: int, attacker: int, values: list[int],
+                 components: list[int] | None, sides: list[int] | None, logging: bool):
+    """One run of a defensive ability's chunk through the VM against a sample state (the hero as
+    player 0, with `components` and `sides` if given; `attacker`'s hero as player 1), its dice
+    showing `values` in order: (the state after, the dice source)."""
     from dtc.sample import SampleState, run_to_end
     from dtc.vm import VM, RunContext, VMError
 
     faces = {int(v): s for v, s in artifact.heroes[hero]["dice"]["faces"].items()}
-    vm = VM.shared(artifact)
-    for combo in combinations_with_replacement(sorted(faces), dice):
-        state = SampleState(artifact, [hero, attacker], logging=logging)
-        if components is not None:
-            state.seats[0].components, state.seats[0].sides = list(components), list(sides or [])
-        rng = _Faces(list(faces), list(combo))
-        ctx = RunContext(0, hero, attacker=1, defender=0, faces=faces)
-        with suppress(VMError):  # an effect that cannot finish on a sample state: what ran counts
-            run_to_end(vm, chunk, ctx, state, rng)
-        yield combo, state, rng
+    state = SampleState(artifact, [hero, attacker], logging=logging)
+    if components is not None:
+        state.seats[0].components, state.seats[0].sides = list(components), list(sides or [])
+    rng = _Faces(list(faces), list(values))
+    ctx = RunContext(0, hero, attacker=1, defender=0, faces=faces)
+    with suppress(VMError):  # an effect that cannot finish on a sample state: what ran counts
+        run_to_end(VM.shared(artifact), chunk, ctx, state, rng)
+    return state, rng
+
+
+def defence_runs(artifact: Artifact, hero: int, chunk: int, dice: int, attacker: int,
+                 components: list[int] | None = None, sides: list[int] | None = None,
+                 logging: bool = True):
+    """Every multiset of `dice` of the hero's dice, rolled by her defensive ability's chunk
+    (`_defence_run`): yields (the dice, the state after, the dice source)."""
+    for combo in combinations_with_replacement(sorted(int(v) for v in artifact.heroes[hero]["dice"]["faces"]),
+                                               dice):
+        yield (combo, *_defence_run(artifact, hero, chunk, attacker, list(combo), components, sides, logging))
 
 
 def defence_dice(artifact: Artifact, hero: int, chunk: int, components: list[int] | None = None,
                  sides: list[int] | None = None) -> int:
     """How many dice a defensive ability's chunk rolls for the hero with `components` and `sides`
     (`If in <form>, roll 4 dice instead`): counted on one run against a sample state."""
-    from dtc.sample import SampleState, run_to_end
-    from dtc.vm import VM, RunContext, VMError
-
-    faces = {int(v): s for v, s in artifact.heroes[hero]["dice"]["faces"].items()}
-    state = SampleState(artifact, [hero, hero], logging=False)
-    if components is not None:
-        state.seats[0].components, state.seats[0].sides = list(components), list(sides or [])
     plenty = 32
-    rng = _Faces(list(faces), [min(faces)] * plenty)
-    with suppress(VMError):
-        run_to_end(VM.shared(artifact), chunk, RunContext(0, hero, attacker=1, defender=0, faces=faces),
-                   state, rng)
+    lowest = min(int(v) for v in artifact.heroes[hero]["dice"]["faces"])
+    _, rng = _defence_run(artifact, hero, chunk, hero, [lowest] * plenty, components, sides, False)
     return plenty - len(rng.values)
 
 
@@ -680,7 +687,6 @@ def defense_outcomes(artifact: Artifact, hero: int, ability: dict) -> list[dict]
     """The distribution of what a defensive roll does: every outcome of its dice, run through the
     VM against a sample state, grouped by what happened (with exact chances)."""
     from collections import Counter
-    from math import factorial
 
     dice = ability.get("dice") or 0
     total = len(artifact.heroes[hero]["dice"]["faces"]) ** dice
@@ -688,11 +694,8 @@ def defense_outcomes(artifact: Artifact, hero: int, ability: dict) -> list[dict]
     sampled = False
     for combo, state, rng in defence_runs(artifact, hero, ability["chunk"], dice,
                                           (hero + 1) % len(artifact.heroes)):
-        ways = factorial(dice)
-        for v in set(combo):
-            ways //= factorial(combo.count(v))
         sampled = sampled or rng.sampled
-        outcomes[_summary(state.log)] += Fraction(ways, total)
+        outcomes[_summary(state.log)] += Fraction(orderings(combo), total)
     rows = [{"outcome": text, "chance": chance} for text, chance in outcomes.items()]
     rows.sort(key=lambda r: (-r["chance"], r["outcome"]))
     if sampled:

@@ -1453,6 +1453,22 @@ def test_the_heuristic_bot_counts_a_teammate_step_as_its_own(compiled):
     assert bot.form_worth(game, 0, *druid_form, "turn_end") == pytest.approx(1.5)
 
 
+def test_a_worth_read_at_best_is_the_same_in_any_game(compiled):
+    """What a hero's effects do in a form is read once and kept for every game the process plays
+    (`chunk_form_worths`), so read at best it must not depend on that game's Attack: otherwise the
+    numbers of `dtc simulate` would change with which games a worker played first (`--jobs`)."""
+    from dtc.dicethrone.state import Attack
+    from dtc.opcodes import TARGETS, Op
+
+    steps = [(Op.ACTOR, TARGETS.index("attacker"), 0, 0), (Op.PUSH, 3, 0, 0), (Op.DEAL, 0, 1, 0)]
+    game = new_game(compiled, ["druid", "duelist"])
+    bot = HeuristicBot(1)
+    quiet = bot.option_worth(game, 0, steps, now=False)
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+    assert bot.option_worth(game, 0, steps, now=False) == quiet
+    assert bot.option_worth(game, 0, steps, now=True) != quiet  # now, the attacker is she herself
+
+
 def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):
     """"You can have a maximum of 15 CP. If you gain CP while you are already at 15 CP, do not increase
     your CP Dial" ("Combat Points (CP)"): a card sold at 15 CP brings nothing; in Main Phase

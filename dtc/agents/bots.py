@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations, product
-from math import comb, factorial
+from math import comb
 from typing import Any
 
 from dtc import odds
@@ -194,14 +194,6 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
                 best = after - now
                 picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
     return best, picks
-
-
-def _ways(dice: tuple[int, ...]) -> int:
-    """In how many orders a multiset of dice can fall."""
-    ways = factorial(len(dice))
-    for count in Counter(dice).values():
-        ways //= factorial(count)
-    return ways
 
 
 def _moment(effect: dict) -> str | None:
@@ -476,12 +468,13 @@ class HeuristicBot:
             dice = counts[key] = odds.defence_dice(game.a, p.table.index, defence.chunk, components, p.sides)
         if not dice:
             return 0.0
-        outcomes = self.defence_outcomes(game, (defence.chunk, tuple(components), tuple(p.sides), dice))
+        setting = (defence.chunk, tuple(components), tuple(p.sides), dice)
+        outcomes = self.defence_outcomes(game, seat, setting)
         incoming = game.incoming[seat]
         coming = max(0, incoming.total_before() - incoming.prevented)
         total = 0.0
         for rolled, (dealt, prevented, rest) in outcomes.items():
-            total += _ways(rolled) * (dealt + min(prevented, coming) + rest)
+            total += odds.orderings(rolled) * (dealt + min(prevented, coming) + rest)
         return total / len(p.table.faces) ** dice
 
     def passes(self, game, seat: int, window: str) -> bool:
@@ -588,7 +581,7 @@ class HeuristicBot:
         coming = max(0, incoming.total_before() - incoming.prevented)
         sign = -1.0 if seat != d else 1.0
         setting = (game.defense_chunk, tuple(p.components), tuple(p.sides), len(game.roll))
-        outcomes = self.defence_outcomes(game, setting)
+        outcomes = self.defence_outcomes(game, d, setting)
         roll = game.roll
         order = sorted(range(len(roll)), key=roll.__getitem__)
         ordered = tuple(roll[i] for i in order)
@@ -607,13 +600,14 @@ class HeuristicBot:
         return _in_order(found, order, purpose)
 
     @staticmethod
-    def defence_outcomes(game, setting: tuple) -> dict[tuple[int, ...], tuple[int, int, float]]:
-        """For every multiset of the dice a defensive ability rolls: (dmg dealt to the attacker, dmg
-        prevented, the worth of the rest: healing, CP, statuses), run through the VM against a sample
-        state with the defender's components (and her hero as the attacker: what it does to the
-        attacker is told by numbers alone); worked out once per setting, kept on her table."""
+    def defence_outcomes(game, defender: int,
+                         setting: tuple) -> dict[tuple[int, ...], tuple[int, int, float]]:
+        """For every multiset of the dice the defender's defensive ability rolls: (dmg dealt to the
+        attacker, dmg prevented, the worth of the rest: healing, CP, statuses), run through the VM
+        against a sample state with her components (and her hero as the attacker: what it does to
+        the attacker is told by numbers alone); worked out once per setting, kept on her table."""
         chunk, components, sides, count = setting
-        table = game.seats[game.attack.defender].table
+        table = game.seats[defender].table
         memo = table.memo.setdefault("defence outcomes", {})
         found = memo.get(setting)
         if found is not None:
@@ -662,7 +656,7 @@ class HeuristicBot:
             if op == Op.PUSH:
                 amount = a
             elif op == Op.ACTOR:
-                mine = self._on_side_of(game, seat, a)
+                mine = self._on_side_of(game, seat, a) if now else a in FRIENDLY
             elif op == Op.DEAL:  # b: 0 the one acting, else her opponent
                 hurts_me = mine if b == 0 else not mine
                 worth += amount * (-1.0 if hurts_me else 1.0)
@@ -698,7 +692,8 @@ class HeuristicBot:
 
     @staticmethod
     def _on_side_of(game, seat: int, target: int) -> bool:
-        """Whether the players a step names (`ACTOR`) are `seat` or her teammates."""
+        """Whether the players a step names (`ACTOR`) are `seat` or her teammates now (read at best,
+        `option_worth` does not look at the game: what it finds is kept for every game)."""
         if target in FRIENDLY:
             return True
         name = TARGETS[target]
