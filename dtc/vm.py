@@ -298,6 +298,9 @@ class RunContext:
     # the hero whose dice `roll N dice` rolls, when not `hero`: a player always rolls her own dice,
     # also for a status another hero inflicted (its effect still names that hero's things)
     dice_hero: int | None = None
+    # what set the effect off, in players' words (a passive ability, a track's position), when a
+    # trigger did: narration names it where nothing before says where dmg or prevention came from
+    source: str = ""
 
 
 @dataclass

@@ -134,10 +134,15 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     assert re.match(r"replay matches: \d+ answers, \d+ turns, (P\d won|draw)", replayed.output)
 
 
-def test_end_of_input_leaves_cleanly(tmp_path):
+@pytest.mark.parametrize("leave", ["end of input", "q", "Quit"])
+def test_end_of_input_or_q_leaves_cleanly(tmp_path, leave):
+    """End of input, or `q`/`quit` typed at any prompt, leaves the game as Ctrl-C does."""
     child = spawn("play", "--hero", "forgemaster", "--vs", "sun-elf", "--seed", 2)
     child.expect(r"> ")
-    child.sendeof()
+    if leave == "end of input":
+        child.sendeof()
+    else:
+        child.sendline(leave)
     child.expect("left the game \\(use --save FILE to be able to continue\\)")
     child.expect(pexpect.EOF)
     child.close()
@@ -169,6 +174,17 @@ def test_auto_plays_a_narrated_game_to_a_result():
     assert "== Turn 1:" in out and " rolls " in out and " activates " in out
     assert re.search(r"result: (Sun Elf \(P1\) won|Forgemaster \(P2\) won|a draw) after \d+ turns", out)
     assert run("play", "--hero", "sun_elf", "--vs", "forgemaster", "--auto", "--seed", 3).output == out
+
+
+def test_the_narration_names_the_passive_track_or_token_that_adds_prevents_or_changes_dmg():
+    """Dmg added, prevented or made undefendable by something nothing before named (a form's passive,
+    a track's position, a spent token) says where it came from, and whose Attack it is."""
+    out = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 1).output
+    assert re.search(r"P1 Druid adds 2 dmg to the Attack \(from Cat Form\)", out)
+    assert re.search(r"P2 Duelist adds \d dmg to the Attack \(from Footwork \(Offense \d\)\)", out)
+    assert re.search(r"P2 Duelist prevents \d dmg \(from Footwork \(Defense \d\)\)", out)
+    assert "P2 Duelist's Attack becomes undefendable (from Guard Break)" in out
+    assert re.search(r"adds \d dmg to the Attack\n", out)  # a card's or ability's own: told before it
 
 
 def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
@@ -596,6 +612,27 @@ def test_dice_questions_say_what_the_card_says(compiled):
     choices = (Choice("Ferocity (3 [Claw])", 0, 0, 4.0), Choice("re-roll (1 roll attempt left)", -1, -1, 0.0))
     assert human.answer(game, Activate("Offensive Roll Phase", 0, (1, 1, 1, 4, 5), choices)) == 1
     assert "  ? type a number from 1 to 2: the ability to activate (or to re-roll), or 0 for none" in said
+
+
+def test_a_die_changed_by_a_card_takes_a_symbol_name_and_nothing_changed_is_confirmed(compiled):
+    """`3=Anvil` names the one face showing [Anvil]; `3=Pick` (three faces) is refused with the
+    names it takes; Enter at a card's change asks first, since the card's CP are spent all the same."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import ChooseDice
+
+    game = Game(compiled, [compiled.hero("forgemaster")[0], 0], 1)
+    game.roll_faces = game.seats[0].table.faces  # Forgemaster: 1-3 Pick, 4-5 Forge, 6 Anvil
+    said, typed = [], iter(["3=Pick", "3=[anvil]", "", "n", "", "y"])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    six = (1, 2, 3, 4, 5, 6)
+    card = "Common › card Fine Tuning"
+    assert human.answer(game, ChooseDice(card, 0, (1, 2, 3, 4, 5), 1, "change", six)) == [[2, 6]]
+    assert "  ? write e.g. `5=6`: a die from 1 to 5, a value among 1, 2, 3, 4, 5, 6 or a symbol (Anvil); " \
+        "or Enter for none" in said
+    assert human.answer(game, ChooseDice(card, 0, (1, 2, 3, 4, 5), 1, "change", six)) == []
+    assert said.count("change no die? (Fine Tuning is spent all the same) [y/n] > ") == 2
 
 
 def test_a_step_on_a_track_says_where_each_way_leads(compiled):

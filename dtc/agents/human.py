@@ -6,6 +6,7 @@ Ctrl-C or end of input raise `Quit`, which `dtc play` turns into a clean exit
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,7 @@ WINDOW_MOMENTS = {
     "isolated": "(isolated dmg about to land)",
 }
 HELP = ("?", "help", "h")  # at a window: what the cards in hand say
+QUIT = ("q", "quit", "exit")  # at any prompt: leave the game, as Ctrl-C does
 DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has come
     "none": "(the Attack made, with no Defensive Roll against it)",
     "rolled": "(the Defensive Roll made, before it resolves)",
@@ -61,6 +63,8 @@ class Human:
                 text = self.read(prompt)
             except (EOFError, KeyboardInterrupt):
                 raise Quit() from None
+            if text.strip().lower() in QUIT:
+                raise Quit()
             value = parse(text.strip())
             if value is not None:
                 return value
@@ -188,12 +192,7 @@ class Human:
         n = len(r.roll)
         dice = "1 die" if r.most == 1 else f"up to {r.most} dice"
         if r.purpose == "change":
-            values = ", ".join(map(str, r.values))
-            pairs = "a `die=value` pair" if r.most == 1 else "`die=value` pairs"
-            return self.ask(f"change {dice}: {pairs} (values {values}; Enter for none) > ",
-                            lambda t: _changes(t, n, r.most, r.values),
-                            f"write e.g. `{n}={r.values[-1]}`: a die from 1 to {n}, a value among {values}"
-                            f"{'' if r.most == 1 else f'; at most {r.most} pairs'}; or Enter for none")
+            return self._change(game, r, dice)
         if n == 1:
             return self.ask("re-roll the die? (1 re-rolls it; Enter for none) > ",
                             lambda t: _positions(t, 1, 1), "type 1 to re-roll the die, or press Enter")
@@ -201,6 +200,24 @@ class Human:
                         lambda t: _positions(t, n, r.most),
                         f"give {'one position' if r.most == 1 else f'at most {r.most} different positions'} "
                         f"from 1 to {n}{'' if r.most == 1 else ', e.g. `1 3`'}, or Enter for none")
+
+    def _change(self, game, r: ChooseDice, dice: str) -> list[list[int]]:
+        """`die=value` pairs, the value as a number or a symbol name (`3=Claw`, `3=[Claw]`) when the
+        symbol is on one face only; Enter changes nothing after a yes, as the card is spent all the same."""
+        n, values = len(r.roll), ", ".join(map(str, r.values))
+        names = _symbol_faces(game, r.values)
+        pairs = "a `die=value` pair" if r.most == 1 else "`die=value` pairs"
+        shown = sorted({game.a.symbols[game.roll_faces[v]] for v in names.values()}) if names else []
+        named = f" or a symbol ({', '.join(shown)})" if shown else ""
+        hint = (f"write e.g. `{n}={r.values[-1]}`: a die from 1 to {n}, a value among {values}{named}"
+                f"{'' if r.most == 1 else f'; at most {r.most} pairs'}; or Enter for none")
+        while True:
+            picked = self.ask(f"change {dice}: {pairs} (values {values}; Enter for none) > ",
+                              lambda t: _changes(t, n, r.most, r.values, names), hint)
+            spent = spoken(r.owner) if " › card " in r.owner else ""  # a card's CP are paid: say so
+            if picked or not spent or self.ask(f"change no die? ({spent} is spent all the same) [y/n] > ",
+                                               _yes_no, "answer y or n"):
+                return picked
 
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)
@@ -342,12 +359,22 @@ def _some(text: str, n: int, least: int, most: int) -> list[int] | None:
     return picks if picks is not None and least <= len(picks) <= most else None
 
 
-def _changes(text: str, n: int, most: int, values) -> list[list[int]] | None:
+def _symbol_faces(game, values) -> dict[str, int]:
+    """Symbol name (folded) -> the one value among `values` showing it, for the dice on the table;
+    a symbol on several faces is left out (`Pick` could be 1, 2 or 3: the value says which)."""
+    faces = getattr(game, "roll_faces", None) or {}
+    showing = Counter(faces[v] for v in values if v in faces)
+    return {game.a.symbols[faces[v]].casefold(): v for v in values if v in faces and showing[faces[v]] == 1}
+
+
+def _changes(text: str, n: int, most: int, values, names: dict[str, int] | None = None
+             ) -> list[list[int]] | None:
     if text == "":
         return []
     out = []
     for part in text.replace(",", " ").split():
         die, _, value = part.partition("=")
+        value = str((names or {}).get(value.strip("[]").casefold(), value))
         if not (_digits(die) and _digits(value) and 1 <= int(die) <= n and int(value) in values):
             return None
         if any(done[0] == int(die) - 1 for done in out):

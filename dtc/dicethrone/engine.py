@@ -534,7 +534,7 @@ class Game(GameState):
             q = self.queue.pop(0)
             ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
                            attacker=self.attack.attacker if self.attack else None,
-                           defender=self.attack.defender if self.attack else None)
+                           defender=self.attack.defender if self.attack else None, source=q.named)
             yield from self.run(q.chunk, ctx)
 
     def in_chosen_order(self, a: int, jobs: list[Queued]) -> Generator[Request, Any, None]:
@@ -614,7 +614,8 @@ class Game(GameState):
                 continue
             if kind == "ability":
                 if self._once(p, effect, ("ability", owner.name)):
-                    jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, owner.name))
+                    jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, owner.name,
+                                       named=owner.name))
                 continue
             c, e, comp = owner
             if effect.get("side") is not None and effect["side"] != p.sides[c]:
@@ -626,7 +627,8 @@ class Game(GameState):
                 if key in p.used:
                     continue
                 p.used.add(key)
-            jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, comp["name"]))
+            jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, comp["name"],
+                               named=self.component_label(seat, c, effect)))
         return jobs
 
     def run_jobs(self, jobs: list[Queued], attacker: int | None,
@@ -640,7 +642,7 @@ class Game(GameState):
                 if token is None:
                     continue  # removed by an effect that ran before it
             ctx = self.ctx(job.player, job.hero, status=job.status, token=token,
-                           attacker=attacker, defender=defender)
+                           attacker=attacker, defender=defender, source=job.named)
             if self.attack is not None:
                 ctx.attacker = self.attack.attacker
                 ctx.defender = self.attack.defender

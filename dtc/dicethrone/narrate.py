@@ -83,9 +83,9 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "receive":
         return f"{who(game, p)} receives {e['amount']} dmg"
     if kind == "add":
-        return f"{who(game, p)} adds {e['amount']} dmg to the Attack"
+        return f"{who(game, p)} adds {e['amount']} dmg to the Attack{_from(e)}"
     if kind == "prevent":
-        return f"{who(game, p)} prevents {e['amount']} dmg"
+        return f"{who(game, p)} prevents {e['amount']} dmg{_from(e)}"
     if kind == "prevent_half":
         return f"{who(game, p)} prevents half the incoming dmg"
     if kind == "damage_total":
@@ -138,7 +138,9 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "craft":
         return f"{who(game, p)} crafts {e['tier']}"
     if kind == "attack_becomes":
-        return f"the Attack becomes {e['type']}"
+        if p is None:  # a log from before the Attack's owner was told
+            return f"the Attack becomes {e['type']}"
+        return f"{who(game, p)}'s Attack becomes {e['type']}{_from(e)}"
     if kind == "skip":
         return f"{who(game, p)} will skip their {e['phase']}"
     if kind == "income_skipped":
@@ -157,6 +159,11 @@ def line(game: Game, e: dict) -> str | None:
             return f"\nThe game is a draw: the heroes fell together after {e['turns']} turns."
         return f"\n{who(game, e['winner'])} wins after {e['turns']} turns."
     return None
+
+
+def _from(e: dict) -> str:
+    """` (from <what set it off>)` when the event says (a token, a passive, a track's position)."""
+    return f" (from {e['by']})" if e.get("by") else ""
 
 
 def table(game: Game, viewer: int | None = None) -> str:

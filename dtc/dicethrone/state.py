@@ -104,6 +104,7 @@ class Queued:
     event_value: int = 0
     source: str = ""
     held: Token | None = None  # the token itself: tokens before it may go first and move it
+    named: str = ""  # what set it off in players' words: a passive ability, `<track> (<position>)`
 
 
 class GameState:
@@ -190,9 +191,31 @@ class GameState:
                 attack.dealt = True
                 if attack.dtype is None:
                     attack.dtype = dtype
-        by = {} if ctx.status is None or ctx.attack_run else {"by": self._token_name(ctx)}
         self.event("deal", source=ctx.owner, target=target, amount=amount,
-                   type=self.a.damage_types[dtype], isolated=bool(isolated), **by)
+                   type=self.a.damage_types[dtype], isolated=bool(isolated), **self._by(ctx))
+
+    def _by(self, ctx) -> dict:
+        """`{"by": <what set the effect off>}` for narration, when it was a token or a trigger (an
+        ability's own effects, cards and spent tokens are told before they act)."""
+        if ctx.attack_run:
+            return {}
+        if ctx.status is not None:
+            return {"by": self._token_name(ctx)}
+        return {"by": ctx.source} if ctx.source else {}
+
+    def component_label(self, seat: int, comp: int, effect: dict) -> str:
+        """A component as a player names the part of it whose effect acts: `<track> (<position>)`,
+        `<dial> (<side>)`, or the component's name."""
+        p = self.seats[seat]
+        data = p.table.components[comp]
+        if effect.get("side") is not None and data.get("sides"):
+            return f"{data['name']} ({data['sides'][effect['side']]})"
+        at = effect.get("at")
+        if at is None and (effect.get("trigger") or {}).get("on") == "reads":
+            at = p.components[comp]
+        if at is not None and data.get("values") and 0 <= at < len(data["values"]):
+            return f"{data['name']} ({data['values'][at]})"
+        return data["name"]
 
     def _token_name(self, ctx) -> str:
         """The status whose token's effect this is, or the token's tier (`Ultimanium Helmet`)."""
@@ -217,12 +240,12 @@ class GameState:
         if attack is None or amount <= 0:
             return
         self.incoming[attack.defender].added += amount
-        self.event("add", player=ctx.owner, amount=amount)
+        self.event("add", player=ctx.owner, amount=amount, **self._by(ctx))
 
     def prevent(self, ctx, amount):
         if amount > 0:
             self.incoming[ctx.owner].prevented += amount
-            self.event("prevent", player=ctx.owner, amount=amount)
+            self.event("prevent", player=ctx.owner, amount=amount, **self._by(ctx))
 
     def prevent_half(self, ctx, round_up):
         self.incoming[ctx.owner].halvings += 1
@@ -248,7 +271,8 @@ class GameState:
     def attack_becomes(self, ctx, dtype):
         if self.attack is not None:
             self.attack.dtype = dtype
-            self.event("attack_becomes", type=self.a.damage_types[dtype])
+            self.event("attack_becomes", player=self.attack.attacker, type=self.a.damage_types[dtype],
+                       **self._by(ctx))
 
     def fail_phase(self, ctx, phase):
         self.failed = True
@@ -616,7 +640,8 @@ class GameState:
                 continue
             if on == "reads" and trigger.get("value") != p.components[comp]:
                 continue
-            self.queue.append(Queued(effect["chunk"], seat, p.table.index, None, None, value, on))
+            self.queue.append(Queued(effect["chunk"], seat, p.table.index, None, None, value, on,
+                                     named=self.component_label(seat, comp, effect)))
 
     # --------------------------------------------------------------- misc
     def players(self, ctx, who):
