@@ -40,6 +40,7 @@ class Checker:
         self.diags.append(d)
 
     def at_site(self, site: Site, p: Problem) -> None:
+        p = p.narrowed(site.text)
         span = site.doc.text_span(site.path, p.start, p.end)
         severity = Severity(p.severity)
         d = Diagnostic(p.code, severity, p.message, span, p.hint, notes=p.notes)

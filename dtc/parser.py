@@ -40,6 +40,15 @@ class Problem:
     hint: str | None = None
     severity: str = "error"
     notes: tuple[str, ...] = field(default=())
+    focus: str | None = None  # the name in the span the problem is about: the caret goes under it
+
+    def narrowed(self, text: str) -> Problem:
+        """The problem with its span on `focus` when the name is written inside it (`Increase
+        Moon Dial by 2`: the caret under `Moon Dial`, not the whole phrase)."""
+        if not self.focus:
+            return self
+        at = text.casefold().find(self.focus.casefold(), self.start, self.end)
+        return self if at < 0 else replace(self, start=at, end=at + len(self.focus))
 
 
 # ------------------------------------------------------------- the parser

@@ -86,10 +86,10 @@ class Resolver:
         self.verb_span: n.Offsets | None = None
 
     # -- reporting
-    def report(self, code, message, span, hint=None, severity="error"):
+    def report(self, code, message, span, hint=None, severity="error", focus=None):
         where = self.verb_span or span or n.Offsets(0, 1)
         notes = (f"in the expansion of verb `{self.verb_stack[-1]}`",) if self.verb_stack else ()
-        self.problems.append(Problem(code, message, where.start, where.end, hint, severity, notes))
+        self.problems.append(Problem(code, message, where.start, where.end, hint, severity, notes, focus))
 
     def warn(self, code, message, span, hint=None):
         self.report(code, message, span, hint, "warning")
@@ -490,13 +490,14 @@ class Resolver:
         comp = self.scope.components.get(fold(name))
         if comp is None:
             self.report("C003", f"unknown component `{name}`", span,
-                        self.did_you_mean(name, [c.name for c in self.scope.components.values()]))
+                        self.did_you_mean(name, [c.name for c in self.scope.components.values()]), focus=name)
             return name
         if comp.kind not in kinds:
             kind = "set of forms" if comp.kind == "forms" else comp.kind
             hint = f"a form is a condition of its own: `If in {comp.values[0]}, ...`" \
                 if comp.kind == "forms" and comp.values else None
-            self.report("C016", f"{comp.name} is a {kind}; this needs a {' or '.join(kinds)}", span, hint)
+            self.report("C016", f"{comp.name} is a {kind}; this needs a {' or '.join(kinds)}", span, hint,
+                        focus=name)
         return comp.name
 
     def component_value(self, comp, value, span):

@@ -52,6 +52,8 @@ def test_unknown_component_and_form(lint_text):
     result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
                                             "effect: Increase Sun Dail by 1. If in Bear Form, deal 4 dmg."))
     assert [c for c, _, _ in codes(result)] == ["C003", "C017"]
+    d = diag(result, "C003")  # the caret under the unknown name, not the whole `Increase ... by 1`
+    assert (d.span.line, d.span.col, d.span.end_col) == (13, 22, 30)
 
 
 def test_upgrade_for_an_ability_the_hero_lacks(lint_text):
