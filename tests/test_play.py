@@ -648,6 +648,13 @@ def test_a_step_on_a_track_says_where_each_way_leads(compiled):
     human.asked = True
     assert human.answer(game, ChooseDirection("Duelist › Parry", 0, "Footwork", 1)) == "down"
     assert asked == ["move Footwork 1 (now Neutral; up: Offense 1, down: Defense 1): up or down? > "]
+    # `u`/`d`, or the position a way leads to, answer too; anything else is asked again with them
+    said, typed = [], iter(["sideways", "offense 1", "d", "Defense 1"])
+    human = Human(read=lambda prompt: next(typed), say=said.append)
+    human.asked = True
+    assert [human.answer(game, ChooseDirection("Duelist › Parry", 0, "Footwork", 1)) for _ in range(3)] \
+        == ["up", "down", "down"]
+    assert said == ["  ? answer up or down (or where to: Offense 1 or Defense 1)"]
 
 def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compiled):
     from dtc.dicethrone.engine import Game

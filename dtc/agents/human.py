@@ -261,8 +261,14 @@ class Human:
                         f"{_type_number(1, n)}") - 1
 
     def on_ChooseDirection(self, game, r: ChooseDirection):
-        return self.ask(f"move {r.component} {r.amount}{_track_ends(game, r)} up or down? > ",
-                        lambda t: t.lower() if t.lower() in ("up", "down") else None, "answer up or down")
+        ends = _track_ends(game, r)
+        ways = {"up": "up", "u": "up", "down": "down", "d": "down"}
+        hint = "answer up or down"
+        if ends and ends[1].casefold() != ends[2].casefold():  # where a way leads names it too
+            ways.update({ends[1].casefold(): "up", ends[2].casefold(): "down"})
+            hint += f" (or where to: {ends[1]} or {ends[2]})"
+        return self.ask(f"move {r.component} {r.amount}{ends[0] if ends else ''} up or down? > ",
+                        lambda t: ways.get(t.casefold()), hint)
 
 
 # ------------------------------------------------------------------ parsing
@@ -274,18 +280,19 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 9
 
 
-def _track_ends(game, r: ChooseDirection) -> str:
-    """` (now <position>; up: <position>, down: <position>):` where each way leads on the track
-    (position 0 is its top); nothing when the track is not the player's."""
+def _track_ends(game, r: ChooseDirection) -> tuple[str, str, str] | None:
+    """(` (now <position>; up: <position>, down: <position>):`, the position up, the one down):
+    where each way leads on the track (position 0 is its top); None when the track is not the
+    player's."""
     if not isinstance(game, Game):
-        return ""
+        return None
     p = game.seats[r.player]
     comp = next((i for i, c in enumerate(p.table.components) if c["name"] == r.component), None)
     if comp is None or not p.table.components[comp].get("values"):
-        return ""
+        return None
     values, at = p.table.components[comp]["values"], p.components[comp]
     up, down = values[max(0, at - r.amount)], values[min(len(values) - 1, at + r.amount)]
-    return f" (now {values[at]}; up: {up}, down: {down}):"
+    return f" (now {values[at]}; up: {up}, down: {down}):", str(up), str(down)
 
 
 def _from(owner: str, prompt: str) -> str:
