@@ -620,10 +620,10 @@ class _Builder(Transformer):
         return _symbol(items[0])
 
     def increase(self, meta, items):
-        return n.Increase(items[0], items[1], span=_off(meta))
+        return n.Increase(items[0], _per(items[1:], meta), span=_off(meta))
 
     def decrease(self, meta, items):
-        return n.Decrease(items[0], items[1], span=_off(meta))
+        return n.Decrease(items[0], _per(items[1:], meta), span=_off(meta))
 
     def set_value(self, meta, items):
         return n.SetValue(items[0], items[1], span=_off(meta))

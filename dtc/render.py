@@ -255,8 +255,8 @@ _STMT = {
     n.Reroll: lambda s: f"re-roll {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')}",
     n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')} "
                              f"to {_face(s.face)}"),
-    n.Increase: lambda s: f"increase {s.component} by {render_amount(s.amount)}",
-    n.Decrease: lambda s: f"reduce {s.component} by {render_amount(s.amount)}",
+    n.Increase: lambda s: f"increase {s.component} by " + "".join(x for x in _parts(s.amount) if x),
+    n.Decrease: lambda s: f"reduce {s.component} by " + "".join(x for x in _parts(s.amount) if x),
     n.SetValue: lambda s: f"set {s.component} to {s.value}",
     n.Flip: _flip,
     n.Move: _move,

@@ -184,6 +184,19 @@ def test_per_symbol_amounts_count_the_dice(text, said):
     assert said in result.stdout
 
 
+@pytest.mark.parametrize("text, said", [
+    ("Increase Sun Dial by 1 per [Stave] rolled.", "player 1's Sun Dial is now 5"),
+    ("Reduce Sun Dial by 1 for each [Stave] rolled.", "player 1's Sun Dial is now 1"),
+])
+def test_a_dial_moves_once_per_matching_die(text, said):
+    """`per` / `for each` on a dial's increase or reduction: two [Stave] rolled (1, 2, 6) move the
+    sample's Sun Dial (3) by 2."""
+    result = CliRunner().invoke(cli, ["explain", "--hero", "sun_elf", "--as", "defensive", "--roll", "1,2,6",
+                                      text])
+    assert result.exit_code == 0, result.output
+    assert said in result.stdout
+
+
 def test_explain_a_status_text_as_that_status():
     """`--as status --status Wound`: `this token` is a Wound token (the sample player holds one),
     not the hero's first status; an unknown status is a usage error."""

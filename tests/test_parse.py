@@ -121,6 +121,8 @@ CONSTRUCTS = [
     ("Prevent 1 dmg per [Shell] rolled.", (n.Prevent(n.Per(N(1), n.SymbolsRolled(("Shell",)))),)),
     ("Gain 1 CP for each [Leaf] rolled.", (n.GainCP(n.Per(N(1), n.SymbolsRolled(("Leaf",)))),)),
     ("Draw 1 card for each [Claw] rolled.", (n.Draw(n.Per(N(1), n.SymbolsRolled(("Claw",)))),)),
+    ("Increase Sun Dial by 1 per [Stave] rolled.",
+     (n.Increase("Sun Dial", n.Per(N(1), n.SymbolsRolled(("Stave",)))),)),
     ("For every [Blade] rolled, deal 1 dmg.",
      (n.ForEach(n.SymbolsRolled(("Blade",)), (n.Deal(N(1), None, None, False),)),)),
     ("For each [Boot] or [Pierce] rolled, you must take 1 Step backward.",
