@@ -535,6 +535,7 @@ class Checker:
 
     def fit_trigger(self, site: Site, effect: n.Effect, ctx: Context) -> n.Effect:
         if ctx.kind in NEEDS_TRIGGER:
+            effect = _trigger_first(effect)
             if effect.trigger is None:
                 end = len(site.text)
                 self.at_site(site, Problem(
@@ -551,6 +552,21 @@ class Checker:
             return n.Effect(None, False, (n.Delayed(effect.trigger, effect.body, span=span),),
                             span=effect.span)
         return effect
+
+
+def _trigger_first(effect: n.Effect) -> n.Effect:
+    """`If <condition>, when <trigger>, ...` read as `When <trigger>, if <condition>, ...`: in an
+    effect that must say when it happens, a condition before the trigger can only be checked when
+    the trigger comes."""
+    body = effect.body
+    if effect.trigger is not None or len(body) != 1 or not isinstance(body[0], n.If):
+        return effect
+    guard = body[0]
+    if len(guard.body) != 1 or not isinstance(guard.body[0], n.Delayed):
+        return effect
+    delayed = guard.body[0]
+    guarded = n.If(guard.condition, delayed.body, span=guard.span)
+    return n.Effect(delayed.trigger, effect.once_per_turn, (guarded,), span=effect.span)
 
 
 def check(content: Content) -> list[Diagnostic]:

@@ -197,6 +197,22 @@ def test_a_dial_moves_once_per_matching_die(text, said):
     assert said in result.stdout
 
 
+def test_a_condition_before_the_trigger_of_a_passive_reads_as_after_it():
+    """`If Sun Dial is at least 5, when Attacking, add 2 dmg.` is the same passive as `When Attacking,
+    if Sun Dial is at least 5, add 2 dmg.` (the condition is checked when the trigger comes); in an
+    ability, where a trigger schedules what follows, the order stays as written."""
+    def bytecode(text, kind="passive"):
+        result = CliRunner().invoke(cli, ["explain", "--hero", "sun_elf", "--as", kind, text])
+        assert result.exit_code == 0, result.output
+        return result.stdout.split("bytecode:")[1].split("run:")[0]
+
+    first = bytecode("If Sun Dial is at least 5, when Attacking, add 2 dmg.")
+    assert first == bytecode("When Attacking, if Sun Dial is at least 5, add 2 dmg.")
+    assert "GET_COMP" in first and "ADD_DMG" in first
+    assert "SCHEDULE" in bytecode("If Sun Dial is at least 5, at the end of the Roll Phase, add 2 dmg.",
+                                  "offensive")
+
+
 def test_explain_a_status_text_as_that_status():
     """`--as status --status Wound`: `this token` is a Wound token (the sample player holds one),
     not the hero's first status; an unknown status is a usage error."""
