@@ -133,37 +133,44 @@ def _assign(items: list, pool: Counter, faces: dict[int, int]) -> bool:
 def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     """A rough worth of running a chunk, for bots: damage dealt, statuses (gained, inflicted, or
     removed where that helps: a negative one from oneself, a positive one from others), healing,
-    CP, cards."""
+    CP, cards. What only happens under a condition (`If you have 2 <status>, add 2 dmg`) counts
+    half; an amount rolled counts its mean (a die's value 3.5, a roll's total 7)."""
     if chunk is None:
         return 0.0
     value = 0.0
-    last_push = 1
+    last_push = 1.0
+    ends: list[int] = []  # where the conditional parts being read end
     for ins in instructions(artifact.chunks[chunk].code):
         op, args = ins.op, ins.operands
-        if op == Op.PUSH:
+        while ends and ins.offset >= ends[-1]:
+            ends.pop()
+        weight = 0.5 ** len(ends)
+        if op == Op.JUMP_IF_FALSE:
+            ends.append(args[0])
+        elif op == Op.PUSH:
             last_push = args[0]
+        elif op == Op.ROLL_VALUE:
+            last_push = 3.5
+        elif op == Op.ROLL_TOTAL:
+            last_push = 7.0
         elif op == Op.DEAL:
             target = TARGETS[args[1]]
-            value += last_push * (1.0 if target != "self" else -1.0)
+            value += weight * last_push * (1.0 if target != "self" else -1.0)
         elif op == Op.ADD_DMG:
-            value += last_push
+            value += weight * last_push
         elif op in (Op.GAIN, Op.INFLICT):
-            value += 1.5 * last_push
+            value += weight * 1.5 * last_push
         elif op == Op.REMOVE:
             status = artifact.statuses[args[0]]
             negative = (status.get("class") or status.get("polarity")) == "negative"
             if negative == (TARGETS[args[1]] == "self"):
-                value += 1.5 * last_push
+                value += weight * 1.5 * last_push
         elif op in (Op.HEAL, Op.PREVENT):
-            value += 0.6 * last_push
+            value += weight * 0.6 * last_push
         elif op in (Op.GAIN_CP, Op.DRAW):
-            value += 0.8 * last_push
-        elif op == Op.ROLL_TOTAL:
-            value += 7
-        elif op == Op.ROLL_VALUE:
-            value += 3.5
+            value += weight * 0.8 * last_push
         elif op == Op.COUNT_SYMBOLS:
-            value += 1.5
+            value += weight * 1.5
     return value
 
 
