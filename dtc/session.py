@@ -191,8 +191,9 @@ class Session:
     def save(self) -> None:
         if self.save_path is None:
             return
+        logged = {"log_file": str(Path(self.log_path).resolve())} if self.log_path else {}
         data = {"dtc": self.kind.save, "version": FORMAT, "engine": engine_version(), **self._where(),
-                **self.setup.to_json(), "answers": self.answers}
+                **logged, **self.setup.to_json(), "answers": self.answers}
         try:
             artifact_mod.write(self.save_path, json.dumps(data).encode())
         except OSError as exc:
@@ -246,12 +247,21 @@ def recorded_ruleset(path: Path) -> Path | None:
 
 def named_ruleset(path: Path) -> str | None:
     """The `--ruleset` a save or log says it was played with, there or not."""
+    return _head_name(path, "ruleset_file")
+
+
+def named_log(path: Path) -> str | None:
+    """The `--log` a save says its game was being written to (None: not logged, or not a save)."""
+    return _head_name(path, "log_file")
+
+
+def _head_name(path: Path, key: str) -> str | None:
     try:
         with open(path, encoding="utf-8") as file:
             head = json.loads(file.readline())  # a save is one line; a log's first line is its header
     except (OSError, ValueError):
         return None
-    where = head.get("ruleset_file") if isinstance(head, dict) else None
+    where = head.get(key) if isinstance(head, dict) else None
     return where if isinstance(where, str) else None
 
 

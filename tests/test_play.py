@@ -28,7 +28,8 @@ def run(*args, input=None):
 # Each prompt the terminal player shows, and a valid answer to it (a function of the match).
 PROMPTS = [
     (r"do what\? \(Enter passes[^)]*\) > ", lambda m: ""),
-    (r"re-roll which dice\? \(1-\d, e\.g\. `1 3`; Enter keeps all\) > ", lambda m: ""),
+    (r"re-roll which dice\? \(positions 1-\d, e\.g\. `1 3`; Enter keeps all and stops rolling\) > ",
+     lambda m: ""),
     (r"activate which\? > ", lambda m: "1"),
     (r"defend with\? > ", lambda m: "1"),
     (r"choose > ", lambda m: "1"),
@@ -106,8 +107,10 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     child.sendline("")
     answer_until(child, r"re-roll which dice\?")
     # a die named twice, one out of range: refused
-    nonsense(child, "1 1 9", r"\? give different dice positions from 1 to 5, or press Enter")
-    nonsense(child, "all of them", r"\? give different dice positions from 1 to 5, or press Enter")
+    hint = (r"\? give different dice positions from 1 to 5 \(the #number before a die, not its value\), "
+            r"or press Enter")
+    nonsense(child, "1 1 9", hint)
+    nonsense(child, "all of them", hint)
     child.sendline("")
     answer_prompts(child, stop_after=40)
     child.expect(r"> ")
@@ -157,7 +160,7 @@ def test_the_prompt_shows_the_table_dice_and_what_they_meet():
     assert re.search(r"P1 Sun Elf: health \d+, \d+ CP, \d+ cards; .*Sun Dial: \d", shown)
     assert re.search(r"P2 Druid: health \d+", shown)
     assert re.search(r"your hand: \[1\] .+ \(\d+ CP, (instant|roll phase|main phase|upgrade .+)\)", shown)
-    assert re.search(r"dice: (\d:(Stave|Charge|Sun Power) ){4}\d:(Stave|Charge|Sun Power)", shown)
+    assert re.search(r"dice: (#\d \d:(Stave|Charge|Sun Power)  ){4}#5 \d:(Stave|Charge|Sun Power)", shown)
     assert re.search(r"these dice meet: ", shown)
     child.sendintr()
     child.expect(pexpect.EOF)
@@ -316,6 +319,31 @@ def test_a_saved_bot_game_resumes_to_the_same_result(tmp_path):
     assert resumed.exit_code == 0
     assert resumed.output.splitlines()[-1] == whole.output.splitlines()[-1]
     assert f"resuming after {len(data['answers'])} answers" in resumed.output
+
+
+def test_a_logged_game_resumed_goes_on_being_logged_and_replays_whole(tmp_path):
+    """A game saved with `--log` names its log; resumed without `--log`, it is logged there again
+    (whole, so it replays from the start) and the player is told; `--log` elsewhere wins."""
+    save, log = tmp_path / "s.json", tmp_path / "g.jsonl"
+    whole = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 5, "--save", save,
+                "--log", log)
+    assert whole.exit_code == 0
+    data = json.loads(save.read_text())
+    assert data["log_file"] == str(log.resolve())
+    data["answers"] = data["answers"][: len(data["answers"]) // 2]
+    save.write_text(json.dumps(data))
+    log.write_text("")  # what a game left early would have left unfinished
+    resumed = run("play", "--resume", save)
+    assert resumed.exit_code == 0
+    assert f"note: the game is logged to {log.resolve()} again" in resumed.stderr
+    replayed = run("replay", log)
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.startswith("replay matches:")
+    elsewhere = tmp_path / "other.jsonl"
+    save.write_text(json.dumps(data))
+    moved = run("play", "--resume", save, "--log", elsewhere)
+    assert moved.exit_code == 0 and "note: the game is logged" not in moved.stderr
+    assert run("replay", elsewhere).exit_code == 0
 
 
 @pytest.mark.parametrize("content, message", [
@@ -634,6 +662,31 @@ def test_a_die_changed_by_a_card_takes_a_symbol_name_and_nothing_changed_is_conf
         "or Enter for none" in said
     assert human.answer(game, ChooseDice(card, 0, (1, 2, 3, 4, 5), 1, "change", six)) == []
     assert said.count("change no die? (Fine Tuning is spent all the same) [y/n] > ") == 2
+
+
+def test_enter_at_a_roll_that_meets_nothing_asks_before_it_stops_rolling(compiled):
+    """Enter keeps every die and ends the Offensive Roll; with nothing met and attempts left, that
+    is asked first (a `n` goes back to the question); with an ability met, or no attempt left, not."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import RollDice
+
+    game = Game(compiled, [compiled.hero("druid")[0], 0], 1)
+    said, typed = [], iter(["", "n", "1 2", "", "y"])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    game.roll = [6, 6, 4, 2, 1]  # Leaf Leaf Paw Claw Claw: nothing
+    nothing = RollDice("Offensive Roll Phase", 0, tuple(game.roll), (), 1, 3)
+    assert human.answer(game, nothing) == [0, 1]
+    assert "dice: #1 6:Leaf  #2 6:Leaf  #3 4:Paw  #4 2:Claw  #5 1:Claw   (roll attempt 1 of 3)" in said
+    stop = "these dice meet nothing and 2 roll attempt(s) are left: stop rolling anyway? [y/n] > "
+    assert said.count(stop) == 1
+    assert human.answer(game, nothing) == [] and said.count(stop) == 2
+    game.roll = [1, 1, 1, 4, 5]  # three Claws: an ability met, Enter stops at once
+    said.clear()
+    typed = iter([""])
+    assert human.answer(game, RollDice("Offensive Roll Phase", 0, tuple(game.roll), (), 1, 3)) == []
+    assert stop not in said
 
 
 def test_a_step_on_a_track_says_where_each_way_leads(compiled):

@@ -81,14 +81,19 @@ class Human:
     def on_RollDice(self, game, r: RollDice):
         self.say("")
         self.say(table(game, r.player))
-        self.say(f"dice: {symbols(game, r.player, list(r.dice))}   "
-                 f"(roll attempt {r.attempt} of {r.attempts})")
+        self.say(f"dice: {_numbered(game, r.player, r.dice)}   (roll attempt {r.attempt} of {r.attempts})")
         met = [c.label for c in game.choices(r.player)]
         self.say(f"these dice meet: {', '.join(met) or 'nothing yet'}")
         n = len(r.dice)
-        return self.ask(f"re-roll which dice? (1-{n}, e.g. `1 3`; Enter keeps all) > ",
-                        lambda t: _positions(t, n),
-                        f"give different dice positions from 1 to {n}, or press Enter")
+        while True:
+            picked = self.ask(f"re-roll which dice? (positions 1-{n}, e.g. `1 3`; Enter keeps all and "
+                              "stops rolling) > ", lambda t: _positions(t, n),
+                              f"give different dice positions from 1 to {n} (the #number before a die, "
+                              "not its value), or press Enter")
+            if picked or met or r.attempt >= r.attempts or self.ask(
+                    f"these dice meet nothing and {r.attempts - r.attempt} roll attempt(s) are left: "
+                    "stop rolling anyway? [y/n] > ", _yes_no, "answer y or n"):
+                return picked
 
     def on_Activate(self, game, r: Activate):
         self.say(f"final dice: {symbols(game, r.player, list(r.dice))}")
@@ -293,6 +298,11 @@ def _track_ends(game, r: ChooseDirection) -> tuple[str, str, str] | None:
     values, at = p.table.components[comp]["values"], p.components[comp]
     up, down = values[max(0, at - r.amount)], values[min(len(values) - 1, at + r.amount)]
     return f" (now {values[at]}; up: {up}, down: {down}):", str(up), str(down)
+
+
+def _numbered(game, seat: int, dice) -> str:
+    """The dice with their positions, which a re-roll answer names: `#1 4:Paw  #2 1:Claw`."""
+    return "  ".join(f"#{i} {symbols(game, seat, [v])}" for i, v in enumerate(dice, 1))
 
 
 def _from(owner: str, prompt: str) -> str:

@@ -407,6 +407,7 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto"])
         setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path)
         save_path = save_path or resume_path
+        log_path = log_path or _saved_log(resume_path)
     else:
         if not hero or not opponent:
             click.echo("error: say who plays: --hero HERO --vs HERO (or --resume FILE)", err=True)
@@ -444,6 +445,19 @@ def _ignored_on_resume(names: list[str]) -> None:
 
 def _ruleset_file(path: Path | None) -> str | None:
     return str(Path(path).resolve()) if path is not None else None
+
+
+def _saved_log(path: Path) -> Path | None:
+    """The log a resumed game was being written to: it goes on (rewritten whole, so it replays from
+    the start), and the player is told so."""
+    from dtc.session import named_log
+
+    where = named_log(path)
+    if where is None:
+        return None
+    click.echo(f"note: the game is logged to {where} again, as before it was saved (--log FILE to "
+               "log it elsewhere)", err=True)
+    return Path(where)
 
 
 def _saved_ruleset(path: Path | None) -> Path | None:
@@ -860,6 +874,7 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
         _ignored_on_resume(["players", "sheet", "seed", "bot", "auto"])
         setup, recorded, made_by = _resume(VALERIA, loaded, resume_path)
         save_path = save_path or resume_path
+        log_path = log_path or _saved_log(resume_path)
         if setup.solo != solo:
             other = "dtc valeria solo" if setup.solo else "dtc valeria play"
             click.echo(f"error: {resume_path} is a {'solo' if setup.solo else f'{setup.players}-player'} "
