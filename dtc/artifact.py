@@ -71,6 +71,7 @@ class LoadedChunk:
     lines: list[int]
     prompts: dict[int, Any] = field(default_factory=dict)
     program: list[Instruction] = field(default_factory=list)
+    text: str = ""  # the effect as written (none in an artifact compiled before texts were kept)
 
 
 @dataclass
@@ -428,7 +429,10 @@ class _Verifier:
             if not (key.isascii() and key.isdigit()) or not ok:
                 self.fail(where, "damaged prompts")
             prompts[int(key)] = text
-        return LoadedChunk(owner, source, hero, status, code, consts, expand_lines(runs), prompts)
+        text = c.get("text", "")
+        if not isinstance(text, str):
+            self.fail(where, "text is not a string")
+        return LoadedChunk(owner, source, hero, status, code, consts, expand_lines(runs), prompts, text=text)
 
     def trigger(self, t: Any, where: str, hero: dict | None) -> None:
         if t is None:

@@ -24,6 +24,7 @@ class Chunk:
     consts: list[Any] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     prompts: dict[int, Any] = field(default_factory=dict)  # offset -> text shown when asking
+    text: str = ""  # the effect as written (what a player reads before choosing it), if it has one
 
     # -- writing
     def emit(self, op: Op, *operands: int, line: int) -> int:
@@ -78,6 +79,7 @@ class Chunk:
             "consts": self.consts,
             "lines": _run_length(self.lines),
             "prompts": {str(k): v for k, v in sorted(self.prompts.items())},
+            **({"text": self.text} if self.text else {}),
         }
 
 

@@ -358,7 +358,8 @@ class Compiler:
         effect = site.ast
         if not isinstance(effect, n.Effect):
             raise CompileError(f"{site.owner}: no checked effect to compile")
-        chunk = Chunk(site.owner, self.source_index(site.doc.path), scope.hero_index)
+        chunk = Chunk(site.owner, self.source_index(site.doc.path), scope.hero_index,
+                      text=" ".join(site.text.split()))
         if scope.status is not None:
             chunk.status, _ = self.status_index(scope.status.name, scope)
         emitter = _Emitter(self, chunk, scope, self._lines_for(site))

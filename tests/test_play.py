@@ -28,7 +28,7 @@ def run(*args, input=None):
 # Each prompt the terminal player shows, and a valid answer to it (a function of the match).
 PROMPTS = [
     (r"do what\? \(Enter passes[^)]*\) > ", lambda m: ""),
-    (r"re-roll which dice\? \(positions 1-\d, e\.g\. `1 3`; Enter keeps all and stops rolling\) > ",
+    (r"re-roll which dice\? \(positions 1-\d, e\.g\. `1 3`; Enter keeps all and stops rolling[^)]*\) > ",
      lambda m: ""),
     (r"activate which\? > ", lambda m: "1"),
     (r"defend with\? > ", lambda m: "1"),
@@ -784,7 +784,7 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     game.active = 0
     typed = iter([""])
     human.answer(game, Act("Main Phase (1)", 0, "main", ()))
-    assert said[-1] == "do what? (Enter passes; ?: what your cards say) > "  # her own turn: no `w`
+    assert said[-1] == "do what? (Enter passes; ?: what your cards say; a: abilities) > "  # her own turn: no `w`
 
 
 @pytest.mark.parametrize("phase, window, header", [
@@ -824,12 +824,39 @@ def test_the_activation_menu_says_what_each_tier_needs(compiled):
     human.asked = True
     choices = tuple(game.choices(0))
     assert human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), choices)) == 0
-    assert "  [1] Pick Axe (4 [Pick])" in said and not any("(3 [Pick])" in line for line in said)
+    # what activating it does, as written: the tier's effect, then the ability's own
+    assert "  [1] Pick Axe (4 [Pick]): Deal 6 dmg. On 4-of-a-kind [Forge], gain 1 CP." in said
+    assert not any("(3 [Pick])" in line for line in said)
     game.roll = [1, 4, 4, 5, 6]  # Pick Forge Forge Forge Anvil: an ability of one option
     said.clear()
     human.read = lambda prompt: "1"
     human.answer(game, Activate("Offensive Roll Phase", 0, tuple(game.roll), tuple(game.choices(0))))
-    assert any(re.fullmatch(r"  \[\d\] [^(]+  \(met: .+\)", line) for line in said), said
+    assert any(re.fullmatch(r"  \[\d\] [^(]+  \(met: .+\): [A-Z].+\.", line) for line in said), said
+
+
+def test_a_at_a_window_or_a_roll_shows_every_heros_abilities_as_they_are_now(compiled):
+    """`a` lists the player's abilities, then the opponent's, each option with what it needs and what
+    it does as written (an upgrade in place of the board's); `?` at a roll shows the hand; then the
+    same question again."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import card_texts
+    from dtc.dicethrone.requests import Act, Action, RollDice
+
+    game = Game(compiled, [compiled.hero("forgemaster")[0], compiled.hero("druid")[0]], 1)
+    game.roll = [1, 1, 1, 4, 6]
+    said, typed = [], iter(["a", "?", "", "A", ""])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    assert human.answer(game, RollDice("Offensive Roll Phase", 0, tuple(game.roll), (), 1, 3)) == []
+    shown = "\n".join(said)
+    assert shown.index("P1 Forgemaster's abilities:") < shown.index("P2 Druid's abilities:")
+    assert "      5 [Pick]: Deal 7 dmg." in shown and "  - Masterwork (defensive, 1 die): On [Pick]" in shown
+    assert "      Large Straight: Gain Shape Shift. Then deal 7 dmg & roll 1 die" in shown
+    assert card_texts(game, 0) in shown  # `?`: the cards in hand
+    said.clear()
+    human.answer(game, Act("Main Phase (1)", 0, "main", (Action("sell", "X", 0, 1),)))
+    assert any(line.startswith("P1 Forgemaster's abilities:") for line in "\n".join(said).splitlines())
 
 
 def test_choice_prompts_say_what_the_number_is_for(compiled):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dtc.dicethrone.engine import Game
-from dtc.dicethrone.narrate import card_texts, spoken, symbols, table
+from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.disasm import requirement_text
 from dtc.session import Quit
@@ -38,6 +38,7 @@ WINDOW_MOMENTS = {
     "isolated": "(isolated dmg about to land)",
 }
 HELP = ("?", "help", "h")  # at a window: what the cards in hand say
+ABILITIES = ("a",)  # at a window or a roll: what every hero's abilities do now
 QUIT = ("q", "quit", "exit")  # at any prompt: leave the game, as Ctrl-C does
 DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has come
     "none": "(the Attack made, with no Defensive Roll against it)",
@@ -87,9 +88,13 @@ class Human:
         n = len(r.dice)
         while True:
             picked = self.ask(f"re-roll which dice? (positions 1-{n}, e.g. `1 3`; Enter keeps all and "
-                              "stops rolling) > ", lambda t: _positions(t, n),
+                              "stops rolling; ?: your cards, a: abilities) > ",
+                              lambda t: _reading(t) or _positions(t, n),
                               f"give different dice positions from 1 to {n} (the #number before a die, "
                               "not its value), or press Enter")
+            if isinstance(picked, str):
+                self.say(card_texts(game, r.player) if picked == "?" else _abilities(game, r.player))
+                continue
             if picked or met or r.attempt >= r.attempts or self.ask(
                     f"these dice meet nothing and {r.attempts - r.attempt} roll attempt(s) are left: "
                     "stop rolling anyway? [y/n] > ", _yes_no, "answer y or n"):
@@ -98,7 +103,7 @@ class Human:
     def on_Activate(self, game, r: Activate):
         self.say(f"final dice: {symbols(game, r.player, list(r.dice))}")
         for i, c in enumerate(r.choices, 1):
-            self.say(f"  [{i}] {c.label}{_needs(game, r.player, c)}")
+            self.say(f"  [{i}] {c.label}{_needs(game, r.player, c)}{_does(game, r.player, c)}")
         self.say("  [0] no ability")
         count = len(r.choices)
         back = any(c.ability < 0 for c in r.choices)  # back to the roll attempts left
@@ -132,17 +137,22 @@ class Human:
         count = len(r.actions)
         while True:
             if own_turn:
-                picked = self.ask("do what? (Enter passes; ?: what your cards say) > ",
-                                  lambda t: 0 if t == "" else "?" if t in HELP else _number(t, 1, count),
-                                  f"{_type_number(1, count)}, or press Enter to pass (?: read your cards)")
+                picked = self.ask("do what? (Enter passes; ?: what your cards say; a: abilities) > ",
+                                  lambda t: 0 if t == "" else _reading(t) or _number(t, 1, count),
+                                  f"{_type_number(1, count)}, or press Enter to pass (?: read your cards; "
+                                  "a: every hero's abilities)")
             else:
-                picked = self.ask("do what? (Enter passes; w: pass until your turn; ?: your cards) > ",
-                                  lambda t: 0 if t == "" else "?" if t in HELP else "w" if t.lower() == "w"
-                                  else _number(t, 1, count),
+                picked = self.ask("do what? (Enter passes; w: pass until your turn; ?: your cards; "
+                                  "a: abilities) > ",
+                                  lambda t: 0 if t == "" else _reading(t) or ("w" if t.lower() == "w"
+                                                                             else _number(t, 1, count)),
                                   f"{_type_number(1, count)}, or press Enter to pass (w: pass until your "
-                                  "turn; you are asked again if dmg comes at you; ?: read your cards)")
+                                  "turn; you are asked again if dmg comes at you; ?: read your cards; "
+                                  "a: every hero's abilities)")
             if picked == "?":
                 self.say(card_texts(game, r.player))
+            elif picked == "a":
+                self.say(_abilities(game, r.player))
             elif isinstance(picked, int) and picked > 0 and r.actions[picked - 1].idle:
                 chosen = r.actions[picked - 1]  # a card (or token) that would be used up for nothing
                 if self.ask(f"{chosen.name} would do nothing now: {chosen.kind} it anyway? [y/n] > ",
@@ -279,6 +289,18 @@ class Human:
 # ------------------------------------------------------------------ parsing
 
 
+def _reading(text: str) -> str | None:
+    """`?` (the cards in hand) or `a` (the abilities) asked for instead of an answer."""
+    folded = text.lower()
+    return "?" if folded in HELP else "a" if folded in ABILITIES else None
+
+
+def _abilities(game, player: int) -> str:
+    """Every hero's abilities as they are now, the player's first."""
+    seats = sorted(range(len(game.seats)), key=lambda s: s != player)
+    return "\n".join(ability_texts(game, s) for s in seats)
+
+
 def _digits(text: str) -> bool:
     """A plain number of at most 9 digits 0-9 (`str.isdigit` also takes ² and ①, which `int`
     refuses, and `int` refuses a number of thousands of digits)."""
@@ -322,6 +344,18 @@ def _needs(game, player: int, choice) -> str:
     if len(options) > 1:
         return ""
     return f"  (met: {requirement_text(game.a, options[0].requirement)})"
+
+
+def _does(game, player: int, choice) -> str:
+    """`: Deal 7 dmg. On 4-of-a-kind [Forge], gain 1 CP.`: what activating the option does, as
+    written (the option's effect, then the ability's own); nothing when the ruleset keeps no text."""
+    if choice.ability < 0 or not isinstance(game, Game):
+        return ""
+    ability = game.seats[player].abilities[choice.ability]
+    chunks = [ability.options[choice.option].chunk, ability.shared, ability.additionally]
+    texts = [game.a.chunks[c].text for c in dict.fromkeys(chunks) if c is not None]
+    said = " ".join(t for t in texts if t)
+    return f": {said}" if said else ""
 
 
 def _named_values(game, r: Request) -> str:

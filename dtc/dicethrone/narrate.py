@@ -7,6 +7,7 @@ Used by `dtc play` (narration of bot games, the terminal player's view) and by
 from __future__ import annotations
 
 from dtc.dicethrone.engine import Game
+from dtc.disasm import requirement_text
 
 
 def who(game: Game, seat: int) -> str:
@@ -213,6 +214,28 @@ def card_texts(game: Game, seat: int) -> str:
         return "your hand is empty"
     return "\n".join(f"  - {c.card.name} ({c.card.cost} CP, {_when(game, c.card)}): "
                      f"{c.card.text or '(no text)'}" for c in hand)  # unnumbered: the menu's numbers pick
+
+
+def ability_texts(game: Game, seat: int) -> str:
+    """A hero's abilities as she has them now (upgrades in place), each option with what it needs
+    and does as written (asked for with `a` at a window)."""
+    p = game.seats[seat]
+    text = lambda chunk: game.a.chunks[chunk].text if chunk is not None else ""  # noqa: E731
+    lines = [f"{who(game, seat)}'s abilities:"]
+    for ability in p.abilities:
+        level = f" {'I' * ability.level}" if ability.level > 1 else ""
+        dice = f", {ability.dice} {'die' if ability.dice == 1 else 'dice'}" if ability.dice else ""
+        head = f"  - {ability.name}{level} ({ability.kind}{dice})"
+        shared = " ".join(t for t in (text(ability.shared), text(ability.additionally)) if t)
+        if ability.kind in ("offensive", "ultimate"):
+            lines.append(head + (f": {shared}" if shared else ""))
+            for option in ability.options:
+                lines.append(f"      {requirement_text(game.a, option.requirement)}: "
+                             f"{text(option.chunk) or '(no text)'}")
+        else:
+            said = [text(ability.chunk)] + [text(e["chunk"]) for e in ability.effects]
+            lines.append(head + ": " + (" ".join(t for t in said if t) or "(no text)"))
+    return "\n".join(lines)
 
 
 def _tokens(status: dict, tokens: list) -> str:
