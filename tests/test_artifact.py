@@ -119,6 +119,25 @@ def test_constant_of_the_wrong_kind(image):
         set_code(image, 0, [Op.MEETS, 0, Op.POP, Op.END], consts=[{"items": []}]))
 
 
+def test_an_artifact_without_effect_texts_still_loads_and_plays_and_a_bad_text_is_refused(image):
+    """Artifacts compiled before the effects' texts were kept have none: they load and play the same
+    game (the menus then say nothing of what an ability does); a text that is not a string is refused."""
+    from dtc.agents.base import play
+    from dtc.agents.bots import HeuristicBot
+    from dtc.dicethrone.engine import Game
+
+    def strip(img):
+        for chunk in img["chunks"]:
+            chunk.pop("text", None)
+
+    assert any("text" in c for c in image["chunks"])
+    old, new = artifact.load(with_image(image, strip)), artifact.load(artifact.to_bytes(image))
+    assert all(c.text == "" for c in old.chunks)
+    results = [play(Game(a, [0, 1], 3), [HeuristicBot(1), HeuristicBot(2)]) for a in (old, new)]
+    assert results[0] == results[1]
+    assert "text is not a string" in refused(with_image(image, lambda img: img["chunks"][0].update(text=7)))
+
+
 @pytest.mark.parametrize("change,expected", [
     (lambda img: img["heroes"][0]["abilities"][0]["options"][0].update(chunk=9999),
      "dangling reference to chunk 9999"),

@@ -783,8 +783,8 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     game.incoming[0].amounts.clear()
     game.active = 0
     typed = iter([""])
-    human.answer(game, Act("Main Phase (1)", 0, "main", ()))
-    assert said[-1] == "do what? (Enter passes; ?: what your cards say; a: abilities) > "  # her own turn: no `w`
+    human.answer(game, Act("Main Phase (1)", 0, "main", ()))  # her own turn: no `w`
+    assert said[-1] == "do what? (Enter passes; ?: what your cards say; a: abilities) > "
 
 
 @pytest.mark.parametrize("phase, window, header", [
