@@ -1049,7 +1049,7 @@ def test_the_defensive_window_knows_how_far_the_defensive_roll_has_come(compiled
                          ("none", "(the Attack made, with no Defensive Roll against it)")]:
         game.defense_step, game.phase = step, "Defensive Roll Phase"
         human.answer(game, Act("Defensive Roll Phase", 1, "defensive", ()))
-        assert f"-- Defensive Roll Phase {header}: you may act --" in said
+        assert f"-- Defensive Roll Phase {header}, P1 Duelist's turn: you may act --" in said
 
     game = new_game(compiled, ["duelist", "druid"], dice=[1, 1, 1, 4, 4, 5])  # Guard Break: 5
     game.turn_no = 2

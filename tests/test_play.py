@@ -800,12 +800,15 @@ def test_a_window_says_when_it_opens_in_players_words(compiled, phase, window, h
     from dtc.dicethrone.requests import Act
 
     game = Game(compiled, [0, 1], 1)
-    game.phase = phase
+    game.phase, game.active = phase, 0
     said = []
     human = Human(read=lambda prompt: "", say=said.append)
     human.asked = True
     human.answer(game, Act(phase, 0, window, ()))
     assert header in said and not any(f"({window})" in line for line in said)  # no engine names
+    game.active = 1  # the other player's turn: whose it is is said
+    human.answer(game, Act(phase, 0, window, ()))
+    assert header.replace(": you may act", f", P2 {game.seats[1].table.name}'s turn: you may act") in said
 
 
 def test_the_activation_menu_says_what_each_tier_needs(compiled):

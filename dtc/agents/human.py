@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dtc.dicethrone.engine import Game
-from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table
+from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table, who
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.disasm import requirement_text
 from dtc.session import Quit
@@ -125,7 +125,8 @@ class Human:
         moment = WINDOW_MOMENTS.get(r.window, "")
         if r.window == "defensive":  # none: undefendable, an Ultimate, or no defensive ability
             moment = DEFENSE_MOMENTS.get(getattr(game, "defense_step", ""), moment)
-        self.say(f"-- {game.phase}{' ' + moment if moment else ''}: you may act --")
+        turn = "" if own_turn else f", {who(game, game.active)}'s turn"  # her Main Phase is not yours
+        self.say(f"-- {game.phase}{' ' + moment if moment else ''}{turn}: you may act --")
         if r.window == "main":
             self.say(table(game, r.player))
         if incoming is not None and game.accumulate and incoming[r.player].total_before():
