@@ -760,7 +760,8 @@ def test_the_narration_tells_a_change_from_a_roll_and_a_sale_before_its_cp(compi
 
 def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     """Holding an instant means a question at every window of the other player's turn; `w` passes
-    them until her own turn, and she is asked again as soon as dmg is on its way to her."""
+    them until her own turn; she is asked again when dmg is on its way to her, once for each
+    amount coming (not at every window while the same dmg waits for the end of the Roll Phase)."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.requests import Act
@@ -779,7 +780,12 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
     assert human.answer(game, Act("Defensive Roll Phase", 0, "defensive", ())) is None
     assert "incoming for you so far: 5 dmg, 0 prevented" in said and said[-1].startswith("do what?")
-    assert not human.waiting
+    asked = len(said)  # she let the 5 dmg come: the next windows do not ask about it again ...
+    assert human.answer(game, Act("Roll Phase end", 0, "roll_end", ())) is None and len(said) == asked
+    game.incoming[0].amounts.append((2, game.rules.damage_types[0]))  # ... but about 7, once
+    typed = iter([""])
+    assert human.answer(game, Act("Roll Phase end", 0, "roll_end", ())) is None
+    assert "incoming for you so far: 7 dmg, 0 prevented" in said
     game.incoming[0].amounts.clear()
     game.active = 0
     typed = iter([""])

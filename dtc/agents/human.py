@@ -56,6 +56,7 @@ class Human:
         self.show = show  # what to draw before a question (a game's sheets), if anything
         self.asked = False  # nothing asked yet: the first question comes with the table
         self.waiting = False  # `w` answered: windows pass unasked until her turn or a threat
+        self.threat_seen: tuple | None = None  # the dmg coming at her when last asked while waiting
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
         """Ask until `parse` accepts the text (it returns None to refuse)."""
@@ -117,9 +118,16 @@ class Human:
         incoming = getattr(game, "incoming", None)
         threatened = incoming is not None and game.accumulate and incoming[r.player].on_its_way()
         if self.waiting:
-            if not own_turn and not threatened:
+            if own_turn:
+                self.waiting = False
+            elif not threatened:
                 return None  # `w`: passing until your turn, or until dmg comes at you
-            self.waiting = False
+            else:
+                mine = incoming[r.player]
+                threat = (mine.total_before(), mine.prevented, mine.halvings)
+                if threat == self.threat_seen:
+                    return None  # the same dmg she was asked about and let come: not again
+                self.threat_seen = threat
         if r.actions and all(action.idle for action in r.actions):
             return None  # nothing offered could do anything now: not worth a question
         moment = WINDOW_MOMENTS.get(r.window, "")
