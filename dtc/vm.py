@@ -96,6 +96,10 @@ class ChooseOption(Request):
     # the effect's chunk and where each option's steps are (`VM.option_steps`), for bots weighing
     # them; not part of the question (a log leaves it out)
     steps_at: tuple[int, tuple[int, ...]] | None = field(default=None, metadata={"log": False})
+    # every option as printed, and which of them are offered (`options`): a player sees the same
+    # numbers whichever could do nothing now; for the terminal, not part of the question either
+    printed: tuple[str, ...] = field(default=(), metadata={"log": False})
+    offered: tuple[int, ...] = field(default=(), metadata={"log": False})
 
 
 @dataclass(slots=True)
@@ -917,7 +921,8 @@ class VM:
                     state.only_option(actor, owner, labels[open_[0]])
                 return actor, a[open_[0] if open_ else 0]
             answer = yield ChooseOption(owner, actor, tuple(labels[i] for i in open_),
-                                        steps_at=(chunk_index, tuple(a[i] for i in open_)))
+                                        steps_at=(chunk_index, tuple(a[i] for i in open_)),
+                                        printed=tuple(labels), offered=tuple(open_))
             return actor, a[open_[self._index(answer, len(open_), "option")]]
         if op == Op.PICK or op == Op.PICK_FROM:
             choices = tuple(range(a, b + 1)) if op == Op.PICK else tuple(chunk.consts[a])

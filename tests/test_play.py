@@ -886,6 +886,31 @@ def test_choice_prompts_say_what_the_number_is_for(compiled):
     assert "  ? type a number from 1 to 2: the defensive ability to roll for" in said
 
 
+def test_a_choose_one_keeps_its_printed_numbers_when_an_option_could_do_nothing(compiled):
+    """Spending Shape Shift in Bear Form: "transform into Bear Form" would do nothing and is not
+    offered, yet Cat Form stays [2] and Druid Form [3], as printed (the numbers do not move with the
+    form she is in); the shut one is shown and refused."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import ChooseOption
+
+    game = Game(compiled, [compiled.hero("druid")[0], 0], 1)
+    p = game.seats[0]
+    forms = next(i for i, c in enumerate(p.table.components) if c["kind"] == "forms")
+    p.components[forms] = p.table.components[forms]["values"].index("Bear Form")
+    shape_shift = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Shape Shift")
+    game.gain_status(0, shape_shift, 1, 0)
+    game.spend_token(0, shape_shift, 0)
+    request = next(game.drain())
+    assert isinstance(request, ChooseOption) and request.offered == (1, 2) and len(request.printed) == 3
+    said, typed = [], iter(["1", "2"])
+    human = Human(read=lambda prompt: next(typed), say=said.append)
+    human.asked = True
+    assert request.options[human.answer(game, request)] == request.printed[1]  # [2]: Cat Form
+    assert "  [-] Transform into Bear Form (nothing to do now)" in said
+    assert "  [2] Transform into Cat Form" in said and "  ? type one of 2, 3: the option to take" in said
+
+
 def test_a_question_naming_a_component_shows_its_value(compiled):
     """"You may add dmg equal to the Sun Dial value?" is asked at the conclusion of the Offensive Roll
     Phase, with no table in sight: the prompt says what the dial reads."""

@@ -192,6 +192,13 @@ class Human:
 
     def on_ChooseOption(self, game, r: ChooseOption):
         self.say(f"{spoken(r.owner)}: {r.question}")
+        if r.printed and len(r.offered) == len(r.options):  # the printed numbers, shut ones shown
+            for i, label in enumerate(r.printed):
+                self.say(f"  [{i + 1}] {label}" if i in r.offered else f"  [-] {label} (nothing to do now)")
+            numbers = ", ".join(str(i + 1) for i in r.offered)
+            return self.ask("choose > ", lambda t: r.offered.index(int(t) - 1) if _digits(t)
+                            and int(t) - 1 in r.offered else None,
+                            f"type one of {numbers}: the option to take")
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)
