@@ -1116,7 +1116,7 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     assert [c.card.name for c in p.zones[forge]] == ["Pick Ore"]
     p.zones[forge].append(next(c for c in p.deck if c.card.name == "Pick Ore"))
     armor = status(compiled, "Armor")
-    assert game.craft_options(0, armor, forge) == ["Gold Helmet", "Gold Shield"]
+    assert crafts(game, armor, forge) == ["Gold Helmet", "Gold Shield"]
     game.craft(0, armor, forge, 0)
     assert [t.tier for t in p.tokens[armor]] == [1] and p.zones[forge] == []
     # attacked, the Gold Helmet deals 1 dmg to the attacker, and the narration says where it came from
@@ -1126,6 +1126,11 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     dealt = events(game, "deal")[-1]
     assert (dealt["target"], dealt["amount"]) == (1, 1) and game.incoming[1].total_before() == 1
     assert line(game, dealt) == "P1 Forgemaster: 1 dmg on its way to P2 Duelist (from Gold Helmet)"
+
+
+def crafts(game, armor: int, forge: int) -> list[str]:
+    """The Armor offered at The Forge by name (the labels also say its cost and effect)."""
+    return [label.split(" (")[0] for label in game.craft_options(0, armor, forge)]
 
 
 def test_crafting_offers_only_armor_that_improves_a_slot(compiled):
@@ -1139,21 +1144,24 @@ def test_crafting_offers_only_armor_that_improves_a_slot(compiled):
         p.zones[forge] = [c for name, n in (("Pick Ore", picks), ("Forge Ore", forges))
                           for c in [c for c in p.deck if c.card.name == name][:n]]
     ores(2, 2)
-    assert game.craft_options(0, armor, forge) == [
+    assert crafts(game, armor, forge) == [
         "Gold Helmet", "Gold Shield", "Diamond Helmet", "Diamond Shield", "Ultimanium Helmet",
         "Ultimanium Shield"]
+    # each says what it costs and does, so a player can choose without the rulebook at hand
+    assert game.craft_options(0, armor, forge)[3] == \
+        "Diamond Shield (costs 1 [Pick] 2 [Forge]: When Attacked with normal dmg, you may prevent 2 dmg.)"
     game.craft(0, armor, forge, 5)  # Ultimanium Shield (1 Pick, 1 Forge)
     ores(2, 2)
-    assert game.craft_options(0, armor, forge) == ["Gold Helmet", "Diamond Helmet", "Ultimanium Helmet"]
+    assert crafts(game, armor, forge) == ["Gold Helmet", "Diamond Helmet", "Ultimanium Helmet"]
     asked = ChooseItems("The Forge", 0, tuple(game.craft_options(0, armor, forge)), 0, 1, "craft")
     assert HeuristicBot(1).answer(game, asked) == [2]
     game.craft(0, armor, forge, 0)  # Gold Helmet
-    assert game.craft_options(0, armor, forge) == []  # 2 Forge left: no better Helmet to pay for
+    assert crafts(game, armor, forge) == []  # 2 Forge left: no better Helmet to pay for
     ores(2, 2)
-    assert game.craft_options(0, armor, forge) == ["Diamond Helmet", "Ultimanium Helmet"]
+    assert crafts(game, armor, forge) == ["Diamond Helmet", "Ultimanium Helmet"]
     p.tokens[armor] = [t for t in p.tokens[armor] if t.tier == 1]  # the Gold Helmet alone
     # an upgrade of a held slot comes before an empty slot's Armor
-    assert game.craft_options(0, armor, forge) == [
+    assert crafts(game, armor, forge) == [
         "Diamond Helmet", "Ultimanium Helmet", "Gold Shield", "Diamond Shield", "Ultimanium Shield"]
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from dtc.artifact import Artifact
 from dtc.dicethrone.damage import Incoming
 from dtc.dicethrone.tables import AbilityDef, CardDef, HeroTable, Rules
+from dtc.disasm import requirement_text
 from dtc.opcodes import ANY_CARD
 from dtc.vm import RunContext
 
@@ -465,7 +466,13 @@ class GameState:
             ranked.append((now is None, rank, i))
         ranked.sort()
         self._craftable = [i for *_, i in ranked]
-        return [f"{tiers[i]['tier']} {tiers[i]['slot']}" for i in self._craftable]
+        return [self._tier_label(tiers[i]) for i in self._craftable]
+
+    def _tier_label(self, tier: dict) -> str:
+        """`<tier> <slot> (costs <blueprint>: <effect>)`: what crafting it takes and gives."""
+        effect = self.a.chunks[tier["effect"]["chunk"]].text if tier.get("effect") else ""
+        return f"{tier['tier']} {tier['slot']} (costs {requirement_text(self.a, tier['blueprint'])}" \
+            + (f": {effect})" if effect else ")")
 
     def craft(self, player, status, zone, option):
         entry = self.a.statuses[status]
