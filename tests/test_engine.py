@@ -1480,12 +1480,14 @@ def test_a_worth_read_at_best_is_the_same_in_any_game(compiled):
 def test_the_bots_worth_of_an_ability_counts_a_rolled_amount_at_its_mean_and_a_condition_at_half(compiled):
     """What the bots aim their dice at: Furnace ("Deal 5 dmg and roll 1 die: add dmg equal to the
     value rolled") is worth 5 + 3.5 (not 5 + 3.5 + the 1 die rolled); Armored Up's Small Straight
-    (7 dmg, and "If you have 2 Armor, add 2 dmg", which may not hold) 7 + 1."""
+    (7 dmg, and "If you have 2 Armor, add 2 dmg", which may not hold) 7 + 1; a total of 2 dice 7."""
     game = Game(compiled, [compiled.hero("forgemaster")[0], 0], 1)
     worth = {label: value for _, _, _, label, value in game.seats[0].offense()}
     assert worth["Furnace"] == 8.5
     assert worth["Armored Up (Small Straight)"] == 8.0
     assert worth["Pick Axe (5 [Pick])"] == 7.0
+    druid = Game(compiled, [compiled.hero("druid")[0], 0], 1)  # Maul: "Roll 2 dice ... the total roll value"
+    assert {label: value for _, _, _, label, value in druid.seats[0].offense()}["Maul"] == 7.0
 
 
 def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):

@@ -170,7 +170,7 @@ class Human:
             else:
                 break
         if picked == "w":
-            self.waiting = True
+            self.waiting, self.threat_seen = True, None  # dmg coming later is asked about afresh
             self.say("  (passing until your turn, unless dmg comes at you)")
             return None
         return None if picked == 0 else picked - 1

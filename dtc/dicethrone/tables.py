@@ -134,11 +134,11 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     """A rough worth of running a chunk, for bots: damage dealt, statuses (gained, inflicted, or
     removed where that helps: a negative one from oneself, a positive one from others), healing,
     CP, cards. What only happens under a condition (`If you have 2 <status>, add 2 dmg`) counts
-    half; an amount rolled counts its mean (a die's value 3.5, a roll's total 7)."""
+    half; an amount rolled counts its mean (a die's value 3.5, a roll's total 3.5 a die)."""
     if chunk is None:
         return 0.0
     value = 0.0
-    last_push = 1.0
+    last_push = rolled = 1.0
     ends: list[int] = []  # where the conditional parts being read end
     for ins in instructions(artifact.chunks[chunk].code):
         op, args = ins.op, ins.operands
@@ -149,10 +149,12 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
             ends.append(args[0])
         elif op == Op.PUSH:
             last_push = args[0]
+        elif op == Op.ROLL:
+            rolled = last_push
         elif op == Op.ROLL_VALUE:
             last_push = 3.5
         elif op == Op.ROLL_TOTAL:
-            last_push = 7.0
+            last_push = 3.5 * rolled
         elif op == Op.DEAL:
             target = TARGETS[args[1]]
             value += weight * last_push * (1.0 if target != "self" else -1.0)
