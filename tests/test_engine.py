@@ -1507,6 +1507,25 @@ def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):
     me.cp = game.rules.cp_max
     assert bot.act(game, Act(game.phase, 0, "main", sells())) is None
 
+def test_the_heuristic_bot_keeps_ore_on_the_forge_for_armor(compiled):
+    """Forgemaster: Ore on The Forge is "used to Craft Armor ... or to perform the Scrap Effect"
+    (000_eaa64e0770891241.txt, "Forgemaster"); the bot does not scrap it for its small effect in Main
+    Phase (2), which it did before, and so crafted less Armor (Forgemaster won 32.5% -> 40%), but it
+    still buys a card with spare CP there (The Mines)."""
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    me = game.seats[0]
+    forge = comp(game, 0, "The Forge")
+    me.zones[forge] = [next(c for c in me.deck if c.card.name == "Pick Ore")]
+    game.phase, game.active, me.cp = "Main Phase (2)", 0, 5
+    uses = tuple(a for a in game.actions(0, "main") if a.kind == "use")
+    scrap = [i for i, a in enumerate(uses) if HeuristicBot.spends_zone_cards(game, a.ref)]
+    assert scrap and len(uses) > len(scrap)  # scrapping Ore, and drawing for 3 CP
+    bot = HeuristicBot(1)
+    assert bot.act(game, Act(game.phase, 0, "main", tuple(uses[i] for i in scrap))) is None
+    picked = bot.act(game, Act(game.phase, 0, "main", uses))
+    assert picked is not None and picked not in scrap
+
+
 def final_offensive_dice(compiled, dice, attempts=3, card="Fine Tuning", cp=5):
     """The Druid's Offensive Roll Phase with `dice` on the table after `attempts` roll attempts,
     `card` in her hand."""

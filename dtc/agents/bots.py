@@ -323,7 +323,8 @@ class HeuristicBot:
                 # at any time, which waits for Main Phase (2); each once a phase, so nothing loops
                 option = game.active == seat and any(
                     e["chunk"] == action.ref for _, e in game.main_options(seat))
-                if option or game.phase == "Main Phase (2)":
+                later = game.phase == "Main Phase (2)" and not self.spends_zone_cards(game, action.ref)
+                if option or later:
                     score = 0.6 if option else 0.4
             elif action.kind == "sell" and game.phase == "Main Phase (2)":
                 if len(p.hand) > game.rules.hand_limit - 2 and p.cp < game.rules.cp_max:  # at 15: nothing
@@ -340,6 +341,12 @@ class HeuristicBot:
             # one token of a kind a phase: a second would undo the first (a form taken, then another)
             p.used.add(("bot_spent", request.actions[best].ref, game.phase))
         return best
+
+    @staticmethod
+    def spends_zone_cards(game, chunk: int) -> bool:
+        """Whether the effect uses up cards kept on a component (scrapped off a zone, which a
+        craft would have paid with)."""
+        return any(ins.op == Op.USE_CARDS for ins in game.a.chunks[chunk].program)
 
     @staticmethod
     def play_score(game, seat: int, window: str, card) -> float:
