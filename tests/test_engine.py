@@ -1488,6 +1488,11 @@ def test_the_bots_worth_of_an_ability_counts_a_rolled_amount_at_its_mean_and_a_c
     assert worth["Pick Axe (5 [Pick])"] == 7.0
     druid = Game(compiled, [compiled.hero("druid")[0], 0], 1)  # Maul: "Roll 2 dice ... the total roll value"
     assert {label: value for _, _, _, label, value in druid.seats[0].offense()}["Maul"] == 7.0
+    # a card that only turns the Sun Dial is worth something (it was 0: the bots sold First Light and
+    # Daybreak; valued, Sun Elf won 50.1% -> 53.8% and 48.8% -> 53.3% against the others, two seeds)
+    sun_elf = Game(compiled, [compiled.hero("sun_elf")[0], 0], 1)
+    worth = {c.name: c.value for c in sun_elf.seats[0].table.deck}
+    assert worth["First Light"] == 1.0 and worth["Daybreak"] == 1.0  # increase by 2; flip to Dawn
 
 
 def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):

@@ -173,6 +173,10 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
             value += weight * 0.8 * last_push
         elif op == Op.COUNT_SYMBOLS:
             value += weight * 1.5
+        elif op == Op.RAISE:  # a dial or track of one's own, towards what its positions give
+            value += weight * 0.5 * last_push
+        elif op == Op.FLIP_DIAL:
+            value += weight * 1.0
     return value
 
 
