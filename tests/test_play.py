@@ -33,6 +33,7 @@ PROMPTS = [
     (r"activate which\? > ", lambda m: "1"),
     (r"defend with\? > ", lambda m: "1"),
     (r"choose > ", lambda m: "1"),
+    (r"choose \(Enter: in the order listed\) > ", lambda m: ""),
     (r"\? \[y/n\] > ", lambda m: "y"),
     (r"how many\? \((\d+)[^)]*\) > ", lambda m: m.group(1).decode()),
     (r"sell which (\d+)\? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
@@ -884,6 +885,10 @@ def test_choice_prompts_say_what_the_number_is_for(compiled):
     assert "  ? type a number from 1 to 2: the option to take" in said
     assert human.answer(game, ChooseDefense("Defensive Roll Phase", 0, ("Parry", "Riposte"))) == 1
     assert "  ? type a number from 1 to 2: the defensive ability to roll for" in said
+    # an order of effects: Enter resolves them in the order listed
+    typed = iter(["", "2"])
+    order = ChooseOption("Upkeep Phase", 0, ("Wound", "Sun Dial"), "which resolves first? (each will)")
+    assert [human.answer(game, order), human.answer(game, order)] == [0, 1]
 
 
 def test_a_choose_one_keeps_its_printed_numbers_when_an_option_could_do_nothing(compiled):

@@ -202,6 +202,10 @@ class Human:
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
         n = len(r.options)
+        if r.question.startswith("which resolves first"):  # an order: Enter keeps the one listed
+            return self.ask("choose (Enter: in the order listed) > ",
+                            lambda t: 1 if t == "" else _number(t, 1, n),
+                            f"{_type_number(1, n)}: the effect to resolve first, or Enter for [1]") - 1
         return self.ask("choose > ", lambda t: _number(t, 1, n),
                         f"{_type_number(1, n)}: the option to take") - 1
 
