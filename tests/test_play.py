@@ -36,7 +36,8 @@ PROMPTS = [
     (r"choose \(Enter: in the order listed\) > ", lambda m: ""),
     (r"\? \[y/n\] > ", lambda m: "y"),
     (r"how many\? \((\d+)[^)]*\) > ", lambda m: m.group(1).decode()),
-    (r"sell which (\d+)\? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
+    (r"sell which (\d+)\? \(\?: what the cards say\) > ",
+     lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
     (r"pick (\d+)(?: to \d+)? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
     (r"pick all \d+ \(Enter\) > ", lambda m: ""),
     (r"pick up to \d+ \(Enter: none\) > ", lambda m: "1"),
@@ -874,7 +875,7 @@ def test_choice_prompts_say_what_the_number_is_for(compiled):
     type and what it picks (no bare "type 1 to 2")."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
-    from dtc.dicethrone.requests import ChooseDefense
+    from dtc.dicethrone.requests import ChooseDefense, SellDown
     from dtc.vm import ChooseOption
 
     game = Game(compiled, [0, 1], 1)
@@ -885,6 +886,13 @@ def test_choice_prompts_say_what_the_number_is_for(compiled):
     assert "  ? type a number from 1 to 2: the option to take" in said
     assert human.answer(game, ChooseDefense("Defensive Roll Phase", 0, ("Parry", "Riposte"))) == 1
     assert "  ? type a number from 1 to 2: the defensive ability to roll for" in said
+    # selling down: `?` reads the cards first, then the same question
+    p = game.seats[0]
+    p.hand[:] = p.deck[:7]
+    typed = iter(["?", "7"])
+    said.clear()
+    assert human.answer(game, SellDown("Discard Phase", 0, tuple(c.card.name for c in p.hand), 1)) == [6]
+    assert f"  - {p.hand[6].card.name} ({p.hand[6].card.cost} CP" in "\n".join(said)
     # an order of effects: Enter resolves them in the order listed
     typed = iter(["", "2"])
     order = ChooseOption("Upkeep Phase", 0, ("Wound", "Sun Dial"), "which resolves first? (each will)")

@@ -180,8 +180,13 @@ class Human:
         for i, name in enumerate(r.hand, 1):
             self.say(f"  [{i}] {name}")
         n = len(r.hand)
-        return self.ask(f"sell which {r.count}? > ", lambda t: _exactly(t, n, r.count),
-                        f"give {r.count} different numbers from 1 to {n}")
+        while True:
+            picked = self.ask(f"sell which {r.count}? (?: what the cards say) > ",
+                              lambda t: "?" if t in HELP else _exactly(t, n, r.count),
+                              f"give {r.count} different numbers from 1 to {n} (?: read the cards)")
+            if picked != "?":
+                return picked
+            self.say(card_texts(game, r.player))
 
     def on_ChooseDefense(self, game, r: ChooseDefense):
         for i, name in enumerate(r.options, 1):
