@@ -142,7 +142,7 @@ class Human:
             self.say(f"incoming for you so far: {mine.total_before()} dmg, {mine.prevented} prevented"
                      + (f", halved {mine.halvings}x" if mine.halvings else ""))
         for i, action in enumerate(r.actions, 1):
-            self.say(f"  [{i}] {action.label}")
+            self.say(f"  [{i}] {action.label}{_early(game, r.player, action)}")
         count = len(r.actions)
         while True:
             if own_turn:
@@ -369,6 +369,18 @@ def _needs(game, player: int, choice) -> str:
     if len(options) > 1:
         return ""
     return f"  (met: {requirement_text(game.a, options[0].requirement)})"
+
+
+def _early(game, player: int, action) -> str:
+    """` - no dmg coming at you yet`: a prevention card offered before any dmg is on its way (it
+    counts against dmg dealt later in the same Roll Phase, "Reducing Damage", but a player may not
+    know that, or mean to wait)."""
+    if action.kind != "play" or action.idle or not isinstance(game, Game):
+        return ""
+    hand = game.seats[player].hand
+    if action.ref >= len(hand) or not hand[action.ref].card.prevents:
+        return ""
+    return "" if game.incoming[player].on_its_way() else " - no dmg coming at you yet"
 
 
 def _does(game, player: int, choice) -> str:
