@@ -182,7 +182,7 @@ class Human:
         n = len(r.hand)
         while True:
             picked = self.ask(f"sell which {r.count}? (?: what the cards say) > ",
-                              lambda t: "?" if t in HELP else _exactly(t, n, r.count),
+                              lambda t: "?" if _reading(t) == "?" else _exactly(t, n, r.count),
                               f"give {r.count} different numbers from 1 to {n} (?: read the cards)")
             if picked != "?":
                 return picked
@@ -251,10 +251,10 @@ class Human:
         named = f" or a symbol ({', '.join(shown)})" if shown else ""
         hint = (f"write e.g. `{n}={r.values[-1]}`: a die from 1 to {n}, a value among {values}{named}"
                 f"{'' if r.most == 1 else f'; at most {r.most} pairs'}; or Enter for none")
+        spent = spoken(r.owner) if " › card " in r.owner else ""  # a card's CP are paid: say so
         while True:
             picked = self.ask(f"change {dice}: {pairs} (values {values}; Enter for none) > ",
                               lambda t: _changes(t, n, r.most, r.values, names), hint)
-            spent = spoken(r.owner) if " › card " in r.owner else ""  # a card's CP are paid: say so
             if picked or not spent or self.ask(f"change no die? ({spent} is spent all the same) [y/n] > ",
                                                _yes_no, "answer y or n"):
                 return picked

@@ -220,7 +220,10 @@ def ability_texts(game: Game, seat: int) -> str:
     """A hero's abilities as she has them now (upgrades in place), each option with what it needs
     and does as written (asked for with `a` at a window)."""
     p = game.seats[seat]
-    text = lambda chunk: game.a.chunks[chunk].text if chunk is not None else ""  # noqa: E731
+
+    def text(chunk: int | None) -> str:
+        return game.a.chunks[chunk].text if chunk is not None else ""
+
     lines = [f"{who(game, seat)}'s abilities:"]
     for ability in p.abilities:
         level = f" {'I' * ability.level}" if ability.level > 1 else ""
