@@ -754,7 +754,8 @@ class _Emitter:
     def s_DoubleEffect(self, s: n.DoubleEffect) -> None:
         status, _ = self.c.status_index(s.status, self.scope)
         self.push_most(s.amount)
-        self.emit(Op.DOUBLE, status, int(s.different), node=s)
+        exactly = not isinstance(s.amount, n.UpTo)  # "double the effect of 1 <status>": no choice to skip
+        self.emit(Op.DOUBLE, status, int(s.different) | (2 * exactly), node=s)
 
     def s_Craft(self, s: n.Craft) -> None:
         status, _ = self.c.status_index(s.status, self.scope)

@@ -240,7 +240,8 @@ _ROWS = [
     (Op.FLIP_TOKEN, ("status", "side"), 0, 0, True, "ask which token of the status; flip it to the side"),
     (Op.COUNT_STATUS, ("status",), 0, 1, False, "push how many tokens of the status the actor has"),
     (Op.DOUBLE, ("status", "u8"), 1, 0, True,
-     "ask which N tokens (different ones if 1) of the status; double their effect this time"),
+     "ask which N tokens of the status (flags: 1 different ones, 2 exactly N, not up to N); double "
+     "their effect this time"),
     (Op.CRAFT, ("status", "comp"), 0, 0, True,
      "ask which tier's blueprint to pay with cards from the zone; gain that tier"),
     (Op.DRAW, (), 1, 0, False, "the actor draws N cards"),

@@ -107,6 +107,8 @@ class YesNo(Request):
     """`You may ...`. Answer: True or False."""
 
     prompt: str
+    # the whole effect as written, for the terminal (what happens either way); not part of the question
+    text: str = field(default="", metadata={"log": False})
 
 
 @dataclass(slots=True)
@@ -736,7 +738,7 @@ class VM:
                 elif self.can_start(chunk_index, state, actor, pc, alone=True):
                     counter[0] = count
                     answer = yield YesNo(owner, actor, self._prompt(chunk, program[pc - 1])
-                                         + self._one_way(steps, pc, state, actor))
+                                         + self._one_way(steps, pc, state, actor), chunk.text)
                     count = counter[0]
                     ctx.did = bool(answer)
                 else:  # "you may X" where X could do nothing: as if declined, unasked
@@ -970,9 +972,10 @@ class VM:
             open_ = state.undoubled(actor, a)  # a token's effect is doubled once, not again
             if open_ and most:
                 limit = min(most, len(open_))
-                answer = yield ChooseItems(owner, actor, tuple(tokens[i] for i in open_), 0, limit,
+                least = limit if b & 2 else 0  # b: 1 different tokens, 2 exactly N (not `up to N`)
+                answer = yield ChooseItems(owner, actor, tuple(tokens[i] for i in open_), least, limit,
                                            "double the effect")
-                state.double_effect(ctx, a, [open_[i] for i in self._picks(answer, len(open_), 0, limit)])
+                state.double_effect(ctx, a, [open_[i] for i in self._picks(answer, len(open_), least, limit)])
         elif op == Op.CRAFT:
             options = state.craft_options(actor, a, b)
             if options:

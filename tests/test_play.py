@@ -564,6 +564,40 @@ def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
 
 
 
+def test_a_may_question_shows_what_its_effect_does_either_way(compiled):
+    """The Dawn side's "you may add dmg equal to the Sun Dial value" is followed, yes or no, by "At
+    the end of the Roll Phase, reduce Sun Dial by 4" (000_eaa64e0770891241.txt, "Sun Elf" > "Sun
+    Dial"): the question alone hid that declining keeps nothing, so the whole effect is shown first.
+    The request comes from a real game (bots until the dial asks)."""
+    from dtc.agents.base import play
+    from dtc.agents.bots import HeuristicBot
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import YesNo
+
+    sun_elf = compiled.hero("sun-elf")[0]
+    for seed in range(10):
+        game, asked = Game(compiled, [sun_elf, sun_elf], seed), []
+        bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
+        play(game, bots, recorder=lambda r, a, kept=asked: kept.append(r))
+        dial = [r for r in asked if isinstance(r, YesNo) and r.owner.endswith("Dawn side")]
+        if dial:
+            break
+    request = dial[0]
+    assert "reduce Sun Dial by 4" in request.text
+    said = []
+    human = Human(read=lambda prompt: "n", say=said.append)
+    human.asked = True
+    assert human.answer(game, request) is False
+    assert said == ["  (Sun Dial (Dawn side): If your Offensive Roll Phase results in an Attack, you may add "
+                    "dmg equal to the Sun Dial value. At the end of the Roll Phase, reduce Sun Dial by 4.)"]
+    # a question that is the whole effect says nothing more
+    said.clear()
+    human.answer(game, YesNo("Forgemaster › The Mines", 0, "You may Mine your deck",
+                             "During your Upkeep Phase, you may Mine your deck."))
+    assert said == []
+
+
 def test_a_question_from_a_card_names_the_card_as_players_do(compiled):
     """A card's question says the card's name (`Lucky Break: choose one`), not where its text sits
     in the content (`Common › card Lucky Break`); a status's says the status (`Disarm`, not

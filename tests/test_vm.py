@@ -193,11 +193,19 @@ def test_masterwork_doubles_an_armor_once(compiled):
     _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([4, 6]), lambda r: [0])
     doubles = [r for r in asked if getattr(r, "purpose", None) == "double the effect"]
     assert [r.items for r in doubles] == [("Armor",)]
+    assert (doubles[0].least, doubles[0].most) == (1, 1)  # "one Armor": not a choice to pass up
     assert state.doubled == [(armor, [0])]
     state.gain_status(0, armor, 1, 1)  # a Gold Helmet beside it: the Anvil doubles the one left
     _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([6, 1]), lambda r: [0])
     assert [r.items for r in asked if getattr(r, "purpose", None) == "double the effect"] == [("Armor",)]
     assert state.doubled == [(armor, [0]), (armor, [1])]  # the second token, not the first again
+    state = SampleState(compiled, [hero_index, 0])  # two Armor: the Anvil's "up to two" may take none
+    state.gain_status(0, armor, 1, 6)
+    state.gain_status(0, armor, 1, 1)
+    _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([6, 1]),
+                          lambda r: [] if getattr(r, "purpose", None) == "double the effect" else [0])
+    doubles = [r for r in asked if getattr(r, "purpose", None) == "double the effect"]
+    assert [(r.least, r.most) for r in doubles] == [(0, 2)] and state.doubled == [(armor, [])]
 
 
 def test_final_touches_searches_places_shuffles_and_deals_34(compiled):

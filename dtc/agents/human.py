@@ -215,6 +215,8 @@ class Human:
                         f"{_type_number(1, n)}: the option to take") - 1
 
     def on_YesNo(self, game, r: YesNo):
+        if _says_more(r.text, r.prompt):
+            self.say(f"  ({spoken(r.owner)}: {r.text})")
         return self.ask(f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}? [y/n] > ", _yes_no,
                         "answer y or n")
 
@@ -358,6 +360,14 @@ def _from(owner: str, prompt: str) -> str:
     source = spoken(owner)
     named = source.split(" (")[0].casefold() in prompt.casefold()
     return f"{source}: " if " › " in owner and not named else ""
+
+
+def _says_more(text: str, prompt: str) -> bool:
+    """Whether the effect goes on after its `you may` sentence (`..., you may add dmg. At the end of
+    the Roll Phase, reduce <dial> by 4.`): the question alone would hide what happens either way."""
+    asked = prompt.split(" (")[0].casefold()  # without ` (only up is open)` and the like
+    at = text.casefold().find(asked)
+    return at >= 0 and bool(text[at + len(asked):].strip(" ."))
 
 
 def _needs(game, player: int, choice) -> str:
