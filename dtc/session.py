@@ -137,6 +137,8 @@ class Session:
                         if hasattr(agent, "observe"):  # bots catch up, so a resumed game plays on the same
                             agent.observe(game, request, answer)
                     else:
+                        if log:  # all so far is on disk while a player thinks (a killed game keeps it)
+                            self._flush(log)
                         answer = agent.answer(game, request)
                     answer = plain(answer)
                     self.answers.append(answer)
@@ -178,6 +180,12 @@ class Session:
         try:
             log.write(json.dumps(line) + "\n")
         except OSError as exc:  # a full disk, a file that takes no writing
+            raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
+
+    def _flush(self, log) -> None:
+        try:
+            log.flush()
+        except OSError as exc:
             raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
 
     def _events(self, game: Any, shown: int, log, live: bool) -> int:

@@ -146,6 +146,9 @@ def test_a_log_that_fails_during_the_game_is_one_line(tmp_path, monkeypatch):
                 raise OSError(28, "No space left on device")
             return self.f.write(text)
 
+        def flush(self):
+            self.f.flush()
+
         def close(self):
             self.f.close()
 
@@ -157,6 +160,30 @@ def test_a_log_that_fails_during_the_game_is_one_line(tmp_path, monkeypatch):
     result = run(*GAMES["dicethrone"][0], "--log", tmp_path / "game.jsonl")
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: cannot write {tmp_path / 'game.jsonl'}: No space left on device"
+
+
+def test_the_log_holds_every_answer_so_far_while_a_player_thinks(tmp_path):
+    """A game killed while a player thinks (the terminal closed) keeps its log up to that question:
+    `replay` then says how far it went, instead of finding whatever a buffer had written."""
+    from dtc import rulesets
+    from dtc.agents.bots import HeuristicBot
+    from dtc.dicethrone.session import DICE_THRONE, Setup
+    from dtc.session import Session
+
+    loaded = rulesets.builtin()
+    log = tmp_path / "game.jsonl"
+    seen = []
+
+    class Watched(HeuristicBot):
+        def answer(self, game, request):
+            lines = [json.loads(line) for line in log.read_text().splitlines()]
+            seen.append((sum("ask" in line for line in lines), len(session.answers)))
+            return super().answer(game, request)
+
+    setup = Setup(loaded.content_hash, 3, ["druid", "duelist"], ["heuristic", "heuristic"])
+    session = Session(loaded, DICE_THRONE, setup, [Watched(3), HeuristicBot(4)], log_path=log)
+    session.run()
+    assert len(seen) > 50 and all(logged == answered for logged, answered in seen)
 
 
 def test_resuming_says_which_options_the_save_overrides(saved):
