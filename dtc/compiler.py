@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from dtc import nodes as n
+from dtc.artifact import FORMAT_VERSION
 from dtc.chunk import Chunk
 from dtc.model import Ability, Card, Component, Content, Hero, Site, Status
 from dtc.opcodes import ANY_CARD, COMPARISONS, TARGETS, Op
 from dtc.render import render_body, render_stmt
 from dtc.resolve import GENERIC_STATUSES, fold, singular
 
-FORMAT_VERSION = 1
 STATUS_CLASSES = [("status effect", "any"), ("positive status effect", "positive"),
                   ("negative status effect", "negative")]
 ALL_TOKENS = 99  # `remove all X`: a count no stack reaches
@@ -792,12 +792,13 @@ class _Emitter:
 
     def s_ChangeDice(self, s: n.ChangeDice) -> None:
         self.push_most(s.amount)
+        own = int(s.own)
         if s.face is None:
-            self.emit(Op.CHANGE_DICE, 0, 0, node=s)
+            self.emit(Op.CHANGE_DICE, 0, 0, own, node=s)
         elif isinstance(s.face, int):
-            self.emit(Op.CHANGE_DICE, 1, s.face, node=s)
+            self.emit(Op.CHANGE_DICE, 1, s.face, own, node=s)
         else:
-            self.emit(Op.CHANGE_DICE, 2, self.c.symbol(s.face), node=s)
+            self.emit(Op.CHANGE_DICE, 2, self.c.symbol(s.face), own, node=s)
 
     def s_Increase(self, s: n.Increase) -> None:
         self.amount(s.amount)

@@ -591,10 +591,11 @@ class Reroll:
 
 @dataclass(frozen=True, slots=True)
 class ChangeDice:
-    """`change 1 die to any value` / `... to 6` / `... to [Claw]`."""
+    """`change 1 die to any value` / `... to 6` / `change 1 of your dice to [Claw]`."""
 
     amount: Amount
     face: str | int | None  # None: any value; int: a value; str: a symbol
+    own: bool = False  # `1 of your dice`: only the player's own dice, not an opponent's
     span: Offsets | None = _span()
 
 

@@ -199,8 +199,9 @@ _ROWS = [
     (Op.INSTEAD, (), 0, 0, False, "mark that this effect replaces what would otherwise happen"),
     (Op.ROLL, ("die",), 1, 0, False, "roll N dice with the seeded RNG; they become the current roll"),
     (Op.REROLL, (), 1, 0, True, "ask which of up to N dice of the current roll to re-roll; re-roll them"),
-    (Op.CHANGE_DICE, ("mode", "u16"), 1, 0, True,
-     "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol"),
+    (Op.CHANGE_DICE, ("mode", "u16", "u8"), 1, 0, True,
+     "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol; "
+     "1 last: only the player's own dice (nothing when they are another's or no face fits)"),
     (Op.HAS_SYMBOL, ("symbol", "u8"), 0, 1, False, "push 1 if the current roll shows the symbol N times"),
     (Op.HAS_VALUE, ("u8", "u8"), 0, 1, False, "push 1 if a die of the current roll shows low..high"),
     (Op.MEETS, ("const",), 0, 1, False,

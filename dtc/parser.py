@@ -608,7 +608,12 @@ class _Builder(Transformer):
         return n.Reroll(items[0], span=_off(meta))
 
     def change_dice(self, meta, items):
-        return n.ChangeDice(items[0], items[1], span=_off(meta))
+        own = "own" in items
+        rest = [i for i in items if i != "own"]
+        return n.ChangeDice(rest[0], rest[1], own, span=_off(meta))
+
+    def own_dice(self, meta, _):
+        return "own"
 
     def any_face(self, meta, _):
         return None

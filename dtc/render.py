@@ -253,7 +253,8 @@ _STMT = {
     n.Roll: lambda s: (f"roll {render_amount(s.amount)} {(s.die + ' ') if s.die else ''}"
                        f"{_plural(s.amount, 'die', 'dice')}"),
     n.Reroll: lambda s: f"re-roll {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')}",
-    n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')} "
+    n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} "
+                             f"{'of your dice' if s.own else _plural(s.amount, 'die', 'dice')} "
                              f"to {_face(s.face)}"),
     n.Increase: lambda s: f"increase {s.component} by " + "".join(x for x in _parts(s.amount) if x),
     n.Decrease: lambda s: f"reduce {s.component} by " + "".join(x for x in _parts(s.amount) if x),

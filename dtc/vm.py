@@ -304,6 +304,8 @@ class RunContext:
     # the hero whose dice `roll N dice` rolls, when not `hero`: a player always rolls her own dice,
     # also for a status another hero inflicted (its effect still names that hero's things)
     dice_hero: int | None = None
+    # whose dice `roll` is, when not the owner's (a card altering another player's roll)
+    dice_owner: int | None = None
     # what set the effect off, in players' words (a passive ability, a track's position), when a
     # trigger did: narration names it where nothing before says where dmg or prevention came from
     source: str = ""
@@ -953,6 +955,8 @@ class VM:
         elif op == Op.CHANGE_DICE:
             most = min(pop(), len(ctx.roll))
             values = self._change_values(ctx, a, b)
+            if not most or not values or (c and ctx.dice_owner not in (None, actor)):
+                return actor, None  # no die shows such a face, or `1 of your dice` on another's roll
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
             changes = self._changes(answer, len(ctx.roll), most, values)
             before = {i: ctx.roll[i] for i, _ in changes}

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dtc import artifact
-from dtc.artifact import ArtifactError
+from dtc.artifact import FORMAT_VERSION, ArtifactError
 from dtc.cli.main import cli
 from dtc.opcodes import Op
 from dtc.sample import SampleState, first_answer
@@ -78,8 +78,9 @@ def test_unreadable_payload_with_a_valid_hash():
     import hashlib
 
     payload = b"{not json"
-    header = (b"DTCB" + (1).to_bytes(2, "big") + (64).to_bytes(2, "big") + hashlib.sha256(payload).digest()
-              + len(payload).to_bytes(4, "big") + b"x".ljust(16, b"\0") + b"\0" * 4)
+    header = (b"DTCB" + FORMAT_VERSION.to_bytes(2, "big") + (64).to_bytes(2, "big")
+              + hashlib.sha256(payload).digest() + len(payload).to_bytes(4, "big")
+              + b"x".ljust(16, b"\0") + b"\0" * 4)
     assert "payload is not readable" in refused(header + payload)
 
 
@@ -148,7 +149,7 @@ def test_an_artifact_without_effect_texts_still_loads_and_plays_and_a_bad_text_i
     (lambda img: img["heroes"][0]["abilities"][0]["options"][0]["requirement"]["items"][0].update(
         symbol=500), "dangling reference to symbol 500"),
     (lambda img: img["chunks"][0].update(lines=[[1, 1]]), "line table does not cover the code"),
-    (lambda img: img.update(format=7), "image format 7 is not 1"),
+    (lambda img: img.update(format=7), f"image format 7 is not {FORMAT_VERSION}"),
     (lambda img: img.pop("heroes"), "heroes: expected a list"),
 ])
 def test_reference_corruptions(image, change, expected):

@@ -1816,3 +1816,50 @@ def test_an_upgrade_that_prints_only_an_effect_keeps_the_boards_requirements(tmp
     rows = hero_report(compiled, duelist, upgrades=True)["abilities"]
     assert {r["ability"] for r in rows if r["ability"].startswith("Strike II")} == \
         {"Strike II (Small Straight)", "Strike II (Large Straight)"}
+
+
+def test_a_dice_change_is_offered_only_where_it_can_be_made(tmp_path):
+    """"Change 1 of your dice to [Claw]" changes the player's own dice only, and a change to a symbol
+    needs a face showing it: another hero's dice may have none ("Dice Manipulation" cards alter any
+    player's dice, 000_eaa64e0770891241.txt, "Offensive Roll Phase"). Such a card is not offered where
+    it cannot be made (a designer's hero played it on an opponent's roll and dtc crashed), and the VM
+    asks nothing when no die could take the face."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Own Dice
+    kind: action
+    authored: a test card
+    timing: roll
+    cost: 0
+    effect: Change 1 of your dice to [Claw].
+
+  - name: Test Any Dice
+    kind: action
+    authored: a test card
+    timing: roll
+    cost: 0
+    effect: Change 1 die to [Claw].
+""")
+    from dtc.agents.base import play
+    from dtc.agents.bots import RandomBot
+    from dtc.dicethrone.requests import Action
+
+    game = new_game(compiled, ["druid", "duelist"])
+    druid, duelist = game.seats
+    druid.hand.clear()
+    give_card(game, 0, "Test Own Dice")
+    give_card(game, 0, "Test Any Dice")
+    game.phase = "Offensive Roll Phase"
+
+    def offered(seat):
+        return sorted(a.name for a in game.actions(seat, "offensive") if a.kind == "play")
+
+    game.roll, game.roll_faces, game.roll_owner, game.dice_open = [1, 2, 3, 4, 5], druid.table.faces, 0, True
+    assert offered(0) == ["Test Any Dice", "Test Own Dice"]  # her own roll: both
+    game.roll, game.roll_faces, game.roll_owner = [1, 2, 3, 4, 5], duelist.table.faces, 1
+    assert offered(0) == []  # the Duelist's dice: not hers, and no face shows [Claw]
+    any_dice = Action("play", "Test Any Dice", 1, 0)  # played all the same: nothing to ask
+    _, seen = drive(game.perform(0, any_dice), answers())
+    assert seen == [] and game.roll == [1, 2, 3, 4, 5]
+    for seed in range(30):  # random bots play everything they are offered: no game fails
+        druid_first = Game(compiled, [compiled.hero("druid")[0], compiled.hero("duelist")[0]], seed)
+        assert play(druid_first, [RandomBot(seed), RandomBot(seed + 1)]).turns > 0

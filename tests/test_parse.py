@@ -89,7 +89,7 @@ CONSTRUCTS = [
     ("Re-roll up to 2 dice.", (n.Reroll(n.UpTo(2)),)),
     ("Change 1 die to any value.", (n.ChangeDice(N(1), None),)),
     ("Change 1 die to 6.", (n.ChangeDice(N(1), 6),)),
-    ("Change 1 of your dice to [Claw].", (n.ChangeDice(N(1), "Claw"),)),
+    ("Change 1 of your dice to [Claw].", (n.ChangeDice(N(1), "Claw", own=True),)),
     # multiplication, per, equal to
     ("Deal 2 × [Claw] dmg.", (n.Deal(n.Times(2, ("Claw",)), None, None, False),)),
     ("Deal 1 dmg per [Claw] rolled.",

@@ -559,7 +559,7 @@ class HeuristicBot:
             return None
         if card.dice_alteration is None:
             return None
-        purpose, most, mode, value = card.dice_alteration
+        purpose, most, mode, value, _ = card.dice_alteration
         faces = game.roll_faces
         values = sorted(faces) if mode == 0 else [value] if mode == 1 else \
             [v for v in sorted(faces) if faces[v] == value]

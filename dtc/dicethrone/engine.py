@@ -737,7 +737,7 @@ class Game(GameState):
                 if not (timing == "instant" or (timing == "main" and main)
                         or (timing == "roll" and self.phase in ROLL_PHASES)):
                     continue
-                if c.cost > cp or (c.alters_dice and not (self.roll and self.dice_open)):
+                if c.cost > cp or (c.alters_dice and not self._alterable(seat, c)):
                     continue
                 if c.attack_modifier and self.rules.own_attacks_only and not attacking:
                     continue
@@ -762,6 +762,20 @@ class Game(GameState):
             for index, card in enumerate(p.hand):
                 out.append(Action("sell", card.card.name, index, value, -1.0))
         return out
+
+    def _alterable(self, seat: int, card) -> bool:
+        """Whether the card's dice change can be made on the dice on the table: there are dice open
+        to alter, and a change `to [<symbol>]` has a face showing it on them (another hero's dice may
+        have none), `1 of your dice` only on the player's own."""
+        if not (self.roll and self.dice_open):
+            return False
+        alteration = card.dice_alteration
+        if alteration is None or alteration[0] != "change":
+            return True
+        _, _, mode, value, own = alteration
+        if own and self.roll_owner != seat:
+            return False
+        return mode != 2 or value in (self.roll_faces or {}).values()
 
     def spending_idle(self, seat: int, status: int) -> bool:
         """Whether spending the status's first token would do nothing now: it has `When spent`
@@ -867,6 +881,7 @@ class Game(GameState):
                            defender=self.attack.defender if self.attack else None)
             if self.roll and self.roll_faces is not None:
                 ctx.faces = self.roll_faces  # the dice it alters may be another hero's
+                ctx.dice_owner = self.roll_owner
             ctx.attack_run = False
             if card.card.chunk is not None:
                 p.resolving.append(card)

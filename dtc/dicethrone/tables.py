@@ -227,8 +227,8 @@ class CardDef:
     value: float
     attack_modifier: bool  # its effect adds to an Attack
     alters_dice: bool
-    # how it alters dice, for bots: ("change", most, values mode, value) or ("re-roll", most, 0, 0),
-    # a fixed count pushed just before; None for any other card
+    # how it alters dice: ("change", most, values mode, value, only her own dice) or ("re-roll", most,
+    # 0, 0, False), a fixed count pushed just before; None for any other card
     dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
     text: str = ""  # what the card says (its effect; an upgrade: its ability)
@@ -279,9 +279,10 @@ def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
         return None
     for before, ins in pairwise(instructions(artifact.chunks[chunk].code)):
         if before.op == Op.PUSH and ins.op == Op.CHANGE_DICE:
-            return ("change", before.operands[0], *ins.operands[:2])
+            mode, value, own = ins.operands
+            return ("change", before.operands[0], mode, value, bool(own))
         if before.op == Op.PUSH and ins.op == Op.REROLL:
-            return ("re-roll", before.operands[0], 0, 0)
+            return ("re-roll", before.operands[0], 0, 0, False)
     return None
 
 
