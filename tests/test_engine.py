@@ -1863,3 +1863,117 @@ def test_a_dice_change_is_offered_only_where_it_can_be_made(tmp_path):
     for seed in range(30):  # random bots play everything they are offered: no game fails
         druid_first = Game(compiled, [compiled.hero("druid")[0], compiled.hero("duelist")[0]], seed)
         assert play(druid_first, [RandomBot(seed), RandomBot(seed + 1)]).turns > 0
+
+
+def test_what_a_card_schedules_happens_at_that_edge_of_the_owners_turn(tmp_path):
+    """"In an ability or a card, a trigger schedules what follows it" (docs/effect-language.md): a card
+    saying "At the end of your turn, ..." acts when its player's turn ends, "At the start of your turn"
+    and "During your Upkeep Phase" in her next turn (not the opponent's), "At the end of your Main
+    Phase" when the phase she played it in ends ("Turn Breakdown", 000_eaa64e0770891241.txt: Upkeep,
+    Income, Main (1), Roll, Main (2), Discard). Before, only `At the end of the Roll Phase` ever fired:
+    a designer's card did nothing, silently."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Turn End
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: At the end of your turn, gain 2 CP.
+
+  - name: Test Next Upkeep
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: During your Upkeep Phase, heal 3.
+
+  - name: Test Phase End
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: At the end of your Main Phase, draw 1 card.
+
+  - name: Test Turn Start
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: At the start of your turn, inflict Wound.
+""")
+    game = new_game(compiled, ["druid", "duelist"], seed=5)
+    druid = game.seats[0]
+    worth = {c.name: c.value for c in druid.table.deck}
+    assert worth["Test Turn End"] == 0.8 * 2  # 2 CP later, worth as much to a bot as 2 CP now (it sold it)
+    druid.hand.clear()
+    for name in ("Test Turn End", "Test Next Upkeep", "Test Phase End", "Test Turn Start"):
+        give_card(game, 0, name)
+    druid.health = 30
+    game.turn_no, game.active = 1, 0
+
+    def play_tests(request):  # in Main Phase (1), every test card, one by one
+        tests = [i for i, a in enumerate(request.actions) if a.kind == "play" and a.name.startswith("Test")]
+        return tests[0] if tests and request.owner == "Main Phase (1)" else None
+
+    drive(game.turn(), answers(Act=play_tests))
+    kinds = [(e["e"], e.get("player"), e.get("card")) for e in game.events]
+    played = [e["card"] for e in game.events if e["e"] == "play"]
+    assert played == ["Test Turn End", "Test Next Upkeep", "Test Phase End", "Test Turn Start"]
+    rolled = next(i for i, e in enumerate(game.events) if e["e"] == "roll")
+    drawn = [i for i, e in enumerate(game.events) if e["e"] == "draw" and e["player"] == 0]
+    assert drawn and drawn[-1] < rolled  # at the end of Main Phase (1), before the Roll Phase
+    last_cp = [e for e in game.events if e["e"] == "cp" and e["player"] == 0][-1]
+    assert game.events.index(last_cp) > max(i for i, k in enumerate(kinds) if k[0] in ("roll", "sell"))
+    assert last_cp["change"] == 2  # as her turn ends
+    assert len(game.scheduled) == 2  # her next turn's start and Upkeep
+    wound = status(compiled, "Wound")
+    game.active = 1
+    drive(game.turn(), answers())  # the Duelist's turn: not "your turn" for the Druid's cards
+    assert len(game.scheduled) == 2 and game.status_count(1, wound) == 0
+    told = len(game.events)
+    game.active = 0
+    drive(game.turn(), answers())
+    later = game.events[told:]
+    inflicted = next(i for i, e in enumerate(later) if e["e"] == "gain" and e["player"] == 1)
+    healed = next(i for i, e in enumerate(later) if e["e"] == "heal" and e["player"] == 0)
+    upkeep_roll = next((i for i, e in enumerate(later) if e["e"] == "roll"), len(later))
+    assert inflicted < healed < upkeep_roll and game.scheduled == []
+
+
+def test_a_status_acts_at_the_edge_its_trigger_names(tmp_path):
+    """A status's "At the start of your turn" acts before the Upkeep Phase (it acted as the turn ended),
+    and "At the end of your Main Phase" as each Main Phase ends, not at the end of the Roll Phase
+    ("Turn Breakdown", 000_eaa64e0770891241.txt)."""
+    import shutil
+
+    from conftest import ROOT
+
+    from dtc import artifact, project
+    from dtc.compiler import compile_content
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    path = tmp_path / "content" / "heroes" / "druid.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("status_effects:\n", """status_effects:
+  - name: Test Tide
+    polarity: positive
+    stack_limit: 1
+    effects:
+      - At the start of your turn, gain 1 CP.
+      - At the end of your Main Phase, heal 1.
+
+""", 1), encoding="utf-8")
+    front = project.run([tmp_path / "content"])
+    assert front.errors == [], [str(d) for d in front.errors]
+    compiled = artifact.load(artifact.to_bytes(compile_content(
+        front.content, project.artifact_names(front, [tmp_path / "content"]))))
+    game = new_game(compiled, ["druid", "duelist"], seed=5)
+    game.gain_status(0, status(compiled, "Test Tide"), 1, 0)
+    game.seats[0].health = 30
+    game.turn_no, game.active = 1, 0
+    told = len(game.events)
+    drive(game.turn(), answers())
+    later = [e for e in game.events[told:] if e["e"] in ("turn", "cp", "heal", "roll")]
+    assert [e["e"] for e in later][:3] == ["turn", "cp", "cp"]  # the start of the turn, then her income
+    heals = [i for i, e in enumerate(later) if e["e"] == "heal"]
+    first_roll = next(i for i, e in enumerate(later) if e["e"] == "roll")
+    assert len(heals) == 2 and heals[0] < first_roll < heals[1]  # Main Phase (1), Main Phase (2)

@@ -140,13 +140,22 @@ class Game(GameState):
         for p in self.seats:
             p.used.clear()
         self.event("turn", turn=self.turn_no, player=a)
+        self.phase = "start"
+        yield from self.turn_edge(a, "start")
+        if self.over:
+            return
         yield from self.upkeep(a)
         if self.over:
             return
         if self.income(a):
+            yield from self.phase_edge(a, "start")
+            self.change_cp(a, self.rules.income_cp)
+            self.draw(a, self.rules.income_draw)
+            yield from self.fire_during(a, self.phase)
             # instants and spendable statuses may be used "at any time, during any player's turn"
             # ("Action Cards", "Spendable Status Effects"): the Income Phase too
             yield from self.window("income")
+            yield from self.phase_edge(a, "end")
             self.resolve_damage(None)  # what was dealt and prevented in the phase lands at its end
             self.check_defeat()
             if self.over:
@@ -162,7 +171,7 @@ class Game(GameState):
             return
         yield from self.discard_phase(a)
         self.phase = "end"
-        yield from self.fire(a, "turn_edge")
+        yield from self.turn_edge(a, "end")
         self.apply_isolated()
         self.check_defeat()
         alive = [p.seat for p in self.seats if p.alive]
@@ -173,14 +182,16 @@ class Game(GameState):
     def upkeep(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Upkeep Phase"
         self.accumulate = True
+        yield from self.phase_edge(a, "start")
         yield from self.fire_during(a, self.phase, chosen_order=True)
         yield from self.window("upkeep")
+        yield from self.phase_edge(a, "end")
         self.accumulate = False
         self.resolve_damage(None)
         self.check_defeat()
 
     def income(self, a: int) -> bool:
-        """The Income Phase; False when it is skipped (and so does not happen at all)."""
+        """Whether the Income Phase happens (False: skipped, so it does not happen at all)."""
         self.phase = "Income Phase"
         p = self.seats[a]
         income = self.a.phases.index("Income Phase") if "Income Phase" in self.a.phases else -1
@@ -191,8 +202,6 @@ class Game(GameState):
         if self.turn_no == 1 and a == self.start_player:
             self.event("income_skipped", player=a, reason="start player")
             return False
-        self.change_cp(a, self.rules.income_cp)
-        self.draw(a, self.rules.income_draw)
         return True
 
     def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
@@ -200,11 +209,14 @@ class Game(GameState):
         and as many times as you like" ("Turn Breakdown"); an effect that reads "During your Main
         Phase, you may ..." is one of those options (`main_options`), not a question at its start."""
         self.phase = name
+        yield from self.phase_edge(a, "start")
         group = self._phase_names(name)
+        yield from self.fire_scheduled("during", lambda t: self.a.phases[t["phase"]] in group, a)
         jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group)
         jobs = [job for job in jobs if job.status is not None or not self._optional(job.chunk)]
         yield from self.run_jobs(jobs, None, None)
         yield from self.window("main")
+        yield from self.phase_edge(a, "end")
         # damage dealt and prevented in this phase land at its end; prevention lasts only "during
         # the phase in which they are played" ("Reducing Damage")
         self.resolve_damage(None)
@@ -212,6 +224,8 @@ class Game(GameState):
 
     def discard_phase(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Discard Phase"
+        yield from self.phase_edge(a, "start")
+        yield from self.fire_during(a, self.phase)
         yield from self.window("discard")  # an instant may be played rather than sold
         p = self.seats[a]
         excess = len(p.hand) - self.rules.hand_limit
@@ -220,6 +234,7 @@ class Game(GameState):
             picks = _distinct(answer, len(p.hand), excess, excess)
             for i in sorted(picks, reverse=True):
                 self.sell(a, i)
+        yield from self.phase_edge(a, "end")
         self.resolve_damage(None)
         self.check_defeat()
 
@@ -229,6 +244,8 @@ class Game(GameState):
         self.accumulate = True
         self.attack = None
         self.failed = False
+        yield from self.phase_edge(a, "start")
+        yield from self.fire_during(a, self.phase)
         p = self.seats[a]
         faces = p.table.faces
         values = sorted(faces)
@@ -253,8 +270,7 @@ class Game(GameState):
         if self.over is None:
             yield from self.window("roll_end")
         self.phase = "Roll Phase end"
-        yield from self.fire_scheduled("phase_edge")
-        yield from self.fire(a, "phase_edge")
+        yield from self.phase_edge(a, "end", self._roll_phase_names())
         self.accumulate = False
         self.resolve_damage(self.attack)
         self.attack = None
@@ -557,6 +573,7 @@ class Game(GameState):
         def matches(trigger: dict) -> bool:
             return self.a.phases[trigger["phase"]] in group
 
+        yield from self.fire_scheduled("during", matches, seat)  # `During your Upkeep Phase, ...` in a card
         if chosen_order:
             yield from self.in_chosen_order(seat, self.collect(seat, "during", matches))
         else:
@@ -682,11 +699,53 @@ class Game(GameState):
         p.used.add(key)
         return True
 
-    def fire_scheduled(self, on: str) -> Generator[Request, Any, None]:
-        due = [(t, q) for t, q in self.scheduled if t["on"] == on]
-        self.scheduled = [(t, q) for t, q in self.scheduled if t["on"] != on]
+    def fire_scheduled(self, on: str, matches=None,
+                       owner: int | None = None) -> Generator[Request, Any, None]:
+        """Run, once, what an ability or card scheduled for now (`At the end of the Roll Phase, ...`);
+        `owner`: only what that player scheduled (`At the end of your turn`)."""
+        if not self.scheduled:
+            return
+        due, kept = [], []
+        for t, q in self.scheduled:
+            now = t["on"] == on and (matches is None or matches(t)) and (owner is None or q.player == owner)
+            (due if now else kept).append((t, q))
+        if not due:
+            return
+        self.scheduled = kept
         for _, q in due:
             yield from self.run(q.chunk, self.ctx(q.player, q.hero, status=q.status))
+
+    def turn_edge(self, a: int, edge: str) -> Generator[Request, Any, None]:
+        """`At the start of your turn` (before the Upkeep Phase) or `At the end (conclusion) of your
+        turn` (after the Discard Phase): the active player's effects, and what she scheduled."""
+        def matches(trigger: dict) -> bool:
+            return (trigger["edge"] == "start") == (edge == "start")
+
+        yield from self.fire_scheduled("turn_edge", matches, a)
+        yield from self.fire(a, "turn_edge", matches)
+
+    def phase_edge(self, a: int, edge: str, names: set[str] | None = None) -> Generator[Request, Any, None]:
+        """`At the start of` / `At the end (conclusion) of` the phase now (or of `names`; a Main
+        Phase (1) is a Main Phase too): the active player's effects, and what anyone scheduled."""
+        names = names if names is not None else self._phase_names(self.phase)
+
+        def matches(trigger: dict) -> bool:
+            return ((trigger["edge"] == "start") == (edge == "start")
+                    and self.a.phases[trigger["phase"]] in names)
+
+        yield from self.fire_scheduled("phase_edge", matches)
+        yield from self.fire(a, "phase_edge", matches)
+
+    def _roll_phase_names(self) -> set[str]:
+        """The Roll Phase and the phases it is made of: they end together ("Offensive Roll Phase": the
+        dmg is applied at the conclusion of the Roll Phase)."""
+        names = self._phase_groups.get("Roll Phase end")
+        if names is None:
+            names = {"Roll Phase"}
+            for r in self.a.data["rulesets"]:
+                names.update(ph["name"] for ph in r["phases"] if ph.get("part_of") == "Roll Phase")
+            self._phase_groups["Roll Phase end"] = names
+        return names
 
     # =============================================================== windows
     def window(self, name: str) -> Generator[Request, Any, None]:

@@ -134,7 +134,8 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     """A rough worth of running a chunk, for bots: damage dealt, statuses (gained, inflicted, or
     removed where that helps: a negative one from oneself, a positive one from others), healing,
     CP, cards. What only happens under a condition (`If you have 2 <status>, add 2 dmg`) counts
-    half; an amount rolled counts its mean (a die's value 3.5, a roll's total 3.5 a die)."""
+    half; an amount rolled counts its mean (a die's value 3.5, a roll's total 3.5 a die); what it
+    schedules for later counts as if done now."""
     if chunk is None:
         return 0.0
     value = 0.0
@@ -177,6 +178,8 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
             value += weight * 0.5 * last_push
         elif op == Op.FLIP_DIAL:
             value += weight * 1.0
+        elif op == Op.SCHEDULE:  # what happens later (`At the end of your turn, gain 2 CP`) counts too
+            value += weight * chunk_value(artifact, args[1])
     return value
 
 
