@@ -491,21 +491,26 @@ class Checker:
 
     def upgrade_fits(self, card: Card, target: Ability) -> bool:
         """Whether the upgrade's ability has the shape of the one it replaces: a defensive or passive
-        ability meets no requirement (one `effect:`, and `dice:` for a defence); only a defence
-        rolls its own `dice:`."""
+        ability meets no requirement (one `effect:`, and `dice:` for a defence; a passive `effects:`
+        as well); only a defence rolls its own `dice:`."""
         ability, written = card.ability, card.data["ability"]
         base = card.path + ("ability",)
+        if "effects" in written and target.kind != "passive":
+            self.add(error("C016", f"`{card.name}` upgrades `{target.name}`, which is not a passive ability: "
+                           "`effects:` means nothing there", card.doc.span(base + ("effects",)),
+                           "write its text as one `effect:`"))
+            return False
         if target.kind in ("defensive", "passive"):
             shape = "defensive ability" if target.kind == "defensive" else "passive ability"
             fix = ("give it `dice:` (how many dice it rolls) and one `effect:`" if target.kind == "defensive"
-                   else "give it one `effect:`")
+                   else "give it one `effect:`, or `effects:` (a list, each with its trigger)")
             key = next((k for k in ("requires", "tiers", "variants") if k in written), None)
             if key is not None:
                 self.add(error("C016", f"`{card.name}` upgrades the {shape} `{target.name}`, which has no "
                                f"requirement: `{key}:` means nothing there", card.doc.span(base + (key,)),
                                f"drop `{key}:` and {fix}"))
                 return False
-            if ability.shared is None:
+            if ability.shared is None and not ability.effects:
                 self.add(error("C016", f"`{card.name}` upgrades the {shape} `{target.name}` but says "
                                "nothing it does", card.doc.span(base), fix))
                 return False

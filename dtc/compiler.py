@@ -246,8 +246,9 @@ class Compiler:
                 out["ability"] = {"kind": "defensive", "dice": dice,
                                   "chunk": self.effect_chunk(site, scope, defensive_dice=dice)}
             elif target.kind == "passive":
+                sites = [card.ability.shared] if card.ability.shared is not None else []
                 out["ability"] = {"kind": "passive",
-                                  "effects": [self.triggered(card.ability.shared, scope)]}
+                                  "effects": [self.triggered(s, scope) for s in sites + card.ability.effects]}
             else:
                 out["ability"] = upgraded = self.ability(card.ability, scope, hero)
                 upgraded["kind"] = target.kind

@@ -423,5 +423,7 @@ def _card(doc, path, data, owner_name) -> Card:
         ability = Ability(data.get("upgrades", "?"), "upgrade", doc, path + ("ability",),
                           allow=dict(allow))
         _fill_offensive(ability, doc, path + ("ability",), data["ability"], owner, None)
+        for i, _ in enumerate(data["ability"].get("effects", [])):  # a passive's upgrade
+            ability.effects.append(_site(doc, path + ("ability", "effects", i), owner, "passive", allow))
         card.ability = ability
     return card

@@ -382,8 +382,41 @@ cards:
     assert found[0].message == ("`Guard II` upgrades the defensive ability `Guard`, which has no "
                                 "requirement: `requires:` means nothing there")
     assert found[0].hint == "drop `requires:` and give it `dice:` (how many dice it rolls) and one `effect:`"
-    assert found[1].hint == "drop `requires:` and give it one `effect:`"
+    assert found[1].hint == ("drop `requires:` and give it one `effect:`, or `effects:` (a list, each with "
+                             "its trigger)")
     assert "`dice:` means nothing there" in found[2].message
+
+
+def test_a_passive_upgrade_lists_effects_and_only_a_passive_upgrade_does(lint_text):
+    """A passive's upgrade may list `effects:` like the passive (each with its trigger); on an
+    offensive ability's upgrade `effects:` is an error on its line."""
+    result = lint_text(hero_with("""
+passive:
+  - name: Calm
+    effect: At the conclusion of your turn, heal 1.
+cards:
+  - name: Calm II
+    kind: upgrade
+    upgrades: Calm
+    level: 2
+    cost: 2
+    ability:
+      effects:
+        - At the conclusion of your turn, heal 2.
+        - During your Upkeep Phase, gain 1 CP.
+  - name: Swipe II
+    kind: upgrade
+    upgrades: Swipe
+    level: 2
+    cost: 2
+    ability:
+      effects:
+        - Deal 6 dmg.
+"""))
+    found = [d for d in result.diagnostics if d.severity == "error"]
+    assert [(d.code, d.span.line) for d in found] == [("C016", 39)], [str(d) for d in found]
+    assert found[0].message == ("`Swipe II` upgrades `Swipe`, which is not a passive ability: `effects:` "
+                                "means nothing there")
 
 
 def test_tiers_listed_hardest_first_warn(lint_text):

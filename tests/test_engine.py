@@ -1977,3 +1977,34 @@ def test_a_status_acts_at_the_edge_its_trigger_names(tmp_path):
     heals = [i for i, e in enumerate(later) if e["e"] == "heal"]
     first_roll = next(i for i, e in enumerate(later) if e["e"] == "roll")
     assert len(heals) == 2 and heals[0] < first_roll < heals[1]  # Main Phase (1), Main Phase (2)
+
+
+def test_a_passive_upgrade_may_list_its_effects(tmp_path):
+    """A passive ability lists `effects:`, each with its trigger (Forgemaster's The Mines); its upgrade
+    card may too (it took only one `effect:`, so a designer wrote two triggers in one text, and the
+    second became a scheduled effect). Upgraded, both act as the board's did."""
+    compiled = compiled_with_cards(tmp_path, "forgemaster.yaml", """\
+  - name: Test Mines II
+    kind: upgrade
+    authored: a test card
+    upgrades: The Mines
+    level: 2
+    cost: 0
+    ability:
+      effects:
+        - During your Upkeep Phase, gain 1 CP.
+        - Once per turn, at any time, you may spend 1 CP to draw 1 card.
+""")
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Test Mines II")
+    game.phase, game.active, me.cp = "Main Phase (1)", 0, 2
+    upgrade = next(a for a in game.actions(0, "main") if a.kind == "upgrade")
+    drive(game.perform(0, upgrade), answers())
+    uses = [a.name for a in game.actions(0, "main") if a.kind == "use"]
+    assert any(name.startswith("The Mines: spend 1 CP to draw 1 card") for name in uses), uses
+    before = me.cp
+    drive(game.upkeep(0), answers())
+    assert me.cp == before + 1  # the upgrade's Upkeep effect; the board's Mine is gone
+    assert not events(game, "search")
