@@ -40,6 +40,7 @@ from dtc.vm import (
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
 DEFENCE_ALTERATIONS = 256  # best Defensive Roll alterations a hero table keeps at hand
 DEFENCE_SETTINGS = 64  # defensive abilities' outcome tables a hero table keeps (per form, track position...)
+_PREVENTS = frozenset((Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 FORM_SWITCH_GAIN = 1.0  # what a change of form must be worth at its moment to spend a token on it
 FRIENDLY = frozenset(TARGETS.index(t) for t in ("self", "chosen_teammate", "self_or_chosen_teammate"))
 
@@ -374,6 +375,8 @@ class HeuristicBot:
             return 3.0 if attack is not None and attack.attacker == seat else 0.0
         if use == "damaged":
             return 2.0
+        if use == "prevent":  # prevention lasts its phase ("Reducing Damage"): only against dmg coming
+            return 2.0 if game.incoming[seat].on_its_way() else 0.0
         if use == "form":
             moment = self.form_moment(game, seat, window)
             gain = 0.0 if moment is None else self.form_choice(game, seat, moment)[0]
@@ -384,17 +387,26 @@ class HeuristicBot:
 
     def spend_use(self, game, status: int) -> str:
         """What a token of the status is spent for: "attack" (a modifier, or spent as an Attack
-        concludes), "damaged" (against damage), "form" (to change a hero's form: see `form_moment`),
-        or "other"; read once per status."""
+        concludes), "damaged" (spendable only when damaged), "prevent" (what it does when spent
+        prevents dmg, or may: spent while dmg comes at her), "form" (to change a hero's form: see
+        `form_moment`), or "other"; read once per status."""
         use = self._spend_uses.get(status)
         if use is None:
             entry = game.a.statuses[status]
             on = (entry.get("spendable") or {}).get("on")
             use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
                 "damaged" if on == "damaged_by_phase" else \
+                "prevent" if self._spent_does(game, entry, _PREVENTS) else \
                 "form" if self._changes_form(game, entry) else "other"
             self._spend_uses[status] = use
         return use
+
+    @staticmethod
+    def _spent_does(game, entry: dict, ops: set) -> bool:
+        """Whether a `When spent` effect of the status has one of `ops` (in any of its options)."""
+        return any((effect.get("trigger") or {}).get("on") == "spent"
+                   and any(ins.op in ops for ins in game.a.chunks[effect["chunk"]].program)
+                   for effect in entry.get("effects", ()))
 
     @staticmethod
     def _changes_form(game, entry: dict) -> bool:
@@ -520,6 +532,7 @@ class HeuristicBot:
             if tokens:
                 use = self.spend_use(game, status)
                 if use == "damaged" or (use == "attack" and attacking) or (use == "other" and first_main) \
+                        or (use == "prevent" and threatened) \
                         or (use == "form" and self.form_moment(game, seat, window) is not None):
                     return False
         return True
