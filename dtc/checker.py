@@ -319,6 +319,14 @@ class Checker:
             self.check_site(site, scope, ctx)
         if status.spendable is not None:
             self.check_trigger_site(status.spendable, scope, ctx)
+            spent = [site for site in status.effects if isinstance(site.ast, n.Effect)
+                     and isinstance(site.ast.trigger, n.Spent)]
+            if not spent and not status.slots and all(site.ast is not None for site in status.effects):
+                self.add(warning("C029", f"`{status.name}` is spendable, and spending it does nothing: "
+                                 "none of its effects begins `When spent`",
+                                 doc.key_span(path + ("spendable",)),
+                                 "say what a token does when spent: `When spent, prevent 2 dmg.`; or drop "
+                                 "`spendable:` if its effects act on their own"))
         for slot in status.slots:
             for tier in slot.tiers:
                 if tier.blueprint is not None:

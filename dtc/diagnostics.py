@@ -79,6 +79,9 @@ CODES: dict[str, Code] = {
         Code("C025", "unknown-pip", "a pip is written with a mark that is no reward's"),
         Code("C026", "unreachable", "a Domain no road reaches, or a starting pip no road leaves"),
         Code("C027", "shadowed-status", "a hero's status effect has the name of a shared one"),
+        Code("C028", "over-stack-limit",
+             "more tokens gained or inflicted at once than the stack limit holds"),
+        Code("C029", "spent-for-nothing", "a spendable status effect has no `When spent` effect"),
     ]
 }
 

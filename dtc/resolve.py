@@ -157,6 +157,28 @@ class Resolver:
         return e
 
     # -- statements with their own rules
+    def s_Gain(self, s, _):
+        s = self.generic(s)
+        self.within_stack_limit(s.status, "gains")
+        return s
+
+    def s_Inflict(self, s, _):
+        s = self.generic(s)
+        self.within_stack_limit(s.status, "inflicts")
+        return s
+
+    def within_stack_limit(self, ref, verb: str) -> None:
+        """`Gain 5 <status>` with a Stack Limit of 3 can never hold the 5: "the maximum number of
+        tokens ... on a single Hero Board" ("Stack Limits"); a warning, like an `On` that never holds."""
+        if not isinstance(ref, n.NamedStatus) or not isinstance(ref.count, n.Number):
+            return
+        status = self.scope.statuses.get(fold(ref.name))
+        if status is None or status.slots or ref.count.value <= status.stack_limit:
+            return
+        self.warn("C028", f"this {verb} {ref.count.value} {status.name} at once, and its stack limit is "
+                  f"{status.stack_limit}: {ref.count.value - status.stack_limit} can never be held", ref.span,
+                  f"gain at most {status.stack_limit}, or raise `stack_limit:` of {status.name}")
+
     def s_Deal(self, s, _):
         return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))
 

@@ -419,6 +419,25 @@ cards:
                                 "means nothing there")
 
 
+def test_gains_beyond_the_stack_limit_and_tokens_spent_for_nothing_warn(lint_text):
+    """"The Stack Limit represents the maximum number of tokens ... on a single Hero Board"
+    (000_eaa64e0770891241.txt, "Stack Limits"): `Inflict 3 Wound` with a limit of 2 can never hold
+    the third (C028). A status that is `spendable:` but has no `When spent` effect is spent for
+    nothing (C029). Both passed lint silently (a designer's QA pass)."""
+    result = lint_text(with_hero(**{
+        "effect: Deal 4 dmg.": "effect: Deal 4 dmg. Inflict 3 Wound.",
+        "    stack_limit: 2\n": "    stack_limit: 2\n    spendable: at any time\n"}))
+    over = diag(result, "C028")
+    assert over.severity == "warning" and (over.span.line, over.span.col) == (14, 33)  # `3 Wound`
+    assert over.message == ("this inflicts 3 Wound at once, and its stack limit is 2: 1 can never be held")
+    assert over.hint == "gain at most 2, or raise `stack_limit:` of Wound"
+    spent = diag(result, "C029")
+    assert spent.severity == "warning" and spent.span.line == 8
+    assert spent.message.startswith("`Wound` is spendable, and spending it does nothing")
+    fine = lint_text(with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Inflict 2 Wound."}))
+    assert not [d for d in fine.diagnostics if d.code in ("C028", "C029")]
+
+
 def test_tiers_listed_hardest_first_warn(lint_text):
     """Of an ability's tiers the one resolved is the last the dice meet ("3 [Claw]: Deal 4 dmg. 4
     [Claw]: Deal 5 dmg. 5 [Claw]: Deal 6 dmg.", Druid's Ferocity): listed the other way round, 3

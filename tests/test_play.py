@@ -401,6 +401,9 @@ def test_the_save_is_written_atomically(tmp_path):
     (["--hero", "druid"], "say who plays: --hero HERO --vs HERO"),
     (["--hero", "druidd", "--vs", "duelist"], "no hero `druidd`; did you mean `Druid`?"),
     (["--hero", "druid", "--vs", "wizard"], "--vs: no hero `wizard`"),
+    # a designer's own hero, asked of the built-in content: where it would be found
+    (["--hero", "storm-warden", "--vs", "druid"], "(the built-in content; a hero of your own: pass --ruleset "
+                                                  "with the folder that holds its file"),
 ])
 def test_play_usage_errors(args, message):
     result = run("play", *args)

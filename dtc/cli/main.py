@@ -357,7 +357,9 @@ def _compiled_content(path: Path):
     return artifact.load(_compiled([path], f"{path} has {{n}} error(s); fix them (`dtc lint {path}`)"))
 
 
-def _hero_name(loaded, name: str, option: str) -> str:
+def _hero_name(loaded, name: str, option: str, builtin: bool = False) -> str:
+    """The hero's name in the ruleset, or a one-line error (exit 2) naming those it has; with the
+    built-in content, how to play a hero of one's own."""
     found = loaded.hero(name)
     if found is None:
         import difflib
@@ -369,7 +371,9 @@ def _hero_name(loaded, name: str, option: str) -> str:
             click.echo(f"error: {option}: no hero `{name}`: this ruleset has no heroes (a Dice Throne "
                        "ruleset needs hero files; is it a Valeria one, or only rules?)", err=True)
             sys.exit(EXIT_USAGE)
-        click.echo(f"error: {option}: no hero `{name}`; {hint}heroes: {', '.join(names)}", err=True)
+        own = (" (the built-in content; a hero of your own: pass --ruleset with the folder that holds its "
+               "file, or with a ruleset compiled from it by `dtc compile`)") if builtin and not close else ""
+        click.echo(f"error: {option}: no hero `{name}`; {hint}heroes: {', '.join(names)}{own}", err=True)
         sys.exit(EXIT_USAGE)
     return found[1]["name"]
 
@@ -412,7 +416,8 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         if not hero or not opponent:
             click.echo("error: say who plays: --hero HERO --vs HERO (or --resume FILE)", err=True)
             sys.exit(EXIT_USAGE)
-        heroes = [_hero_name(loaded, hero, "--hero"), _hero_name(loaded, opponent, "--vs")]
+        builtin = ruleset_path is None
+        heroes = [_hero_name(loaded, hero, "--hero", builtin), _hero_name(loaded, opponent, "--vs", builtin)]
         seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
         agents = [bot if auto else "human", bot]
         setup = Setup(loaded.content_hash, seed, heroes, agents)
@@ -594,7 +599,7 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
                        "(a Valeria ruleset? use `dtc valeria simulate`)", err=True)
             sys.exit(EXIT_USAGE)
     elif len(heroes_) == 2:
-        pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO"))[0] for h in heroes_)]
+        pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO", ruleset_path is None))[0] for h in heroes_)]
     else:
         given = f"; {len(heroes_)} given" if heroes_ else ""
         click.echo(f"error: give two heroes (`dtc simulate HERO HERO`) or --all{given}", err=True)
@@ -704,7 +709,7 @@ def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
     from dtc.dicethrone.tables import rules_of
 
     loaded = _ruleset(ruleset_path)
-    index = loaded.hero(_hero_name(loaded, hero, "HERO"))[0]
+    index = loaded.hero(_hero_name(loaded, hero, "HERO", ruleset_path is None))[0]
     attempts = rules_of(loaded).roll_attempts
     data = loaded.heroes[index]
     show = (lambda c: str(c)) if exact else (lambda c: f"{float(c):6.1%}")  # noqa: E731
