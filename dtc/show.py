@@ -124,6 +124,18 @@ def card_view(c: Card) -> dict:
     return view
 
 
+def _component_effect(site: Site) -> dict:
+    """A component's effect, with the side or position it belongs to (it acts only there)."""
+    view: dict[str, Any] = {"effect": _effect_text(site)}
+    if site.side is not None:
+        view["side"] = site.side
+    if site.position is not None:
+        view["at"] = site.position
+    if site.attack_modifier:
+        view["attack_modifier"] = True
+    return view
+
+
 def hero_view(hero: Hero, content: Content) -> dict:
     """Plain data describing a checked hero."""
     shared = [c for cs in content.card_sets if cs.every_hero for c in cs.cards]
@@ -144,7 +156,7 @@ def hero_view(hero: Hero, content: Content) -> dict:
         "components": [
             {"name": c.name, "kind": c.kind, **{k: v for k, v in c.data.items()
                                                   if k not in ("name", "kind", "effects")},
-             "effects": [_effect_text(e) for e in c.effects]}
+             "effects": [_component_effect(e) for e in c.effects]}
             for c in hero.components
         ],
         "verbs": [{"say": v.patterns, "means": _effect_text(v.means)} for v in hero.verbs],
@@ -249,19 +261,36 @@ def _format_component(c: dict) -> list[str]:
         desc = "forms " + ", ".join(c["forms"]) + f", starts as {c['start']}"
     else:
         desc = f"card zone holding {c['holds']}"
-    return [f"  {c['name']} — {desc}"] + [f"      {e}" for e in c["effects"]]
+    lines = [f"  {c['name']} — {desc}"]
+    for e in c["effects"]:
+        where = [f"{e['side']} side" if "side" in e else "", f"at {e['at']}" if "at" in e else "",
+                 "Attack Modifier" if e.get("attack_modifier") else ""]
+        mark = f"[{', '.join(w for w in where if w)}] " if any(where) else ""
+        lines.append(f"      {mark}{e['effect']}")
+    return lines
 
 
 def _format_card(c: dict) -> str:
     copies = f"{c['copies']}× " if c["copies"] > 1 else ""
     if c["kind"] == "upgrade":
-        what = f"upgrade {c['upgrades']} to {'II' if c['level'] == 2 else 'III'}"
+        level = "II" if c["level"] == 2 else "III"
+        what = f"upgrade {c['upgrades']} to {level}: {_upgraded_text(c['ability'])}"
     elif c["kind"] == "action":
         what = f"{c['timing']} action: {c['effect']}"
     else:
         what = f"{c['type']} [{c.get('symbol', '')}]: {c['effect']}"
     mark = " (authored)" if c["authored"] else ""
     return f"{copies}{c['name']} — {c['cost']} CP — {what}{mark}"
+
+
+def _upgraded_text(a: dict) -> str:
+    """What an upgrade's ability does, on one line: `4 [Claw]: Deal 6 dmg. / 5 [Claw]: Deal 8 dmg.`"""
+    parts = [f"{o['requires']}: {o['effect']}" for o in a.get("options", [])]
+    parts += [a["effect"]] if a.get("effect") else []
+    parts += [f"Additionally: {a['additionally']}"] if a.get("additionally") else []
+    parts += list(a.get("effects", []))
+    dice = f"(Defense Roll {a['dice']}) " if a.get("dice") else ""
+    return dice + " / ".join(parts)
 
 
 def hero_names(content: Content) -> list[str]:

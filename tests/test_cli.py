@@ -119,7 +119,8 @@ def test_show_druid_text():
     assert "Thick Hide (Defense Roll 2)" in out and "GAP (not in dtc)" in out
     assert "Shape Shift — unique, stack limit 2, spendable at any time" in out
     assert "Form — forms Druid Form, Bear Form, Cat Form, starts as Druid Form" in out
-    assert "Ferocity II — 2 CP — upgrade Ferocity to II (authored)" in out
+    assert ("Ferocity II — 2 CP — upgrade Ferocity to II: 3 [Claw]: Deal 5 dmg. / 4 [Claw]: Deal 6 dmg. / "
+            "5 [Claw]: Deal 8 dmg. / Additionally: On 4-of-a-kind [Paw], inflict Wound. (authored)") in out
 
 
 def test_show_json_and_slugs():
@@ -131,6 +132,12 @@ def test_show_json_and_slugs():
     assert names == ["Light Staff", "Ray Absorption", "Scorching Staff", "Radiant Energy",
                      "Ray of Light", "Solar Burst", "Sun Beam"]
     assert view["ultimate"][0]["options"][0]["ast"]["node"] == "Effect"
+    # a component's effect says the side it acts on (it read as if always on)
+    dial = view["components"][0]["effects"]
+    assert dial[1] == {"effect": "During your Upkeep Phase, increase Sun Dial by 1.", "side": "Dusk"}
+    assert dial[3]["side"] == "Dawn" and dial[3]["attack_modifier"] is True
+    text = run("show", "duelist").stdout
+    assert "      [at Offense 3, Attack Modifier] When Attacking, add 3 dmg." in text
 
 
 def test_show_unknown_hero_suggests():
