@@ -534,7 +534,7 @@ class Checker:
     def check_site(self, site: Site, scope: Scope, ctx: Context) -> None:
         effect, problems = parse_effect(site.text)
         for p in problems:
-            self.at_site(site, p)
+            self.at_site(site, _named_hint(p, site.text, scope))
         if effect is None or any(p.severity == "error" for p in problems):
             return
         for message in validate_effect_ast(n.to_json(effect)):
@@ -580,6 +580,24 @@ def _trigger_first(effect: n.Effect) -> n.Effect:
     delayed = guard.body[0]
     guarded = n.If(guard.condition, delayed.body, span=guard.span)
     return n.Effect(delayed.trigger, effect.once_per_turn, (guarded,), span=effect.span)
+
+
+def _named_hint(problem, text: str, scope: Scope):
+    """The parser's "write the dice symbol in brackets" for a word that is no symbol but a status
+    effect or a component of the hero (`deal 1 dmg for each Shocked on ...`): say what it is."""
+    if problem.code != "P001" or not (problem.hint or "").startswith("dice symbols are written in brackets"):
+        return problem
+    word = text[problem.start:problem.end]
+    if fold(word) in scope.status_names:
+        hint = (f"`{word}` is a status effect, not a dice symbol: `per` and `for each` count symbols rolled "
+                f"(`per [Claw] rolled`); tokens are tested with `If you have 2 {word}, ...` (or `If your "
+                f"opponent has 2 {word}, ...`)")
+    elif fold(word) in scope.components:
+        hint = (f"`{word}` is a component, not a dice symbol: its value is read as `dmg equal to the {word} "
+                f"value` or tested with `If {word} is at least 3, ...`")
+    else:
+        return problem
+    return replace(problem, hint=hint)
 
 
 def check(content: Content) -> list[Diagnostic]:

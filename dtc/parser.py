@@ -244,6 +244,8 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
                "`N-of-a-kind`, `Small Straight` or `Large Straight`"
     elif start == "trigger" and token.value.casefold() in ("anytime", "any"):
         hint = "write `at any time`"
+    elif token.type == "WORD" and token.value.casefold() in ("less", "most", "fewer", "below", "under"):
+        hint = _comparison_hint(token.value, text[:where])
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
         hint = f"dice symbols are written in brackets: `[{token.value}]`"
     elif token.type == "WORD" and "NUMBER" in expected:
@@ -252,6 +254,17 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         hint = "the effect language writes damage as `dmg`: `deal 4 dmg`"
     return Problem("P001", f"unexpected `{token.value}` in {what}; expected {_expected(expected)}",
                    where, max(end, where + 1), hint)
+
+
+def _comparison_hint(word: str, before: str) -> str:
+    """`If <dial> is less than 3`, `at most 2`, `2 or less`: the words the language compares with."""
+    words = "the comparisons are `at least N`, `more than N`, `fewer than N` and `exactly N`"
+    number = re.search(r"(\d+)\s+or\s*$", before)
+    if word.casefold() == "most" and re.search(r"\bat\s*$", before, re.I):
+        return f"`at most N` is written `fewer than N+1` ({words})"
+    if number:
+        return f"`{number.group(1)} or {word}` is written `fewer than {int(number.group(1)) + 1}` ({words})"
+    return f"write `fewer than N` ({words})"
 
 
 def _char_hint(ch: str, start: str) -> str | None:

@@ -438,6 +438,18 @@ def test_gains_beyond_the_stack_limit_and_tokens_spent_for_nothing_warn(lint_tex
     assert not [d for d in fine.diagnostics if d.code in ("C028", "C029")]
 
 
+def test_a_status_written_where_a_dice_symbol_goes_is_named_as_a_status(lint_text):
+    """`deal 1 dmg for each Wound on your opponent` stops at `Wound` where a dice symbol may go: the
+    hint said to write `[Wound]`, which names no symbol; it now says what `Wound` is and how tokens
+    are tested."""
+    counted = "effect: Deal 1 dmg for each Wound on your opponent."
+    result = lint_text(with_hero(**{"effect: Deal 4 dmg.": counted}))
+    found = diag(result, "P001")
+    assert found.hint.startswith("`Wound` is a status effect, not a dice symbol: `per` and `for each` count "
+                                 "symbols rolled")
+    assert "`If your opponent has 2 Wound, ...`" in found.hint
+
+
 def test_tiers_listed_hardest_first_warn(lint_text):
     """Of an ability's tiers the one resolved is the last the dice meet ("3 [Claw]: Deal 4 dmg. 4
     [Claw]: Deal 5 dmg. 5 [Claw]: Deal 6 dmg.", Druid's Ferocity): listed the other way round, 3

@@ -415,3 +415,17 @@ def test_words_a_designer_copies_from_a_hero_board_get_hints():
     assert problems[0].hint == "the effect language writes damage as `dmg`: `deal 4 dmg`"
     _, problems = parse_trigger("anytime")
     assert problems[0].hint == "write `at any time`"
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("If Moon Dial is less than 3, heal 1.", "write `fewer than N`"),
+    ("If Moon Dial is at most 2, heal 1.", "`at most N` is written `fewer than N+1`"),
+    ("If Moon Dial is 2 or less, heal 1.", "`2 or less` is written `fewer than 3`"),
+])
+def test_comparisons_a_designer_writes_get_the_languages_words(text, hint):
+    """A designer's `less than`, `at most` and `2 or less` were answered "this needs a number first,
+    e.g. `gain 1 CP`": the hint now names the comparison to write and the four there are."""
+    _, problems = parse_effect(text)
+    assert problems[0].hint.startswith(hint)
+    assert problems[0].hint.endswith("(the comparisons are `at least N`, `more than N`, `fewer than N` and "
+                                     "`exactly N`)")
