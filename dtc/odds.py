@@ -559,7 +559,8 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
     rows = []
     abilities = [(a, 1) for a in data["abilities"]]
     if upgrades:
-        abilities += [(c["ability"], c.get("level", 2)) for c in data["cards"] if c.get("ability")]
+        abilities += [({"name": c["upgrades"], **c["ability"]}, c.get("level", 2))
+                      for c in data["cards"] if c.get("ability")]
     every = []
     for ability, level in abilities:
         if ability.get("kind") not in ("offensive", "ultimate"):
@@ -580,9 +581,9 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
     if every:
         union = b.table(hero, every)
         report["any"] = [union.chance(k) for k in range(1, attempts + 1)]
-    report["defensive"] = [{"ability": a["name"], "dice": a.get("dice") or 0,
-                            "outcomes": defense_outcomes(artifact, hero, a)}
-                           for a in data["abilities"] if a.get("kind") == "defensive"]
+    report["defensive"] = [{"ability": a["name"] + (f" {'I' * level}" if upgrades else ""),
+                            "dice": a.get("dice") or 0, "outcomes": defense_outcomes(artifact, hero, a)}
+                           for a, level in abilities if a.get("kind") == "defensive"]
     b.save()
     return report
 

@@ -277,6 +277,16 @@ def test_odds_command_lists_every_offensive_ability_best_first():
     assert "50.0%  you deal 1 normal dmg to the attacker" in result.output
 
 
+def test_odds_with_upgrades_shows_the_upgraded_defences_too():
+    """`--upgrades` listed the upgrade cards' offensive abilities only: Masterwork II (2 dice) was
+    missing beside Masterwork (1 die)."""
+    result = run("odds", "forgemaster", "--upgrades")
+    assert result.exit_code == 0
+    assert "Masterwork I (defensive, 1 die): what the roll does" in result.output
+    assert "Masterwork II (defensive, 2 dice): what the roll does" in result.output
+    assert "75.0%  you find Pick Ore" in result.output  # a [Pick] on either of two dice: 1 - 1/4
+
+
 def test_odds_exact_and_json():
     exact = run("odds", "druid", "--exact")
     assert exact.exit_code == 0 and "25/162" in exact.output and "16121/16384" in exact.output

@@ -781,7 +781,8 @@ def _print_odds(report: dict, show) -> None:
         click.echo(f"  {'at least one ability':<{width}}  {'':<{need}}  "
                    + "  ".join(f"{show(c):>{cell}}" for c in report["any"]))
     for d in report["defensive"]:
-        click.echo(f"\n{d['ability']} (defensive, {d['dice']} dice): what the roll does")
+        click.echo(f"\n{d['ability']} (defensive, {d['dice']} {'die' if d['dice'] == 1 else 'dice'}): "
+                   "what the roll does")
         for o in d["outcomes"]:
             chance = "" if o["chance"] is None else show(o["chance"])
             click.echo(f"  {chance:>{cell}}  {o['outcome']}")
