@@ -2048,3 +2048,37 @@ def test_the_bot_spends_a_preventing_token_against_dmg_coming_and_keeps_it_other
     assert not passes and actions[answer].kind == "spend"
     _, seen = drive(game.perform(0, actions[answer]), lambda r: bot.answer(game, r))
     assert game.incoming[0].prevented == 2  # the prevention, not the heal of 1
+
+
+def test_the_heuristic_bot_plays_a_card_that_changes_form_when_a_form_serves(tmp_path):
+    """A card that changes form is played as a token changing form is spent: at the moment a form
+    serves (Cat Form as its Attack concludes, 000_eaa64e0770891241.txt, "Druid"), not at the first
+    window, and the form taken is the one worth most then. Its worth as a card counted nothing for
+    the form, so a designer's "Choose one: become Storm Aspect, or become Calm Aspect" was never
+    played (QA)."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Forms
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: "Choose one: transform into Bear Form, or transform into Cat Form."
+""")
+    from dtc.dicethrone.state import Attack
+
+    bot = HeuristicBot(1)
+    game = new_game(compiled, ["druid", "duelist"])
+    form = comp(game, 0, "Active Form")
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Test Forms")
+    assert me.hand[0].card.sets_form
+    game.turn_no, game.phase = 3, "Main Phase (1)"
+    drive(game.window("main"), lambda r: bot.answer(game, r))
+    assert not events(game, "play")  # nothing in a form is read in a Main Phase
+    game.phase = "Offensive Roll Phase"
+    game.attack = Attack(0, 1, me.abilities[0], False, 0, True)
+    assert not bot.passes(game, 0, "conclude")
+    drive(game.window("conclude"), lambda r: bot.answer(game, r))
+    assert [e["card"] for e in events(game, "play")] == ["Test Forms"]
+    assert game.shown(0, form) == "Cat Form"

@@ -313,6 +313,8 @@ class HeuristicBot:
                     found = self.alteration(game, seat, window, card)
                     score = 0.0 if found is None else found[0] - 0.5 * card.cost
                     score = score if score > 0.5 else 0.0
+                elif card.sets_form and self.form_moment(game, seat, window) is not None:
+                    score = self.form_card_score(game, seat, window, card)
                 else:
                     score = self.play_score(game, seat, window, card)
             elif action.kind == "spend" and not action.idle and (
@@ -333,6 +335,9 @@ class HeuristicBot:
                     score = 0.1 if worth <= 1.0 else 0.0
             if score > best_score:
                 best, best_score = i, score
+        chosen = request.actions[best] if best is not None else None
+        if chosen is not None and chosen.kind == "play" and p.hand[chosen.ref].card.sets_form:
+            self._form_moment = self.form_moment(game, seat, window)  # its choice of form serves that
         if best is not None and request.actions[best].kind == "use":
             p.used.add(("bot_used", request.actions[best].name, game.phase))
         if best is not None and request.actions[best].kind == "spend" and \
@@ -366,6 +371,14 @@ class HeuristicBot:
         elif window == "main" and game.active == seat:  # not instants in their turn
             score = card.value - 0.3 * card.cost
         return score if game.seats[seat].cp >= card.cost else 0.0
+
+    def form_card_score(self, game, seat: int, window: str, card) -> float:
+        """A card that changes form, at a moment a form serves (her Attack concluding, her Defensive
+        Roll, her turn's end): what the best form gains then, as a token changing form is spent for
+        it (`FORM_SWITCH_GAIN`), with the rest of what the card does, less its cost; 0 when no form
+        is worth that much more."""
+        gain = self.form_choice(game, seat, self.form_moment(game, seat, window))[0]
+        return gain + card.value - 0.3 * card.cost if gain >= FORM_SWITCH_GAIN else 0.0
 
     def spend_score(self, game, seat: int, window: str, status: int) -> float:
         """How much spending a token of the status helps now (0: not at all)."""
@@ -527,6 +540,9 @@ class HeuristicBot:
                         return False
                 elif defending and not card.alters_dice:
                     return False
+        if any(held.card.sets_form and held.card.cost <= p.cp for held in p.hand) \
+                and self.form_moment(game, seat, window) is not None:
+            return False
         first_main = window == "main" and game.phase.startswith("Main Phase (1)")
         for status, tokens in p.tokens.items():
             if tokens:

@@ -234,6 +234,7 @@ class CardDef:
     # 0, 0, False), a fixed count pushed just before; None for any other card
     dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
+    sets_form: bool = False  # its effect changes its hero's form (worth playing at a moment a form serves)
     text: str = ""  # what the card says (its effect; an upgrade: its ability)
 
 
@@ -276,6 +277,15 @@ def _uses(artifact: Artifact, chunk: int | None, ops: set[Op]) -> bool:
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
 
 
+def _sets_form(artifact: Artifact, chunk: int | None) -> bool:
+    """Whether the chunk sets a component of kind `forms` (`transform into <form>`)."""
+    if chunk is None or artifact.chunks[chunk].hero is None:
+        return False
+    components = artifact.heroes[artifact.chunks[chunk].hero]["components"]
+    return any(ins.op == Op.SET_COMP and components[ins.operands[0]].get("kind") == "forms"
+               for ins in instructions(artifact.chunks[chunk].code))
+
+
 def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
     """`CardDef.dice_alteration`, read from the card's first `change`/`re-roll` step."""
     if chunk is None:
@@ -312,6 +322,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         alters_dice=_uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
         dice_alteration=_dice_alteration(artifact, chunk),
         prevents=_uses(artifact, chunk, {Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL}),
+        sets_form=_sets_form(artifact, chunk),
     )
 
 
