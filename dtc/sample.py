@@ -178,7 +178,7 @@ class SampleState:
         if self.logging:
             self.say(f"player {player + 1} heals {amount}")
 
-    def change_cp(self, player, delta):
+    def change_cp(self, player, delta, ctx=None):
         p = self.seats[player]
         new = min(self.max_cp, max(0, p.cp + delta))
         change = new - p.cp

@@ -187,8 +187,8 @@ class GameState(Protocol):
     def fail_phase(self, ctx: RunContext, phase: int) -> None: ...
     def skip_phase(self, player: int, phase: int) -> None: ...
     def heal(self, player: int, amount: int) -> None: ...
-    def change_cp(self, player: int, delta: int) -> int:
-        """Apply the change within 0..max; return the change made."""
+    def change_cp(self, player: int, delta: int, ctx: RunContext | None = None) -> int:
+        """Apply the change within 0..max; return the change made; `ctx`: the effect making it."""
     def cp(self, player: int) -> int: ...
     def gain_status(self, player: int, status: int, count: int, tier: int, by: int | None = None) -> None:
         """`player` gains tokens (up to the stack limit); `by`: the player inflicting them."""
@@ -747,7 +747,7 @@ class VM:
                     ctx.did = False
                 push(int(ctx.did))
             elif op == _GAIN_CP:
-                state.change_cp(actor, pop())
+                state.change_cp(actor, pop(), ctx)
             elif op in _ASKS:
                 counter[0] = count
                 actor, jump = yield from self._ask(
@@ -831,13 +831,13 @@ class VM:
         elif op == Op.SKIP:
             state.skip_phase(actor, a)
         elif op == Op.LOSE_CP:
-            state.change_cp(actor, -pop())
+            state.change_cp(actor, -pop(), ctx)
         elif op == Op.STEAL_CP:
             amount = pop()
             victims = state.players(ctx, "opponent")
             if victims:
-                taken = -state.change_cp(victims[0], -amount)
-                state.change_cp(actor, taken)
+                taken = -state.change_cp(victims[0], -amount, ctx)
+                state.change_cp(actor, taken, ctx)
         elif op == Op.GET_CP:
             push(state.cp(actor))
         elif op == Op.SPEND:

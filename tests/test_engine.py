@@ -2082,3 +2082,25 @@ def test_the_heuristic_bot_plays_a_card_that_changes_form_when_a_form_serves(tmp
     drive(game.window("conclude"), lambda r: bot.answer(game, r))
     assert [e["card"] for e in events(game, "play")] == ["Test Forms"]
     assert game.shown(0, form) == "Cat Form"
+
+
+def test_cp_lost_or_stolen_by_a_trigger_names_its_source(tmp_path):
+    """A status's "When Attacked with normal dmg, lose 1 CP" was told as a bare "P1 Druid -1 CP":
+    the narration now says where it came from, as it does for dmg added or prevented."""
+    compiled = compiled_with_status(tmp_path, "druid.yaml", """\
+  - name: Test Rod
+    polarity: negative
+    stack_limit: 1
+    effects:
+      - When Attacked with normal dmg, lose 1 CP.
+""")
+    from dtc.dicethrone.narrate import line
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["druid", "duelist"])
+    game.gain_status(0, status(compiled, "Test Rod"), 1, 0)
+    game.seats[0].cp, game.active = 3, 1
+    game.attack = Attack(1, 0, game.seats[1].abilities[0], False, 0, True)
+    drive(game.fire(0, "attacked", lambda t: game._attacked_matches(t, game.attack), 1, 0), answers())
+    (lost,) = events(game, "cp")
+    assert line(game, lost) == "P1 Druid -1 CP (from Test Rod)" and game.seats[0].cp == 2

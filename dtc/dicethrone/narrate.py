@@ -102,7 +102,7 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} heals {e['amount']}" + (f" -> health {e['health']}" if "health" in e else "")
     if kind == "cp":
         sign = "+" if e["change"] > 0 else ""
-        return f"{who(game, p)} {sign}{e['change']} CP"
+        return f"{who(game, p)} {sign}{e['change']} CP{_from(e)}"
     if kind == "gain" and e.get("by") is not None:
         return f"{who(game, e['by'])} inflicts {e['count']} {e['status']} on {who(game, p)}"
     if kind in ("gain", "remove"):

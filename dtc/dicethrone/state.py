@@ -298,13 +298,13 @@ class GameState:
         p.health = min(p.start_health + self.rules.heal_cap, p.health + amount)
         self.event("heal", player=player, amount=p.health - before, health=p.health)
 
-    def change_cp(self, player, delta):
+    def change_cp(self, player, delta, ctx=None):
         p = self.seats[player]
         new = max(0, min(self.rules.cp_max, p.cp + delta))
         change = new - p.cp
         p.cp = new
         if change:
-            self.event("cp", player=player, change=change)
+            self.event("cp", player=player, change=change, **(self._by(ctx) if ctx is not None else {}))
         return change
 
     def cp(self, player):
