@@ -540,8 +540,8 @@ class HeuristicBot:
                         return False
                 elif defending and not card.alters_dice:
                     return False
-        if any(held.card.sets_form and held.card.cost <= p.cp for held in p.hand) \
-                and self.form_moment(game, seat, window) is not None:
+        if window in ("conclude", "discard") and self.form_moment(game, seat, window) is not None \
+                and any(held.card.sets_form and held.card.cost <= p.cp for held in p.hand):
             return False
         first_main = window == "main" and game.phase.startswith("Main Phase (1)")
         for status, tokens in p.tokens.items():

@@ -86,8 +86,14 @@ class Game(GameState):
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
         self.uninterruptible = 0
         self._trigger_index: dict[int, dict] = {}
+        self._trigger_hits: dict[tuple, bool] = {}  # `has_trigger`, by (seat or -1-status, on, key)
         self.status_on = [_by_trigger(s.get("effects", [])) for s in artifact.statuses]
         self.tier_effects = [[t["effect"] for t in s.get("tiers", [])] for s in artifact.statuses]
+        # the triggers any status of the ruleset has: a turn's edges skip those no status has
+        self.status_triggers = {on for by_on in self.status_on for on in by_on} | {
+            (t.get("trigger") or {}).get("on") for tiers in self.tier_effects for t in tiers}
+        self.edges = _edges(artifact)
+        self._edges_named: dict[tuple[str, str], bool] = {}  # `edge_named`
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
         # per seat, an agent's `passes(game, seat, window)`: when it says so, the seat passes
         # without being asked (set by `dtc.agents.base.play` when no one records the requests)
@@ -148,14 +154,16 @@ class Game(GameState):
         if self.over:
             return
         if self.income(a):
-            yield from self.phase_edge(a, "start")
+            if self.scheduled or self.edge_named(self.phase, "start"):
+                yield from self.phase_edge(a, "start")
             self.change_cp(a, self.rules.income_cp)
             self.draw(a, self.rules.income_draw)
             yield from self.fire_during(a, self.phase)
             # instants and spendable statuses may be used "at any time, during any player's turn"
             # ("Action Cards", "Spendable Status Effects"): the Income Phase too
             yield from self.window("income")
-            yield from self.phase_edge(a, "end")
+            if self.scheduled or self.edge_named(self.phase, "end"):
+                yield from self.phase_edge(a, "end")
             self.resolve_damage(None)  # what was dealt and prevented in the phase lands at its end
             self.check_defeat()
             if self.over:
@@ -182,10 +190,12 @@ class Game(GameState):
     def upkeep(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Upkeep Phase"
         self.accumulate = True
-        yield from self.phase_edge(a, "start")
+        if self.scheduled or self.edge_named(self.phase, "start"):
+            yield from self.phase_edge(a, "start")
         yield from self.fire_during(a, self.phase, chosen_order=True)
         yield from self.window("upkeep")
-        yield from self.phase_edge(a, "end")
+        if self.scheduled or self.edge_named(self.phase, "end"):
+            yield from self.phase_edge(a, "end")
         self.accumulate = False
         self.resolve_damage(None)
         self.check_defeat()
@@ -209,14 +219,16 @@ class Game(GameState):
         and as many times as you like" ("Turn Breakdown"); an effect that reads "During your Main
         Phase, you may ..." is one of those options (`main_options`), not a question at its start."""
         self.phase = name
-        yield from self.phase_edge(a, "start")
+        if self.scheduled or self.edge_named(self.phase, "start"):
+            yield from self.phase_edge(a, "start")
         group = self._phase_names(name)
         yield from self.fire_scheduled("during", lambda t: self.a.phases[t["phase"]] in group, a)
         jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group)
         jobs = [job for job in jobs if job.status is not None or not self._optional(job.chunk)]
         yield from self.run_jobs(jobs, None, None)
         yield from self.window("main")
-        yield from self.phase_edge(a, "end")
+        if self.scheduled or self.edge_named(self.phase, "end"):
+            yield from self.phase_edge(a, "end")
         # damage dealt and prevented in this phase land at its end; prevention lasts only "during
         # the phase in which they are played" ("Reducing Damage")
         self.resolve_damage(None)
@@ -224,7 +236,8 @@ class Game(GameState):
 
     def discard_phase(self, a: int) -> Generator[Request, Any, None]:
         self.phase = "Discard Phase"
-        yield from self.phase_edge(a, "start")
+        if self.scheduled or self.edge_named(self.phase, "start"):
+            yield from self.phase_edge(a, "start")
         yield from self.fire_during(a, self.phase)
         yield from self.window("discard")  # an instant may be played rather than sold
         p = self.seats[a]
@@ -234,7 +247,8 @@ class Game(GameState):
             picks = _distinct(answer, len(p.hand), excess, excess)
             for i in sorted(picks, reverse=True):
                 self.sell(a, i)
-        yield from self.phase_edge(a, "end")
+        if self.scheduled or self.edge_named(self.phase, "end"):
+            yield from self.phase_edge(a, "end")
         self.resolve_damage(None)
         self.check_defeat()
 
@@ -244,7 +258,8 @@ class Game(GameState):
         self.accumulate = True
         self.attack = None
         self.failed = False
-        yield from self.phase_edge(a, "start")
+        if self.scheduled or self.edge_named(self.phase, "start"):
+            yield from self.phase_edge(a, "start")
         yield from self.fire_during(a, self.phase)
         p = self.seats[a]
         faces = p.table.faces
@@ -270,7 +285,8 @@ class Game(GameState):
         if self.over is None:
             yield from self.window("roll_end")
         self.phase = "Roll Phase end"
-        yield from self.phase_edge(a, "end", self._roll_phase_names())
+        if self.scheduled or self.edge_named(self.phase, "end"):
+            yield from self.phase_edge(a, "end", self._roll_phase_names())
         self.accumulate = False
         self.resolve_damage(self.attack)
         self.attack = None
@@ -568,12 +584,16 @@ class Game(GameState):
 
     def fire_during(self, seat: int, phase: str, chosen_order: bool = False) -> Generator[Request, Any, None]:
         """The effects of `seat` that act during the phase (in an order `seat` chooses, if asked)."""
+        if not self.scheduled and not self.edge_named(phase, "during"):
+            return  # no effect of the ruleset acts during it
         group = self._phase_names(phase)
 
         def matches(trigger: dict) -> bool:
             return self.a.phases[trigger["phase"]] in group
 
         yield from self.fire_scheduled("during", matches, seat)  # `During your Upkeep Phase, ...` in a card
+        if not self.has_trigger(seat, "during", phase, matches):
+            return
         if chosen_order:
             yield from self.in_chosen_order(seat, self.collect(seat, "during", matches))
         else:
@@ -721,8 +741,23 @@ class Game(GameState):
         def matches(trigger: dict) -> bool:
             return (trigger["edge"] == "start") == (edge == "start")
 
+        if not self.scheduled and (("turn", edge == "start") not in self.edges
+                                   or not self.has_trigger(a, "turn_edge", edge, matches)):
+            return
         yield from self.fire_scheduled("turn_edge", matches, a)
         yield from self.fire(a, "turn_edge", matches)
+
+    def edge_named(self, phase: str, edge: str) -> bool:
+        """Whether an effect of the ruleset names this edge ("start", "end") of the phase, or acts
+        "during" it (or a phase it is part of; "Roll Phase end": the Roll Phase and its parts): most
+        edges are passed over at once."""
+        key = (phase, edge)
+        named = self._edges_named.get(key)
+        if named is None:
+            names = self._roll_phase_names() if phase == "Roll Phase end" else self._phase_names(phase)
+            mark = "during" if edge == "during" else edge == "start"
+            named = self._edges_named[key] = any((name, mark) in self.edges for name in names)
+        return named
 
     def phase_edge(self, a: int, edge: str, names: set[str] | None = None) -> Generator[Request, Any, None]:
         """`At the start of` / `At the end (conclusion) of` the phase now (or of `names`; a Main
@@ -733,8 +768,37 @@ class Game(GameState):
             return ((trigger["edge"] == "start") == (edge == "start")
                     and self.a.phases[trigger["phase"]] in names)
 
+        if not self.scheduled and not self.has_trigger(a, "phase_edge", (self.phase, edge), matches):
+            return
         yield from self.fire_scheduled("phase_edge", matches)
         yield from self.fire(a, "phase_edge", matches)
+
+    def has_trigger(self, seat: int, on: str, key, matches) -> bool:
+        """Whether an effect of the player (a passive, a component, a token she holds) has the
+        trigger and `matches` it (`key` names what `matches` looks for: a phase, an edge), read once
+        per ability set and per status: a turn's many edges are passed over quickly when none has.
+        Side and position are not read: it may say yes where `collect` finds nothing."""
+        p = self.seats[seat]
+        hits = self._trigger_hits
+        found = hits.get((seat, on, key))
+        if found is None:
+            found = hits[(seat, on, key)] = any(
+                matches(effect["trigger"]) for _, _, effect in self.trigger_index(p).get(on, ()))
+        if found:
+            return True
+        if on not in self.status_triggers:
+            return False
+        for status, tokens in p.tokens.items():
+            if not tokens:
+                continue
+            found = hits.get((-1 - status, on, key))  # a status's: the same in every seat
+            if found is None:
+                effects = list(self.status_on[status].get(on, ())) + [
+                    e for e in self.tier_effects[status] if (e.get("trigger") or {}).get("on") == on]
+                found = hits[(-1 - status, on, key)] = any(matches(e["trigger"]) for e in effects)
+            if found:
+                return True
+        return False
 
     def _roll_phase_names(self) -> set[str]:
         """The Roll Phase and the phases it is made of: they end together ("Offensive Roll Phase": the
@@ -963,6 +1027,7 @@ class Game(GameState):
             p.upgrades[card.card.upgrades] = card
             p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
             self._trigger_index.pop(seat, None)
+            self._trigger_hits.clear()
             self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
         elif action.kind == "spend":
             told = len(self.events)
@@ -999,6 +1064,28 @@ def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:
         if effect.get("trigger"):
             out.setdefault(effect["trigger"]["on"], []).append(effect)
     return out
+
+
+def _edges(artifact: Artifact) -> set[tuple[str, Any]]:
+    """(phase name or "turn", whether the start) of every `At the start/end of ...` trigger of the
+    ruleset (statuses, heroes' passives and components, upgrades), and (phase name, "during") of
+    every `During your <phase>`: the moments worth stopping at."""
+    effects = [e for s in artifact.statuses for e in s.get("effects", ())]
+    effects += [t["effect"] for s in artifact.statuses for t in s.get("tiers", ())]
+    for hero in artifact.heroes:
+        abilities = hero["abilities"] + [c["ability"] for c in hero["cards"] if c.get("ability")]
+        effects += [e for a in abilities for e in a.get("effects") or ()]
+        effects += [e for c in hero["components"] for e in c.get("effects", ())]
+    edges = set()
+    for effect in effects:
+        trigger = effect.get("trigger") or {}
+        if trigger.get("on") == "turn_edge":
+            edges.add(("turn", trigger["edge"] == "start"))
+        elif trigger.get("on") == "phase_edge":
+            edges.add((artifact.phases[trigger["phase"]], trigger["edge"] == "start"))
+        elif trigger.get("on") == "during":
+            edges.add((artifact.phases[trigger["phase"]], "during"))
+    return edges
 
 
 def _index(answer: Any, count: int, what: str) -> int:
