@@ -560,11 +560,27 @@ class Checker:
             self.at_site(site, Problem("C016", "`once per turn` only limits triggered effects",
                                        0, len(site.text)))
         if effect.trigger is not None:
-            # In an ability or a card, a leading trigger schedules what follows.
+            # In an ability or a card, a leading trigger schedules its sentence, as one later in the
+            # text does (`At the start of your turn, heal 1. At the end of your turn, gain 2 CP.`:
+            # each at its own edge; the second was scheduled only when the first acted)
             span = effect.trigger.span
-            return n.Effect(None, False, (n.Delayed(effect.trigger, effect.body, span=span),),
+            later, rest = _first_sentence(effect.body, site.text, span.end if span else 0)
+            return n.Effect(None, False, (n.Delayed(effect.trigger, later, span=span),) + rest,
                             span=effect.span)
         return effect
+
+
+def _first_sentence(body: tuple, text: str, start: int) -> tuple[tuple, tuple]:
+    """The statements of the sentence beginning at `start`, and those after it."""
+    end = text.find(". ", start)
+    if end < 0:
+        return body, ()
+    cut = next((i for i, s in enumerate(body)
+                if i and getattr(s, "span", None) is not None and s.span.start > end), len(body))
+    first, rest = body[:cut], body[cut:]
+    if rest and isinstance(rest[0], n.Then):
+        rest = rest[1:]  # `... . Then gain 1 CP.`: nothing before it now, it waits for nothing
+    return first, rest
 
 
 def _trigger_first(effect: n.Effect) -> n.Effect:

@@ -2104,3 +2104,40 @@ def test_cp_lost_or_stolen_by_a_trigger_names_its_source(tmp_path):
     drive(game.fire(0, "attacked", lambda t: game._attacked_matches(t, game.attack), 1, 0), answers())
     (lost,) = events(game, "cp")
     assert line(game, lost) == "P1 Druid -1 CP (from Test Rod)" and game.seats[0].cp == 2
+
+
+def test_each_trigger_in_a_card_schedules_its_own_sentence(tmp_path):
+    """"At the start of your turn, heal 1. At the end of your turn, gain 2 CP." played in Main Phase
+    (1): the CP come as this turn ends, the heal as the next one starts. The leading trigger took the
+    whole text, so the second was scheduled only when the first acted, and paid a turn later (QA).
+    A sentence after a trigger's sentence acts at once, as it does after one later in the text."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Two Edges
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: At the start of your turn, heal 1. At the end of your turn, gain 2 CP.
+
+  - name: Test Now And Later
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: At the end of your turn, heal 3. Gain 1 CP.
+""")
+    from dtc.dicethrone.requests import Action
+
+    game = new_game(compiled, ["druid", "duelist"], seed=5)
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Test Two Edges")
+    give_card(game, 0, "Test Now And Later")
+    me.health, me.cp, game.active, game.phase = 30, 0, 0, "Main Phase (1)"
+    drive(game.perform(0, Action("play", "Test Two Edges", 0, 0)), answers())
+    drive(game.perform(0, Action("play", "Test Now And Later", 0, 0)), answers())
+    assert me.cp == 1 and me.health == 30  # Gain 1 CP at once; everything else later
+    drive(game.turn_edge(0, "end"), answers())
+    assert me.cp == 3 and me.health == 33  # this turn's end: 2 CP and the heal of 3
+    drive(game.turn_edge(0, "start"), answers())
+    assert me.health == 34 and game.scheduled == []  # the next turn's start: heal 1
