@@ -170,6 +170,12 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
                 value += weight * 1.5 * last_push
         elif op in (Op.HEAL, Op.PREVENT):
             value += weight * 0.6 * last_push
+        elif op == Op.PREVENT_HALF:  # of an Attack's dmg, some 8 to 10: about 4 prevented
+            value += weight * 0.6 * 4
+        elif op == Op.PREVENT_ALL:
+            value += weight * 0.6 * 8
+        elif op == Op.STEAL_CP:  # a CP gained and one the opponent loses
+            value += weight * 2 * 0.8 * last_push
         elif op in (Op.GAIN_CP, Op.DRAW):
             value += weight * 0.8 * last_push
         elif op == Op.COUNT_SYMBOLS:
