@@ -246,6 +246,9 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         hint = "write `at any time`"
     elif token.type == "WORD" and token.value.casefold() in ("less", "most", "fewer", "below", "under"):
         hint = _comparison_hint(token.value, text[:where])
+    elif token.type == "WORD" and re.search(r"\bis\s+at\s*$", text[:where], re.I):
+        hint = ("a track's position is not tested in a condition: give the track an effect `at:` that "
+                "position (in its `effects:`); a dial is compared with `at least N`")
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
         hint = f"dice symbols are written in brackets: `[{token.value}]`"
     elif token.type == "WORD" and "NUMBER" in expected:
@@ -802,7 +805,7 @@ class _Builder(Transformer):
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
     def you_have_one(self, meta, items):
-        """`If you have a negative status effect`: at least 1."""
+        """`If you have a negative status effect`, `If you have <status>`: at least 1."""
         kind, what = items[-1]
         return n.YouHave("at_least", 1, what, kind, span=_off(meta))
 

@@ -429,3 +429,18 @@ def test_comparisons_a_designer_writes_get_the_languages_words(text, hint):
     assert problems[0].hint.startswith(hint)
     assert problems[0].hint.endswith("(the comparisons are `at least N`, `more than N`, `fewer than N` and "
                                      "`exactly N`)")
+
+
+def test_a_condition_on_a_status_without_a_count_means_at_least_one():
+    """`If you have Flare, ...` was refused while `If your opponent has Scorch, ...` was read as at
+    least 1 (QA): both are now."""
+    (guarded,) = body("If you have Shape Shift, heal 1.")
+    assert guarded.condition == n.YouHave("at_least", 1, "Shape Shift", "status")
+    assert body("If you have a Shape Shift, heal 1.") == body("If you have Shape Shift, heal 1.")
+
+
+def test_a_track_position_in_a_condition_is_answered_with_what_to_write():
+    """`If Kindling is at Inferno, ...`: "expected `least`" told a designer nothing (QA)."""
+    _, problems = parse_effect("If Footwork is at Offense 3, heal 1.")
+    assert problems[0].hint.startswith("a track's position is not tested in a condition: give the track an "
+                                       "effect `at:` that position")
