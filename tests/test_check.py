@@ -342,16 +342,20 @@ def test_another_heros_status_is_unknown_with_whose_it_is(tmp_path, monkeypatch)
     assert found.hint.startswith("`Wound` is Tester's own status effect (in ")
 
 
+CALM = """
+passive:
+  - name: Calm
+    effect: At the conclusion of your turn, heal 1.
+cards:
+"""
+
+
 def test_an_upgrade_of_a_defence_or_passive_has_no_requirement(lint_text):
     """Offensive, Defensive and Passive Ability upgrades (000_eaa64e0770891241.txt, "Hero Cards" >
     "Hero Upgrades") keep the shape of the space they upgrade: a defence rolls its dice, a passive is
     always on, neither has a requirement; `requires:` on their upgrades is an error on its line (it
     passed lint, then made `dtc compile` fail), and so is `dice:` on an offensive one."""
-    result = lint_text(hero_with("""
-passive:
-  - name: Calm
-    effect: At the conclusion of your turn, heal 1.
-cards:
+    result = lint_text(hero_with(CALM + """\
   - name: Guard II
     kind: upgrade
     upgrades: Guard
@@ -390,11 +394,7 @@ cards:
 def test_a_passive_upgrade_lists_effects_and_only_a_passive_upgrade_does(lint_text):
     """A passive's upgrade may list `effects:` like the passive (each with its trigger); on an
     offensive ability's upgrade `effects:` is an error on its line."""
-    result = lint_text(hero_with("""
-passive:
-  - name: Calm
-    effect: At the conclusion of your turn, heal 1.
-cards:
+    result = lint_text(hero_with(CALM + """\
   - name: Calm II
     kind: upgrade
     upgrades: Calm
