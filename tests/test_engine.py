@@ -2144,3 +2144,31 @@ def test_each_trigger_in_a_card_schedules_its_own_sentence(tmp_path):
     assert me.cp == 3 and me.health == 33  # this turn's end: 2 CP and the heal of 3
     drive(game.turn_edge(0, "start"), answers())
     assert me.health == 34 and game.scheduled == []  # the next turn's start: heal 1
+
+
+def test_dmg_dealt_as_a_turn_ends_lands_then(tmp_path):
+    """"At the end of your turn, deal 2 dmg." lands as the turn ends: it waited for the opponent's
+    Upkeep Phase to end, where her own healing would have met it."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Parting Shot
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: At the end of your turn, deal 2 dmg.
+""")
+
+    game = new_game(compiled, ["druid", "duelist"], seed=5)
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Test Parting Shot")
+    game.turn_no, game.active = 1, 0
+
+    def play_it(request):
+        names = [a.name for a in request.actions]
+        return names.index("Test Parting Shot") if "Test Parting Shot" in names else None
+
+    drive(game.turn(), answers(Act=play_it))
+    shot = max(i for i, e in enumerate(game.events) if e["e"] == "deal" and e["amount"] == 2)
+    assert any(e["e"] == "damage_total" and e["player"] == 1 for e in game.events[shot:])  # landed
+    assert game.active == 1 and not game.incoming[1].amounts

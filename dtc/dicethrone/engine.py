@@ -180,7 +180,7 @@ class Game(GameState):
         yield from self.discard_phase(a)
         self.phase = "end"
         yield from self.turn_edge(a, "end")
-        self.apply_isolated()
+        self.resolve_damage(None)  # dmg dealt as the turn ends lands then, not in the next Upkeep Phase
         self.check_defeat()
         alive = [p.seat for p in self.seats if p.alive]
         if self.over is None:
