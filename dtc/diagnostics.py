@@ -82,6 +82,8 @@ CODES: dict[str, Code] = {
         Code("C028", "over-stack-limit",
              "more tokens gained or inflicted at once than the stack limit holds"),
         Code("C029", "spent-for-nothing", "a spendable status effect has no `When spent` effect"),
+        Code("C030", "zone-holds-other",
+             "cards of one type are placed on or used from a zone that holds another"),
     ]
 }
 

@@ -281,11 +281,27 @@ class Resolver:
         return s
 
     def s_Place(self, s, _):
-        return replace(s, cards=self.expr(s.cards, s.span), zone=self.zone(s.zone, s.span))
+        s = replace(s, cards=self.expr(s.cards, s.span), zone=self.zone(s.zone, s.span))
+        self.zone_holds(s.zone, getattr(s.cards, "card_type", None), s.span)
+        return s
 
     def s_UseCards(self, s, _):
         s = self.generic(s)
-        return replace(s, card_type=self.card_type(s.card_type, s.span), zone=self.zone(s.zone, s.span))
+        s = replace(s, card_type=self.card_type(s.card_type, s.span), zone=self.zone(s.zone, s.span))
+        self.zone_holds(s.zone, s.card_type, s.span)
+        return s
+
+    def zone_holds(self, zone: str, card_type: str | None, span) -> None:
+        """A zone `holds:` one card type: cards of another placed on it or used from it say the
+        content disagrees with itself (a warning: the engine moves them all the same)."""
+        comp = self.scope.components.get(fold(zone))
+        holds = comp.data.get("holds") if comp is not None and comp.kind == "zone" else None
+        if not holds or card_type is None or self.is_param(card_type):
+            return
+        if fold(card_type) not in (fold(holds), singular(holds)) and singular(card_type) != singular(holds):
+            self.warn("C030", f"{comp.name} holds {holds} cards (its `holds:`), and this moves {card_type} "
+                      "cards there", span, f"write `holds: {card_type}` on {comp.name}, or move {holds} "
+                      "cards")
 
     def s_Search(self, s, _):
         return replace(s, card_type=self.card_type(s.card_type, s.span))

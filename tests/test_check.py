@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import MINIMAL_HERO, codes
+from conftest import MINIMAL_HERO, ROOT, codes
 
 
 def with_hero(**replacements) -> str:
@@ -316,7 +316,6 @@ def test_unknown_ruleset(lint_text):
 def test_a_hero_status_named_like_a_shared_one_is_a_warning(tmp_path, monkeypatch):
     """A hero's own `Burn` hides the shared Adventures `Burn` from its effects: said (C027), with
     where the shared one is, so a designer who meant the shared one finds out."""
-    from conftest import ROOT
 
     from dtc import project
 
@@ -471,8 +470,6 @@ def test_a_hero_card_named_like_a_common_card_is_a_duplicate(tmp_path, monkeypat
     cards that `dtc show` and the narration could not tell apart."""
     import shutil
 
-    from conftest import ROOT
-
     from dtc import project
 
     shutil.copytree(ROOT / "content", tmp_path / "content")
@@ -484,3 +481,21 @@ def test_a_hero_card_named_like_a_common_card_is_a_duplicate(tmp_path, monkeypat
     d = diag(result, "C008")
     assert d.message.startswith("two cards are named `Second Wind` (the first at ")
     assert d.span.path.endswith("druid.yaml")
+
+
+def test_cards_moved_to_a_zone_of_another_type_warn(tmp_path):
+    """A zone `holds:` one card type (The Forge: Ore); a designer's zone said `holds: Relic` while every
+    effect placed and used Ember cards there, and lint said nothing (QA). Now each such effect warns."""
+    import shutil
+
+    from dtc import project
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    hero = tmp_path / "content" / "heroes" / "forgemaster.yaml"
+    hero.write_text(hero.read_text(encoding="utf-8").replace("    holds: Ore\n", "    holds: Relic\n"),
+                    encoding="utf-8")
+    found = [d for d in project.run([tmp_path / "content"]).diagnostics if d.code == "C030"]
+    assert len(found) == 4 and all(d.severity == "warning" for d in found)
+    assert found[0].message == "The Forge holds Relic cards (its `holds:`), and this moves Ore cards there"
+    assert found[0].hint == "write `holds: Ore` on The Forge, or move Relic cards"
+    assert not [d for d in project.builtin().diagnostics if d.code == "C030"]
