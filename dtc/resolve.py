@@ -177,7 +177,7 @@ class Resolver:
             return
         self.warn("C028", f"this {verb} {ref.count.value} {status.name} at once, and its stack limit is "
                   f"{status.stack_limit}: {ref.count.value - status.stack_limit} can never be held", ref.span,
-                  f"gain at most {status.stack_limit}, or raise `stack_limit:` of {status.name}")
+                  f"{verb[:-1]} at most {status.stack_limit}, or raise `stack_limit:` of {status.name}")
 
     def s_Deal(self, s, _):
         return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))

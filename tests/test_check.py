@@ -429,7 +429,7 @@ def test_gains_beyond_the_stack_limit_and_tokens_spent_for_nothing_warn(lint_tex
     over = diag(result, "C028")
     assert over.severity == "warning" and (over.span.line, over.span.col) == (14, 33)  # `3 Wound`
     assert over.message == ("this inflicts 3 Wound at once, and its stack limit is 2: 1 can never be held")
-    assert over.hint == "gain at most 2, or raise `stack_limit:` of Wound"
+    assert over.hint == "inflict at most 2, or raise `stack_limit:` of Wound"
     spent = diag(result, "C029")
     assert spent.severity == "warning" and spent.span.line == 8
     assert spent.message.startswith("`Wound` is spendable, and spending it does nothing")
