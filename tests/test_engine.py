@@ -2172,3 +2172,23 @@ def test_dmg_dealt_as_a_turn_ends_lands_then(tmp_path):
     shot = max(i for i, e in enumerate(game.events) if e["e"] == "deal" and e["amount"] == 2)
     assert any(e["e"] == "damage_total" and e["player"] == 1 for e in game.events[shot:])  # landed
     assert game.active == 1 and not game.incoming[1].amounts
+    from dtc.dicethrone.narrate import line  # the turn's end says where the dmg came from
+
+    told = line(game, game.events[shot])
+    assert told == "P1 Druid: 2 dmg on its way to P2 Duelist (from Test Parting Shot)"
+
+
+def test_a_track_or_dial_moved_by_a_trigger_says_what_moved_it(compiled):
+    """"Footwork is Neutral" did not say Reposition moved it (QA): a dial or track turned by a passive,
+    a component's side or a scheduled effect names it; an ability's own move is told before it acts."""
+    from dtc.dicethrone.narrate import line
+
+    for seed in range(10):
+        game = Game(compiled, [compiled.hero("sun-elf")[0], compiled.hero("duelist")[0]], seed)
+        play(game, [HeuristicBot(seed), HeuristicBot(seed + 1)])
+        told = {line(game, e) for e in events(game, "component")}
+        if any(t.endswith("(from Reposition)") for t in told) and \
+                any(t.endswith("(from Sun Dial (Dawn))") for t in told):
+            break
+    else:
+        raise AssertionError(f"no track moved by Reposition, or dial lowered by Dawn: {sorted(told)}")

@@ -733,7 +733,7 @@ class Game(GameState):
             return
         self.scheduled = kept
         for _, q in due:
-            yield from self.run(q.chunk, self.ctx(q.player, q.hero, status=q.status))
+            yield from self.run(q.chunk, self.ctx(q.player, q.hero, status=q.status, source=q.named))
 
     def turn_edge(self, a: int, edge: str) -> Generator[Request, Any, None]:
         """`At the start of your turn` (before the Upkeep Phase) or `At the end (conclusion) of your

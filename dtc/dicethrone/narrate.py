@@ -118,7 +118,7 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "flip":
         return f"{who(game, p)} flips {e['status']} to \"{e['side']}\""
     if kind == "component":
-        return f"{who(game, p)}: {e['name']} is {e['value']}"
+        return f"{who(game, p)}: {e['name']} is {e['value']}{_from(e)}"
     if kind == "dial_side":
         return f"{who(game, p)}: {e['name']} turns to {e['side']}"
     if kind in ("play", "sell", "discard", "use"):

@@ -610,7 +610,8 @@ class GameState:
             if wanted > high:
                 self.queue_component_trigger(seat, comp, "would_exceed", wanted - high)
         if p.components[comp] != before:
-            self.event("component", player=seat, name=data["name"], value=self.shown(seat, comp))
+            self.event("component", player=seat, name=data["name"], value=self.shown(seat, comp),
+                       **self._by(ctx))
             self.queue_component_trigger(seat, comp, "reads", 0)
 
     def shown(self, seat: int, comp: int):
@@ -670,6 +671,9 @@ class GameState:
                    symbols=[symbol(v) for v in ctx.roll], **extra)
 
     def schedule(self, ctx, trigger, chunk):
+        from dtc.dicethrone.narrate import spoken  # narration reads the engine: imported when used
+
+        named = ctx.source or spoken(self.a.chunks[chunk].owner)  # the card or ability that scheduled it
         self.scheduled.append((trigger, Queued(chunk, ctx.owner, ctx.hero, ctx.status, None, 0,
-                                               "scheduled")))
+                                               "scheduled", named=named)))
         self.event("schedule", player=ctx.owner, on=trigger["on"])
