@@ -257,6 +257,12 @@ class Resolver:
         return replace(s, component=comp_name, value=value)
 
     def s_Flip(self, s, _):
+        every = s.name.split(" ", 1)[1] if s.what == "component" and fold(s.name).startswith("all ") else None
+        if every is not None and self.lookup_status(every):
+            side = f' to the "{s.side}" side' if s.side else ""
+            self.report("C016", f"`{s.name}`: the language flips one token at a time", s.span,
+                        f"write `Flip a {every} token{side}` (the player picks which)")
+            return s
         if s.what == "component":
             name = self.component(s.name, s.span, ("dial",))
             comp = self.scope.components.get(fold(name))

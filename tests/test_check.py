@@ -499,3 +499,14 @@ def test_cards_moved_to_a_zone_of_another_type_warn(tmp_path):
     assert found[0].message == "The Forge holds Relic cards (its `holds:`), and this moves Ore cards there"
     assert found[0].hint == "write `holds: Ore` on The Forge, or move Relic cards"
     assert not [d for d in project.builtin().diagnostics if d.code == "C030"]
+
+
+def test_flipping_all_tokens_says_one_is_flipped_at_a_time(lint_text):
+    """`Flip all Wound ...` read `all Wound` as an unknown component (QA): the language flips one token
+    at a time, and the message says how to write it."""
+    flip = 'effect: Deal 4 dmg. Flip all Wound to the "2" side.'
+    result = lint_text(with_hero(**{"effect: Deal 4 dmg.": flip}))
+    found = diag(result, "C016")
+    assert found.message == "`all Wound`: the language flips one token at a time"
+    assert found.hint == 'write `Flip a Wound token to the "2" side` (the player picks which)'
+    assert not [d for d in result.diagnostics if d.code == "C003"]
