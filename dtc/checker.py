@@ -572,9 +572,10 @@ class Checker:
 
 def _first_sentence(body: tuple, text: str, start: int) -> tuple[tuple, tuple]:
     """The statements of the sentence beginning at `start`, and those after it."""
-    end = text.find(". ", start)
-    if end < 0:
+    found = re.compile(r"\.\s").search(text, start)
+    if found is None:
         return body, ()
+    end = found.start()
     cut = next((i for i, s in enumerate(body)
                 if i and getattr(s, "span", None) is not None and s.span.start > end), len(body))
     first, rest = body[:cut], body[cut:]

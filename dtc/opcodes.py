@@ -166,6 +166,7 @@ SECTIONS = ("gold", "wall")  # MARK_NEXT: sections marked in order with no choic
 COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "citizen_pips")
 VOID_KINDS = ("citizen", "domain", "lair")
 ANY_CARD = 255
+PREVENTING = frozenset((Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))  # the ways dmg is prevented
 
 _ROWS = [
     # op, operands, pops, pushes, asks, doc

@@ -304,7 +304,7 @@ class Resolver:
         holds = comp.data.get("holds") if comp is not None and comp.kind == "zone" else None
         if not holds or card_type is None or self.is_param(card_type):
             return
-        if fold(card_type) not in (fold(holds), singular(holds)) and singular(card_type) != singular(holds):
+        if singular(card_type) != singular(holds):
             self.warn("C030", f"{comp.name} holds {holds} cards (its `holds:`), and this moves {card_type} "
                       "cards there", span, f"write `holds: {card_type}` on {comp.name}, or move {holds} "
                       "cards")

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from dtc.artifact import Artifact
 from dtc.dice import meets as dice_meets
 from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
-from dtc.opcodes import COUNTABLES, SECTIONS, TABLE, TARGETS, VALERIA_OPS, VOID_KINDS, Op
+from dtc.opcodes import COUNTABLES, PREVENTING, SECTIONS, TABLE, TARGETS, VALERIA_OPS, VOID_KINDS, Op
 
 DEFAULT_BUDGET = 10_000
 MAX_DICE = 99  # no effect rolls more; a crafted artifact asking for more is refused at run time
@@ -52,7 +52,7 @@ _YES = ("yes",)  # `_check_at`: nothing to read, it can
 # steps that only read, roll or jump: an effect made of these and `the Attack becomes <type>` does that
 _ONLY_READS = frozenset(int(op) for op in (Op.PUSH, Op.ROLL, Op.HAS_VALUE, Op.HAS_SYMBOL, Op.JUMP,
                                            Op.JUMP_IF_FALSE, Op.END, Op.MAY))
-_PREVENTS = frozenset(int(op) for op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
+_PREVENTS = frozenset(int(op) for op in PREVENTING)
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)

@@ -25,7 +25,8 @@ from typing import Any
 from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
-from dtc.opcodes import TARGETS, Op
+from dtc.dicethrone.tables import sets_form, uses
+from dtc.opcodes import PREVENTING, TARGETS, Op
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -40,7 +41,6 @@ from dtc.vm import (
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
 DEFENCE_ALTERATIONS = 256  # best Defensive Roll alterations a hero table keeps at hand
 DEFENCE_SETTINGS = 64  # defensive abilities' outcome tables a hero table keeps (per form, track position...)
-_PREVENTS = frozenset((Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 FORM_SWITCH_GAIN = 1.0  # what a change of form must be worth at its moment to spend a token on it
 FRIENDLY = frozenset(TARGETS.index(t) for t in ("self", "chosen_teammate", "self_or_chosen_teammate"))
 
@@ -195,6 +195,11 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
                 best = after - now
                 picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
     return best, picks
+
+
+def _spent_chunks(status: dict) -> list[int]:
+    """The chunks of a status's `When spent` effects."""
+    return [e["chunk"] for e in status.get("effects", ()) if (e.get("trigger") or {}).get("on") == "spent"]
 
 
 def _moment(effect: dict) -> str | None:
@@ -409,32 +414,10 @@ class HeuristicBot:
             on = (entry.get("spendable") or {}).get("on")
             use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
                 "damaged" if on == "damaged_by_phase" else \
-                "prevent" if self._spent_does(game, entry, _PREVENTS) else \
-                "form" if self._changes_form(game, entry) else "other"
+                "prevent" if any(uses(game.a, c, PREVENTING) for c in _spent_chunks(entry)) else \
+                "form" if any(sets_form(game.a, c) for c in _spent_chunks(entry)) else "other"
             self._spend_uses[status] = use
         return use
-
-    @staticmethod
-    def _spent_does(game, entry: dict, ops: set) -> bool:
-        """Whether a `When spent` effect of the status has one of `ops` (in any of its options)."""
-        return any((effect.get("trigger") or {}).get("on") == "spent"
-                   and any(ins.op in ops for ins in game.a.chunks[effect["chunk"]].program)
-                   for effect in entry.get("effects", ()))
-
-    @staticmethod
-    def _changes_form(game, entry: dict) -> bool:
-        """Whether spending a token of the status sets a component of kind `forms`."""
-        for effect in entry.get("effects", ()):
-            if (effect.get("trigger") or {}).get("on") != "spent":
-                continue
-            chunk = game.a.chunks[effect["chunk"]]
-            if chunk.hero is None:
-                continue
-            components = game.a.heroes[chunk.hero]["components"]
-            if any(ins.op == Op.SET_COMP and components[ins.operands[0]].get("kind") == "forms"
-                   for ins in chunk.program):
-                return True
-        return False
 
     # -- forms
     @staticmethod
@@ -698,7 +681,7 @@ class HeuristicBot:
                 worth += amount * (-1.0 if hurts_me else 1.0)
             elif op == Op.ADD_DMG:
                 worth += amount * (not now or game.attacking(seat))
-            elif op in (Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL):
+            elif op in PREVENTING:
                 worth += (amount if op == Op.PREVENT else 3) * (not now or game.damage_coming(seat))
             elif op == Op.HEAL:
                 worth += sign * 0.7 * amount * (not now or me.health < me.start_health + game.rules.heal_cap)

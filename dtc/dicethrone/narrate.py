@@ -78,7 +78,7 @@ def line(game: Game, e: dict) -> str | None:
                     "(isolated: it lands at once, on its own)")
         # dmg waits for the end of its phase: "all damage, prevention, and/or healing effects are
         # accumulated and are applied simultaneously at the conclusion of the Roll Phase"
-        by = f" (from {e['by']})" if e.get("by") else ""  # a token's effect, with nothing before to tell
+        by = _from(e)  # a token's effect, with nothing before to tell
         target = who(game, e["target"])
         return f"{who(game, e['source'])}: {e['amount']}{typed} dmg on its way to {target}{by}"
     if kind == "receive":
@@ -164,7 +164,7 @@ def line(game: Game, e: dict) -> str | None:
 
 def _from(e: dict) -> str:
     """` (from <what set it off>)` when the event says (a token, a passive, a track's position)."""
-    return f" (from {e['by']})" if e.get("by") else ""
+    return f" (from {spoken(e['by'])})" if e.get("by") else ""  # `<hero> › card <card>`: the card
 
 
 def table(game: Game, viewer: int | None = None) -> str:

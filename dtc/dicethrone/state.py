@@ -671,9 +671,7 @@ class GameState:
                    symbols=[symbol(v) for v in ctx.roll], **extra)
 
     def schedule(self, ctx, trigger, chunk):
-        from dtc.dicethrone.narrate import spoken  # narration reads the engine: imported when used
-
-        named = ctx.source or spoken(self.a.chunks[chunk].owner)  # the card or ability that scheduled it
+        named = ctx.source or self.a.chunks[chunk].owner  # the card or ability that scheduled it
         self.scheduled.append((trigger, Queued(chunk, ctx.owner, ctx.hero, ctx.status, None, 0,
                                                "scheduled", named=named)))
         self.event("schedule", player=ctx.owner, on=trigger["on"])

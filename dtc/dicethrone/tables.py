@@ -17,7 +17,7 @@ from dtc.artifact import Artifact
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.damage import DamageType
 from dtc.disasm import instructions, option_label
-from dtc.opcodes import TARGETS, Op
+from dtc.opcodes import PREVENTING, TARGETS, Op
 
 
 @dataclass(frozen=True)
@@ -277,13 +277,14 @@ def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) 
     return a
 
 
-def _uses(artifact: Artifact, chunk: int | None, ops: set[Op]) -> bool:
+def uses(artifact: Artifact, chunk: int | None, ops: set[Op] | frozenset[Op]) -> bool:
+    """Whether the chunk has one of the instructions `ops`."""
     if chunk is None:
         return False
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
 
 
-def _sets_form(artifact: Artifact, chunk: int | None) -> bool:
+def sets_form(artifact: Artifact, chunk: int | None) -> bool:
     """Whether the chunk sets a component of kind `forms` (`transform into <form>`)."""
     if chunk is None or artifact.chunks[chunk].hero is None:
         return False
@@ -324,11 +325,11 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         upgrades=data.get("upgrades"), level=data.get("level", 1), ctype=data.get("type"),
         symbol=data.get("symbol"), chunk=chunk, ability=ability,
         value=chunk_value(artifact, chunk),
-        attack_modifier=_uses(artifact, chunk, {Op.ADD_DMG}),
-        alters_dice=_uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
+        attack_modifier=uses(artifact, chunk, {Op.ADD_DMG}),
+        alters_dice=uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
         dice_alteration=_dice_alteration(artifact, chunk),
-        prevents=_uses(artifact, chunk, {Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL}),
-        sets_form=_sets_form(artifact, chunk),
+        prevents=uses(artifact, chunk, PREVENTING),
+        sets_form=sets_form(artifact, chunk),
     )
 
 
