@@ -19,7 +19,7 @@ from dtc import nodes as n
 from dtc.diagnostics import CODE_BY_NAME, CODES, Diagnostic, Severity, error, warning
 from dtc.model import Ability, Card, Component, Content, Hero, Ruleset, Site, Status
 from dtc.parser import Problem, parse_effect, parse_requirement, parse_trigger
-from dtc.resolve import Context, Scope, fold, parse_verb_body, resolve_effect
+from dtc.resolve import Context, Scope, fold, parse_verb_body, resolve_effect, singular
 from dtc.schema import validate_effect_ast
 from dtc.verbs import compile_pattern, pattern_problems
 
@@ -217,6 +217,7 @@ class Checker:
             self.check_component(comp, scope)
         for status in hero.statuses:
             self.check_status(status, scope)
+        self.check_card_types(hero, scope)
         for ability in hero.abilities:
             self.check_ability(ability, scope, hero.dice_count)
         for card in hero.cards:
@@ -241,6 +242,7 @@ class Checker:
             self.check_unique([(v, doc, path + (("positions" if comp.kind == "track" else "forms"), i))
                                for i, v in enumerate(comp.values)], "position")
             self.value_in(data["start"], comp.values, doc, path + ("start",), f"value of {comp.name}")
+        self.check_sides(comp)
         for site in comp.effects:
             if site.side is not None:
                 self.value_in(site.side, comp.sides, doc, site.path[:-1] + ("side",),
@@ -249,6 +251,55 @@ class Checker:
                 self.value_in(site.position, comp.values, doc, site.path[:-1] + ("at",),
                               f"position of {comp.name}")
             self.check_site(site, scope, Context("component"))
+
+    def check_sides(self, comp: Component) -> None:
+        """A side with no effect of its own: flipping to it only stops the other side's effects,
+        which is seldom what a designer meant (a QA hero's Night side did nothing, silently)."""
+        used = {fold(str(site.side)) for site in comp.effects if site.side is not None}
+        for i, side in enumerate(comp.sides):
+            if used and fold(str(side)) not in used:
+                self.add(warning("C033", f"{comp.name}'s {side} side has no effect: while it is face up, "
+                                 f"only {comp.name}'s effects without a `side:` act",
+                                 comp.doc.span(comp.path + ("sides", i)),
+                                 f"give it an effect with `side: {side}`, or drop the side"))
+
+    def check_card_types(self, hero: Hero, scope: Scope) -> None:
+        """What the hero's zones hold and blueprints need, against the cards of the hero's deck."""
+        deck = [c for cs in self.content.card_sets if cs.every_hero for c in cs.cards] + hero.cards
+        types = {singular(str(c.data["type"])) for c in deck if c.data.get("type")}
+        for comp in hero.components:
+            holds = comp.data.get("holds") if comp.kind == "zone" else None
+            if holds and singular(str(holds)) not in types:
+                known = ", ".join(f"`{t}`" for t in sorted({str(c.data["type"]) for c in deck
+                                                            if c.data.get("type")}))
+                self.add(warning("C031", f"{comp.name} holds {holds} cards, and no card of the deck has "
+                                 f"`type: {holds}`", comp.doc.span(comp.path + ("holds",)),
+                                 f"give the cards it holds `type: {holds}`"
+                                 + (f", or hold one of {known}" if known else "")))
+        copies: dict[str, int] = {}
+        for card in deck:
+            if card.data.get("symbol"):
+                key = fold(str(card.data["symbol"]))
+                copies[key] = copies.get(key, 0) + card.copies
+        for status in hero.statuses:
+            for slot in status.slots:
+                for tier in slot.tiers:
+                    self.check_blueprint(status, slot, tier, copies)
+
+    def check_blueprint(self, status: Status, slot, tier, copies: dict[str, int]) -> None:
+        site = tier.blueprint
+        if site is None or not isinstance(site.ast, n.Requirement):
+            return
+        for item in site.ast.items:
+            if not isinstance(item, n.SymbolNeed) or item.symbol is None:
+                continue
+            have = copies.get(fold(item.symbol), 0)
+            if item.count > have:
+                self.add(warning("C032", f"{tier.name} {slot.name} can never be crafted: its blueprint "
+                                 f"needs {item.count} [{item.symbol}] cards, and the deck has {have}",
+                                 site.span(),
+                                 f"add cards with `symbol: {item.symbol}` (or more `copies:`), or lower the "
+                                 "blueprint"))
 
     def value_in(self, value, options, doc, path, what) -> bool:
         if any(fold(str(o)) == fold(str(value)) for o in options):

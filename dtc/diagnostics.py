@@ -84,6 +84,9 @@ CODES: dict[str, Code] = {
         Code("C029", "spent-for-nothing", "a spendable status effect has no `When spent` effect"),
         Code("C030", "zone-holds-other",
              "cards of one type are placed on or used from a zone that holds another"),
+        Code("C031", "zone-holds-no-card", "a zone holds a card type that no card of the deck has"),
+        Code("C032", "blueprint-beyond-deck", "a blueprint needs more cards of a symbol than the deck has"),
+        Code("C033", "side-without-effect", "a component's side has no effect of its own"),
     ]
 }
 

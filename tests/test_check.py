@@ -17,6 +17,22 @@ def hero_with(extra: str) -> str:
     return MINIMAL_HERO + extra
 
 
+def lint_builtin_with(tmp_path, hero_file: str, *replacements: tuple[str, str]):
+    """Lint a copy of the built-in content with one hero file's text changed."""
+    import shutil
+
+    from dtc import project
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    hero = tmp_path / "content" / "heroes" / hero_file
+    text = hero.read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    hero.write_text(text, encoding="utf-8")
+    return project.run([tmp_path / "content"])
+
+
 def diag(result, code):
     found = [d for d in result.diagnostics if d.code == code]
     assert found, [(d.code, d.message) for d in result.diagnostics]
@@ -485,20 +501,52 @@ def test_a_hero_card_named_like_a_common_card_is_a_duplicate(tmp_path, monkeypat
 
 def test_cards_moved_to_a_zone_of_another_type_warn(tmp_path):
     """A zone `holds:` one card type (The Forge: Ore); a designer's zone said `holds: Relic` while every
-    effect placed and used Ember cards there, and lint said nothing (QA). Now each such effect warns."""
-    import shutil
-
+    effect placed and used Ember cards there, and lint said nothing (QA). Now each such effect warns,
+    and the zone itself says no card of the deck is a Relic (C031)."""
     from dtc import project
 
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    hero = tmp_path / "content" / "heroes" / "forgemaster.yaml"
-    hero.write_text(hero.read_text(encoding="utf-8").replace("    holds: Ore\n", "    holds: Relic\n"),
-                    encoding="utf-8")
-    found = [d for d in project.run([tmp_path / "content"]).diagnostics if d.code == "C030"]
+    result = lint_builtin_with(tmp_path, "forgemaster.yaml", ("    holds: Ore\n", "    holds: Relic\n"))
+    found = [d for d in result.diagnostics if d.code == "C030"]
     assert len(found) == 4 and all(d.severity == "warning" for d in found)
     assert found[0].message == "The Forge holds Relic cards (its `holds:`), and this moves Ore cards there"
     assert found[0].hint == "write `holds: Ore` on The Forge, or move Relic cards"
-    assert not [d for d in project.builtin().diagnostics if d.code == "C030"]
+    holds = diag(result, "C031")
+    assert (holds.severity, holds.span.line) == ("warning", 28)
+    assert holds.message == "The Forge holds Relic cards, and no card of the deck has `type: Relic`"
+    assert holds.hint == "give the cards it holds `type: Relic`, or hold one of `Ore`"
+    assert not [d for d in project.builtin().diagnostics if d.code in ("C030", "C031", "C032", "C033")]
+
+
+def test_a_zone_holding_the_plural_of_the_card_type_is_fine(tmp_path):
+    result = lint_builtin_with(tmp_path, "forgemaster.yaml", ("    holds: Ore\n", "    holds: Ores\n"))
+    assert not [d for d in result.diagnostics if d.code in ("C030", "C031")]
+
+
+def test_a_blueprint_needing_more_cards_than_the_deck_has_warns(tmp_path):
+    """The Forge crafts Armor from Ore cards whose symbols pay the blueprint (Forgemaster, "Armor"):
+    a blueprint of 5 [Pick] with 4 Pick Ore cards in the deck can never be paid, and lint said
+    nothing (QA)."""
+    result = lint_builtin_with(tmp_path, "forgemaster.yaml",
+                               ("            blueprint: 2 [Pick]\n", "            blueprint: 5 [Pick]\n"))
+    found = [d for d in result.diagnostics if d.code == "C032"]
+    assert [d.span.line for d in found] == [60, 72]
+    assert found[0].message == ("Gold Helmet can never be crafted: its blueprint needs 5 [Pick] cards, and "
+                                "the deck has 4")
+    assert found[0].hint == "add cards with `symbol: Pick` (or more `copies:`), or lower the blueprint"
+
+
+def test_a_dial_side_with_no_effect_warns(tmp_path):
+    """Sun Dial's Dawn side has its own effects ("Sun Elf" > "Sun Dial"); a side with none does
+    nothing while face up, which a QA hero's designer did not notice."""
+    result = lint_builtin_with(tmp_path, "sun-elf.yaml",
+                               ("      - side: Dawn\n        attack_modifier", "      - side: Dusk\n"
+                                "        attack_modifier"),
+                               ("      - side: Dawn\n        effect: Whenever", "      - side: Dusk\n"
+                                "        effect: Whenever"))
+    found = diag(result, "C033")
+    assert (found.severity, found.span.line, found.span.col) == ("warning", 25, 19)
+    assert found.message == ("Sun Dial's Dawn side has no effect: while it is face up, only Sun Dial's "
+                             "effects without a `side:` act")
 
 
 def test_flipping_all_tokens_says_one_is_flipped_at_a_time(lint_text):
