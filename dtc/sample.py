@@ -173,7 +173,7 @@ class SampleState:
         if self.logging:
             self.say(f"player {player + 1} skips their {self.a.phases[phase]}")
 
-    def heal(self, player, amount):
+    def heal(self, player, amount, ctx=None):
         self.seats[player].health += amount
         if self.logging:
             self.say(f"player {player + 1} heals {amount}")

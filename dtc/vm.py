@@ -186,7 +186,8 @@ class GameState(Protocol):
     def attack_becomes(self, ctx: RunContext, dtype: int) -> None: ...
     def fail_phase(self, ctx: RunContext, phase: int) -> None: ...
     def skip_phase(self, player: int, phase: int) -> None: ...
-    def heal(self, player: int, amount: int) -> None: ...
+    def heal(self, player: int, amount: int, ctx: RunContext | None = None) -> None:
+        """`player` heals `amount` (within the cap); `ctx`: the effect healing, for narration."""
     def change_cp(self, player: int, delta: int, ctx: RunContext | None = None) -> int:
         """Apply the change within 0..max; return the change made; `ctx`: the effect making it."""
     def cp(self, player: int) -> int: ...
@@ -725,7 +726,7 @@ class VM:
             elif op == _ADD_DMG:
                 state.add_damage(ctx, pop())
             elif op == _HEAL:
-                state.heal(actor, pop())
+                state.heal(actor, pop(), ctx)
             elif op == _INFLICT:
                 n = pop()
                 for target in (actor,) if b == 0 else state.players(ctx, TARGETS[b]):

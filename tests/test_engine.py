@@ -211,6 +211,9 @@ def test_upkeep_damage_and_healing_land_together(compiled):
     assert [(e["e"], e["damage"], e["healing"], e["health"]) for e in healths] == [("health", 1, 2, 41)]
     assert all(game.events.index(e) > game.events.index(events(game, "receive")[0]) for e in healths)
     assert line(game, healths[0]) == "P1 Duelist heals 2 as the dmg lands -> health 41"
+    # what heals is told as it is collected, as dmg on its way is
+    assert [line(game, e) for e in events(game, "heal_coming")] == [
+        "P1 Duelist: heal 2 on its way (from Regenerate)"]
 
 
 
@@ -727,26 +730,9 @@ def test_a_card_whose_first_part_can_do_nothing_counts_its_then_part(compiled):
     game.incoming[0].amounts.append((4, game.rules.damage_types[0]))
     assert not parry().idle  # dmg on its way: it prevents
 
-def compiled_with_cards(tmp_path, hero_file: str, cards: str):
-    """The built-in content with more cards in one hero's deck (YAML list items, indented 2)."""
-    import shutil
-
-    from conftest import ROOT
-
-    from dtc import artifact, project
-    from dtc.compiler import compile_content
-
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    path = tmp_path / "content" / "heroes" / hero_file
-    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + cards, encoding="utf-8")
-    front = project.run([tmp_path / "content"])
-    assert front.errors == [], [str(d) for d in front.errors]
-    return artifact.load(artifact.to_bytes(compile_content(
-        front.content, project.artifact_names(front, [tmp_path / "content"]))))
-
-
-def compiled_with_status(tmp_path, hero_file: str, status: str):
-    """The built-in content with one more status effect for a hero (a YAML list item, indented 2)."""
+def compiled_with_cards(tmp_path, hero_file: str, cards: str, status: str = ""):
+    """The built-in content with more cards in one hero's deck (YAML list items, indented 2), and
+    one more status effect for the hero if given (a YAML list item, indented 2)."""
     import shutil
 
     from conftest import ROOT
@@ -757,11 +743,20 @@ def compiled_with_status(tmp_path, hero_file: str, status: str):
     shutil.copytree(ROOT / "content", tmp_path / "content")
     path = tmp_path / "content" / "heroes" / hero_file
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("status_effects:\n", f"status_effects:\n{status}\n", 1), encoding="utf-8")
+    if status:
+        text = text.replace("status_effects:\n", f"status_effects:\n{status}\n", 1)
+    if cards:
+        text = text.rstrip("\n") + "\n\n" + cards
+    path.write_text(text, encoding="utf-8")
     front = project.run([tmp_path / "content"])
     assert front.errors == [], [str(d) for d in front.errors]
     return artifact.load(artifact.to_bytes(compile_content(
         front.content, project.artifact_names(front, [tmp_path / "content"]))))
+
+
+def compiled_with_status(tmp_path, hero_file: str, status: str):
+    """The built-in content with one more status effect for a hero (a YAML list item, indented 2)."""
+    return compiled_with_cards(tmp_path, hero_file, "", status)
 
 
 def test_what_could_not_be_done_is_neither_asked_nor_paid_for(tmp_path):
@@ -1198,7 +1193,7 @@ def test_sun_elf_dial_dusk_dawn_and_overflow(compiled):
     drive(game.drain(), answers())
     assert game.seats[0].components[dial] == 5 and game.seats[0].health == 48
     from dtc.dicethrone.narrate import line
-    assert line(game, events(game, "heal")[-1]) == "P1 Sun Elf heals 3 -> health 48"
+    assert line(game, events(game, "heal")[-1]) == "P1 Sun Elf heals 3 (from Sun Dial) -> health 48"
 
 
 def test_sun_elf_dawn_adds_the_dial_then_reduces_it(compiled):
@@ -1382,6 +1377,43 @@ def test_steal_is_no_option_against_an_opponent_with_no_cp(compiled):
     from dtc.dicethrone.narrate import line  # taken unasked, and told why
     assert line(game, events(game, "only_option")[0]) == \
         'P1 Druid: Pilfer takes "A chosen opponent discards 1 card", the one option that can do anything now'
+
+def test_the_heuristic_bot_plays_a_card_counting_a_token_before_spending_it(tmp_path):
+    """A designer's card read `If you have 1 Flare, add 3 dmg.` and the bot spent its Flare first,
+    so the card added nothing (QA). A card that counts the token is played before it is spent."""
+    from dtc.dicethrone.state import Attack
+
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Flare Burst
+    kind: action
+    authored: a test card
+    timing: roll
+    cost: 1
+    effect: If you have 1 Flare, add 3 dmg.
+""", status="""\
+  - name: Flare
+    polarity: positive
+    stack_limit: 2
+    attack_modifier: true
+    spendable: at any time
+    authored: a test status
+    effects:
+      - When spent, add 1 dmg.""")
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Flare Burst")
+    game.gain_status(0, status(compiled, "Flare"), 1, 0)
+    me.cp, game.phase = 3, "Offensive Roll Phase"
+    game.attack = Attack(0, 1, me.abilities[0], False, 0, True)
+    bot = HeuristicBot(1)
+    request = Act(game.phase, 0, "conclude", tuple(game.actions(0, "conclude")))
+    assert sorted(a.kind for a in request.actions) == ["play", "spend"]
+    assert request.actions[bot.answer(game, request)].name == "Flare Burst"
+    drive(game.perform(0, request.actions[bot.answer(game, request)]), answers())
+    request = Act(game.phase, 0, "conclude", tuple(game.actions(0, "conclude")))
+    assert request.actions[bot.answer(game, request)].kind == "spend"  # then the token, in its turn
+
 
 def test_the_heuristic_bot_weighs_the_options_of_a_choose_one(compiled):
     """"Or": "you may resolve only one of the options" ("Resolving Text"); the bot takes the one worth

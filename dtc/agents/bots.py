@@ -308,6 +308,7 @@ class HeuristicBot:
         window = request.window
         self._form_moment = None
         best, best_score = None, 0.0
+        scores = []
         for i, action in enumerate(request.actions):
             score = 0.0
             if action.kind == "upgrade":
@@ -338,8 +339,11 @@ class HeuristicBot:
                 if len(p.hand) > game.rules.hand_limit - 2 and p.cp < game.rules.cp_max:  # at 15: nothing
                     worth = self.card_worth(game, seat, p.hand[action.ref])
                     score = 0.1 if worth <= 1.0 else 0.0
+            scores.append(score)
             if score > best_score:
                 best, best_score = i, score
+        if best is not None and request.actions[best].kind == "spend":
+            best = self.card_before_token(p, request.actions, scores, best)
         chosen = request.actions[best] if best is not None else None
         if chosen is not None and chosen.kind == "play" and p.hand[chosen.ref].card.sets_form:
             self._form_moment = self.form_moment(game, seat, window)  # its choice of form serves that
@@ -352,6 +356,15 @@ class HeuristicBot:
             # one token of a kind a phase: a second would undo the first (a form taken, then another)
             p.used.add(("bot_spent", request.actions[best].ref, game.phase))
         return best
+
+    @staticmethod
+    def card_before_token(p, actions, scores: list[float], spend: int) -> int:
+        """A card worth playing now whose effect counts the tokens about to be spent (`If you have 1
+        <status>, add 2 dmg`) is played first: spent, the token would leave the card nothing. The
+        token can still be spent after it, in the same window."""
+        status = actions[spend].ref
+        return next((i for i, action in enumerate(actions) if action.kind == "play" and scores[i] > 0
+                     and status in p.hand[action.ref].card.counts_own), spend)
 
     @staticmethod
     def spends_zone_cards(game, chunk: int) -> bool:

@@ -99,7 +99,10 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "heal":
         if not e["amount"]:
             return None
-        return f"{who(game, p)} heals {e['amount']}" + (f" -> health {e['health']}" if "health" in e else "")
+        return f"{who(game, p)} heals {e['amount']}{_from(e)}" + (f" -> health {e['health']}" if "health" in e
+                                                                  else "")
+    if kind == "heal_coming":
+        return f"{who(game, p)}: heal {e['amount']} on its way{_from(e)}"
     if kind == "cp":
         sign = "+" if e["change"] > 0 else ""
         return f"{who(game, p)} {sign}{e['change']} CP{_from(e)}"

@@ -284,19 +284,22 @@ class GameState:
         self.event("skip", player=player, phase=self.a.phases[phase])
 
     # ------------------------------------------------------ health and CP
-    def heal(self, player, amount):
+    def heal(self, player, amount, ctx=None):
         if amount <= 0:
             return
+        by = self._by(ctx) if ctx is not None else {}
         if self.accumulate:
+            # told now with its source: it lands with the phase's dmg, summed with other heals
             self.heals[player] += amount
+            self.event("heal_coming", player=player, amount=amount, **by)
         else:
-            self.apply_heal(player, amount)
+            self.apply_heal(player, amount, by)
 
-    def apply_heal(self, player, amount):
+    def apply_heal(self, player, amount, by: dict | None = None):
         p = self.seats[player]
         before = p.health
         p.health = min(p.start_health + self.rules.heal_cap, p.health + amount)
-        self.event("heal", player=player, amount=p.health - before, health=p.health)
+        self.event("heal", player=player, amount=p.health - before, health=p.health, **(by or {}))
 
     def change_cp(self, player, delta, ctx=None):
         p = self.seats[player]

@@ -241,6 +241,7 @@ class CardDef:
     dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
     sets_form: bool = False  # its effect changes its hero's form (worth playing at a moment a form serves)
+    counts_own: frozenset[int] = frozenset()  # statuses whose tokens on its player its effect counts
     text: str = ""  # what the card says (its effect; an upgrade: its ability)
 
 
@@ -293,6 +294,20 @@ def sets_form(artifact: Artifact, chunk: int | None) -> bool:
                for ins in instructions(artifact.chunks[chunk].code))
 
 
+def counts_own(artifact: Artifact, chunk: int | None) -> frozenset[int]:
+    """The statuses whose tokens on the effect's own player it counts (`If you have 1 <status>, ...`),
+    not those it counts on another player."""
+    if chunk is None:
+        return frozenset()
+    counted, own = set(), True
+    for ins in instructions(artifact.chunks[chunk].code):
+        if ins.op == Op.ACTOR:
+            own = ins.operands[0] == 0  # TARGETS[0]: "self"
+        elif ins.op == Op.COUNT_STATUS and own:
+            counted.add(ins.operands[0])
+    return frozenset(counted)
+
+
 def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
     """`CardDef.dice_alteration`, read from the card's first `change`/`re-roll` step."""
     if chunk is None:
@@ -330,6 +345,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         dice_alteration=_dice_alteration(artifact, chunk),
         prevents=uses(artifact, chunk, PREVENTING),
         sets_form=sets_form(artifact, chunk),
+        counts_own=counts_own(artifact, chunk),
     )
 
 
