@@ -378,6 +378,12 @@ class Checker:
                                  doc.key_span(path + ("spendable",)),
                                  "say what a token does when spent: `When spent, prevent 2 dmg.`; or drop "
                                  "`spendable:` if its effects act on their own"))
+        elif any(isinstance(site.ast, n.Effect) and isinstance(site.ast.trigger, n.Spent)
+                 for site in status.effects):
+            # "Spendable Status Effects": "Unless otherwise specified, you may spend these status
+            # effects at any time"; a `When spent` effect with no `spendable:` was never spent
+            status.spendable = Site("at any time", doc, path + ("name",), status.owner, "trigger",
+                                    status=status, ast=n.AnyTime())
         for slot in status.slots:
             for tier in slot.tiers:
                 if tier.blueprint is not None:
@@ -418,6 +424,7 @@ class Checker:
                             kind: str | None = None, defensive_dice: int | None = None,
                             inherited: list | None = None) -> None:
         kind = kind or ability.kind
+        ultimate = kind == "ultimate"
         requirements = list(inherited or [])
         tiers = []
         for option in ability.options:
@@ -426,16 +433,17 @@ class Checker:
             if req is not None:
                 requirements.append(req)
                 self.check_site(option.effect, scope, Context("offensive", dice=dice_count,
-                                                              requirements=[req]))
+                                                              requirements=[req], ultimate=ultimate))
             else:
-                self.check_site(option.effect, scope, Context("offensive", dice=dice_count))
+                self.check_site(option.effect, scope, Context("offensive", dice=dice_count,
+                                                              ultimate=ultimate))
         for site in [s for s in (ability.shared, ability.additionally) if s is not None]:
             if kind in ("defensive", "passive"):
                 dice_here = defensive_dice if kind == "defensive" else None
                 self.check_site(site, scope, Context(kind, dice=dice_here))
             else:
                 self.check_site(site, scope, Context("offensive", dice=dice_count,
-                                                     requirements=requirements))
+                                                     requirements=requirements, ultimate=ultimate))
         for site in ability.effects:
             dice_here = ability.dice if kind == "defensive" else None
             self.check_site(site, scope, Context(kind, dice=dice_here))

@@ -69,6 +69,7 @@ class Context:
     status: Any = None
     dice: int | None = None
     requirements: list = field(default_factory=list)  # activation requirements the dice meet
+    ultimate: bool = False  # an Ultimate Ability's effect
 
 
 class Resolver:
@@ -180,7 +181,20 @@ class Resolver:
                   f"{verb[:-1]} at most {status.stack_limit}, or raise `stack_limit:` of {status.name}")
 
     def s_Deal(self, s, _):
-        return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))
+        dtype = self.damage_type(s.damage_type, s.span)
+        if dtype is not None and fold(dtype) == "ultimate" and not self.ctx.ultimate:
+            # "Ultimate Damage": "a special type of undefendable damage dealt by your Ultimate Ability"
+            self.report("C016", "ultimate dmg is dealt only by an Ultimate Ability", s.span,
+                        "write `undefendable dmg` or `pure dmg`, or make this the hero's `ultimate:`")
+        return replace(self.generic(s), damage_type=dtype)
+
+    def s_AddDamage(self, s, _):
+        if self.ctx.kind == "defensive":
+            # "Attack Modifiers": dmg is added only to an Attack one is activating in one's own turn
+            self.report("C016", "a Defensive Ability's `add dmg` would add to the Attack against its own "
+                        "hero: dmg is added only to an Attack of one's own", s.span,
+                        "to hit back, write `deal 2 dmg to your Attacker`")
+        return self.generic(s)
 
     def s_Receive(self, s, _):
         return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))

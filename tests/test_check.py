@@ -549,6 +549,27 @@ def test_a_dial_side_with_no_effect_warns(tmp_path):
                              "effects without a `side:` act")
 
 
+def test_a_defence_adding_dmg_is_an_error(lint_text):
+    """"Attack Modifiers": dmg is added only to an Attack one is activating in one's own turn. A
+    designer's defence said `On [Leaf], add 2 dmg.` and raised the dmg its own hero took (QA)."""
+    result = lint_text(with_hero(**{"effect: Deal 1 dmg per [Claw] rolled.":
+                                    "effect: Deal 1 dmg per [Claw] rolled. On [Leaf], add 2 dmg."}))
+    found = diag(result, "C016")
+    assert (found.severity, found.span.line) == ("error", 17)
+    assert found.message.startswith("a Defensive Ability's `add dmg` would add to the Attack against its own")
+    assert found.hint == "to hit back, write `deal 2 dmg to your Attacker`"
+
+
+def test_ultimate_dmg_outside_an_ultimate_is_an_error(lint_text):
+    """"Ultimate Damage": "a special type of undefendable damage dealt by your Ultimate Ability"; a
+    card dealing it passed lint and could not be prevented (QA). An Ultimate may still deal it."""
+    result = lint_text(with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 ultimate dmg."}))
+    found = diag(result, "C016")
+    assert found.message == "ultimate dmg is dealt only by an Ultimate Ability"
+    ultimate = hero_with("ultimate:\n  name: Big One\n  requires: 5 [Leaf]\n  effect: Deal 9 ultimate dmg.\n")
+    assert codes(lint_text(ultimate)) == []
+
+
 def test_flipping_all_tokens_says_one_is_flipped_at_a_time(lint_text):
     """`Flip all Wound ...` read `all Wound` as an unknown component (QA): the language flips one token
     at a time, and the message says how to write it."""

@@ -139,6 +139,82 @@ def test_damage_type_attributes():
                                 prevent_all=True), ultimate) == 8
 
 
+def test_a_defender_adds_no_dmg_to_the_attack_against_her(compiled):
+    """"Attack Modifiers" can only be used on Attacks "that you are activating during your turn": an
+    `add 2 dmg` of the defender's (a designer's defence) used to raise the dmg she took."""
+    from dtc.dicethrone.narrate import line
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["druid", "duelist"])
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+    game.incoming[1].amounts.append((8, game.rules.damage_types[0]))
+    game.add_damage(game.ctx(1, game.seats[1].table.index), 2)
+    assert game.incoming[1].added == 0 and game.incoming[0].added == 0
+    assert line(game, events(game, "add_none")[0]) == \
+        "P2 Duelist adds no dmg: dmg is added only to an Attack of one's own"
+    game.add_damage(game.ctx(0, game.seats[0].table.index), 2)  # the attacker's own: it counts
+    assert game.incoming[1].added == 2
+
+
+def test_the_damage_total_says_what_did_not_count(compiled):
+    """"Damage Type Chart": pure dmg is not modifiable and ultimate dmg not avoidable. The total told
+    "5 dmg came, 0 prevented -> takes 3" for 3 pure dmg and 2 added (QA); it now says why."""
+    from dtc.dicethrone.narrate import line
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["druid", "duelist"])
+    types = {t.name: t for t in game.rules.damage_types}
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+    game.attack.dtype = [t.name for t in game.rules.damage_types].index("pure")
+    game.incoming[1].amounts.append((3, types["pure"]))
+    game.incoming[1].added = 2
+    game.resolve_damage(game.attack)
+    assert game.seats[1].health == game.seats[1].start_health - 3
+    assert line(game, events(game, "damage_total")[0]) == \
+        "P2 Duelist: 5 dmg came, 0 prevented; the 2 added dmg does not count (not modifiable) -> takes 3"
+    game.incoming[0].amounts.append((4, types["ultimate"]))
+    game.incoming[0].prevented = 2
+    game.resolve_damage(None)
+    assert line(game, events(game, "damage_total")[1]) == \
+        "P1 Druid: 4 dmg came, 2 prevented; 4 of it cannot be prevented -> takes 4"
+
+
+def test_a_once_per_turn_main_phase_option_is_offered(tmp_path):
+    """"Once per turn, during your Main Phase, you may ..." in a passive was never offered: the Main
+    Phase's start counted it as used while leaving it to the player (designer QA)."""
+    compiled = compiled_with_cards(tmp_path, "forgemaster.yaml", "", replace=[(
+        "      - Once per turn, at any time, you may spend 3 CP to draw 1 card.\n",
+        "      - Once per turn, during your Main Phase, you may spend 3 CP to draw 1 card.\n")])
+    game = new_game(compiled, ["forgemaster", "druid"])
+    game.active, game.seats[0].cp = 0, 5
+    offered = []
+
+    def take_the_draw(request):
+        names = [a.name for a in request.actions]
+        offered.append(names)
+        return next((i for i, name in enumerate(names) if name.startswith("The Mines")), None)
+
+    drive(game.main_phase(0, "Main Phase (1)"), answers(Act=take_the_draw))
+    assert "The Mines: spend 3 CP to draw 1 card" in offered[0]
+    assert game.seats[0].cp == 2 and not any(n.startswith("The Mines") for n in offered[-1])  # once
+
+
+def test_a_status_spent_for_something_is_spendable_at_any_time_unless_said(tmp_path):
+    """"Spendable Status Effects": "Unless otherwise specified, you may spend these status effects at
+    any time". A status with `When spent, prevent 3 dmg.` and no `spendable:` was never offered."""
+    compiled = compiled_with_status(tmp_path, "duelist.yaml", """\
+  - name: Antitoxin
+    polarity: positive
+    stack_limit: 1
+    authored: a test status
+    effects:
+      - When spent, prevent 3 dmg.""")
+    game = new_game(compiled, ["druid", "duelist"])
+    game.gain_status(1, status(compiled, "Antitoxin"), 1, 0)
+    game.phase = "Offensive Roll Phase"  # the opponent's turn
+    assert [a.name for a in game.actions(1, "roll_end") if a.kind == "spend"] == ["Antitoxin"]
+
+
 def test_start_player_skips_the_first_income(compiled):
     """"Turn Phases": the Start Player skips their first Income Phase; the other player does not."""
     game = Game(compiled, [0, 1], seed=11)
@@ -730,9 +806,10 @@ def test_a_card_whose_first_part_can_do_nothing_counts_its_then_part(compiled):
     game.incoming[0].amounts.append((4, game.rules.damage_types[0]))
     assert not parry().idle  # dmg on its way: it prevents
 
-def compiled_with_cards(tmp_path, hero_file: str, cards: str, status: str = ""):
-    """The built-in content with more cards in one hero's deck (YAML list items, indented 2), and
-    one more status effect for the hero if given (a YAML list item, indented 2)."""
+def compiled_with_cards(tmp_path, hero_file: str, cards: str, status: str = "", replace=()):
+    """The built-in content with more cards in one hero's deck (YAML list items, indented 2), one
+    more status effect for the hero if given (a YAML list item, indented 2), and (old, new) text
+    replacements in the hero's file."""
     import shutil
 
     from conftest import ROOT
@@ -743,6 +820,9 @@ def compiled_with_cards(tmp_path, hero_file: str, cards: str, status: str = ""):
     shutil.copytree(ROOT / "content", tmp_path / "content")
     path = tmp_path / "content" / "heroes" / hero_file
     text = path.read_text(encoding="utf-8")
+    for old, new in replace:
+        assert old in text, old
+        text = text.replace(old, new)
     if status:
         text = text.replace("status_effects:\n", f"status_effects:\n{status}\n", 1)
     if cards:

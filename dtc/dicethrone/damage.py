@@ -79,6 +79,19 @@ def final_total(incoming: Incoming, attack_type: DamageType | None, round_up: bo
     return max(0, subtotal + change) + unavoidable
 
 
+def uncounted(incoming: Incoming, attack_type: DamageType | None) -> tuple[int, int]:
+    """(added dmg that does not count, dmg that prevention cannot touch), for telling why the total
+    is less or more than what came less what was prevented: pure dmg is not modifiable, and neither
+    it nor ultimate dmg is avoidable."""
+    added = incoming.added if attack_type is not None and not attack_type.modifiable else 0
+    untouched = 0
+    if incoming.prevented or incoming.halvings or incoming.prevent_all:
+        untouched = sum(a for a, t in incoming.amounts if not t.avoidable)
+        if attack_type is not None and not attack_type.avoidable and attack_type.modifiable:
+            untouched += incoming.added
+    return added, untouched
+
+
 def isolated_total(amount: int, dtype: DamageType, prevented: int = 0) -> int:
     """An isolated instance: prevented on its own, never combined."""
     if not dtype.avoidable:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dtc.artifact import Artifact
-from dtc.dicethrone.damage import final_total, isolated_total
+from dtc.dicethrone.damage import final_total, isolated_total, uncounted
 from dtc.dicethrone.requests import (
     Act,
     Action,
@@ -223,8 +223,9 @@ class Game(GameState):
             yield from self.phase_edge(a, "start")
         group = self._phase_names(name)
         yield from self.fire_scheduled("during", lambda t: self.a.phases[t["phase"]] in group, a)
-        jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group)
-        jobs = [job for job in jobs if job.status is not None or not self._optional(job.chunk)]
+        # its "you may" effects wait in `main_options`: collected here, a once-per-turn one would
+        # count as used before it was ever offered
+        jobs = self.collect(a, "during", lambda t: self.a.phases[t["phase"]] in group, options=False)
         yield from self.run_jobs(jobs, None, None)
         yield from self.window("main")
         if self.scheduled or self.edge_named(self.phase, "end"):
@@ -492,8 +493,11 @@ class Game(GameState):
                 attack_type = self.rules.damage_types[attack.dtype]
             total = final_total(incoming, attack_type, self.rules.round_up)
             if incoming.amounts or incoming.added:
+                ignored, untouched = uncounted(incoming, attack_type)
                 self.event("damage_total", player=p.seat, incoming=incoming.total_before(),
-                           prevented=incoming.prevented, halvings=incoming.halvings, total=total)
+                           prevented=incoming.prevented, halvings=incoming.halvings, total=total,
+                           **({"not_added": ignored} if ignored else {}),
+                           **({"unavoidable": untouched} if untouched else {}))
             healing, self.heals[p.seat] = self.heals[p.seat], 0
             if total > 0 or healing > 0:
                 self.net_health(p.seat, total, healing)
@@ -617,9 +621,10 @@ class Game(GameState):
         if jobs:
             yield from self.run_jobs(jobs, attacker, defender)
 
-    def collect(self, seat: int, on: str, matches=None) -> list[Queued]:
+    def collect(self, seat: int, on: str, matches=None, options: bool = True) -> list[Queued]:
         """The effects of `seat` that trigger now: statuses (per token, by side or tier),
-        passive abilities, components (by dial side and track position)."""
+        passive abilities, components (by dial side and track position); `options` False: not the
+        abilities' and components' effects that begin "you may" (offered as options instead)."""
         if self.over is not None:
             return []
         p = self.seats[seat]
@@ -648,6 +653,8 @@ class Game(GameState):
                         jobs.append(job)
         for kind, owner, effect in self.trigger_index(p).get(on, ()):
             if matches is not None and not matches(effect["trigger"]):
+                continue
+            if not options and self._optional(effect["chunk"]):
                 continue
             if kind == "ability":
                 if self._once(p, effect, ("ability", owner.name)):

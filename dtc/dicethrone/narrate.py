@@ -85,13 +85,19 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} receives {e['amount']} dmg"
     if kind == "add":
         return f"{who(game, p)} adds {e['amount']} dmg to the Attack{_from(e)}"
+    if kind == "add_none":
+        return f"{who(game, p)} adds no dmg{_from(e)}: dmg is added only to an Attack of one's own"
     if kind == "prevent":
         return f"{who(game, p)} prevents {e['amount']} dmg{_from(e)}"
     if kind == "prevent_half":
         return f"{who(game, p)} prevents half the incoming dmg"
     if kind == "damage_total":
         return (f"{who(game, p)}: {e['incoming']} dmg came, {e['prevented']} prevented"
-                + (f", halved {e['halvings']}x" if e["halvings"] else "") + f" -> takes {e['total']}")
+                + (f", halved {e['halvings']}x" if e["halvings"] else "")
+                + (f"; the {e['not_added']} added dmg does not count (not modifiable)" if e.get("not_added")
+                   else "")
+                + (f"; {e['unavoidable']} of it cannot be prevented" if e.get("unavoidable") else "")
+                + f" -> takes {e['total']}")
     if kind == "health" and e.get("healing"):
         return f"{who(game, p)} heals {e['healing']} as the dmg lands -> health {e['health']}"
     if kind == "health":

@@ -240,6 +240,10 @@ class GameState:
         attack = self.attack
         if attack is None or amount <= 0:
             return
+        if ctx.owner == attack.defender or (self.rules.own_attacks_only and ctx.owner != attack.attacker):
+            # "Attack Modifiers": only on an Attack one is activating (never on one against oneself)
+            self.event("add_none", player=ctx.owner, amount=amount, **self._by(ctx))
+            return
         self.incoming[attack.defender].added += amount
         self.event("add", player=ctx.owner, amount=amount, **self._by(ctx))
 
