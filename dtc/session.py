@@ -108,10 +108,16 @@ class Session:
         if self.save_path is not None and self.log_path is not None \
                 and Path(self.save_path).resolve() == Path(self.log_path).resolve():
             raise SessionError(f"--save and --log name the same file ({self.save_path}); give two")
+        # the log is written beside its place and put there once the saved answers all fit: a save
+        # that turns out not to fit leaves the log it names as it was
+        writing = None
+        if self.log_path:
+            named = Path(self.log_path)
+            writing = named.with_name(f".{named.stem}.{os.getpid()}.partial{named.suffix}")
         try:
             if self.log_path:
                 Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)  # as saves do
-            log = open(self.log_path, "w", encoding="utf-8") if self.log_path else None
+            log = open(writing, "w", encoding="utf-8") if writing else None
         except OSError as exc:
             raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
         shown = 0
@@ -126,6 +132,8 @@ class Session:
                 while True:
                     shown = self._events(game, shown, log, live=not pending)
                     turns = game.turn_no
+                    if writing is not None and not pending:
+                        writing = self._settle_log(writing)
                     if turns != turns_seen:
                         turns_seen = turns
                         if not pending:  # a save being resumed is rewritten only once it has all fitted
@@ -164,6 +172,8 @@ class Session:
                 raise SessionError(f"the saved game does not fit this ruleset{_other_version(self.made_by)}: "
                                    f"the game ended with {len(pending)} saved answers left over")
             self._events(game, shown, log, live=True)
+            if writing is not None:
+                writing = self._settle_log(writing)
             self.save()
             return result
         finally:
@@ -172,6 +182,17 @@ class Session:
                     log.close()
                 except OSError as exc:  # what was still buffered could not be written
                     raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
+                finally:
+                    if writing is not None:  # never put in place: the log named stays as it was
+                        writing.unlink(missing_ok=True)
+
+    def _settle_log(self, writing: Path) -> None:
+        """Put the log being written in its place (it goes on being written there: the file open is
+        the same); None, for the caller to keep: nothing is left to move."""
+        try:
+            os.replace(writing, self.log_path)
+        except OSError as exc:
+            raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
 
     def _where(self) -> dict:
         return {"ruleset_file": self.ruleset_file} if self.ruleset_file else {}
@@ -343,6 +364,9 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str |
     if not isinstance(records[0][1], dict) or records[0][1].get("dtc") != kind.log:
         raise SessionError(f"{path} is not a dtc game log of this game")
     head = records[0][1]
+    if head.get("version") != FORMAT:  # as a save's: another format may mean other records
+        raise SessionError(f"{path}: log format {head.get('version')!r} is not supported (this dtc "
+                           f"reads {FORMAT})")
     try:
         setup = kind.setup_from(head)
     except KeyError as exc:

@@ -1643,8 +1643,10 @@ def test_the_heuristic_bot_does_not_sell_for_cp_it_cannot_hold(compiled):
     sells = lambda: tuple(a for a in game.actions(0, "main") if a.kind == "sell")  # noqa: E731
     me.cp = 5
     assert bot.act(game, Act(game.phase, 0, "main", sells())) is not None
+    assert sells()[0].label == "sell Second Wind (+1 CP)"
     me.cp = game.rules.cp_max
     assert bot.act(game, Act(game.phase, 0, "main", sells())) is None
+    assert sells()[0].label == "sell Second Wind (+0 CP: at the CP cap)"  # the menu said +1 (player QA)
 
 def test_the_heuristic_bot_keeps_ore_on_the_forge_for_armor(compiled):
     """Forgemaster: Ore on The Forge is "used to Craft Armor ... or to perform the Scrap Effect"

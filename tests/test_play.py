@@ -838,26 +838,29 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
 
 def test_a_prevention_card_offered_before_any_dmg_says_none_is_coming_yet(compiled):
     """Parry offered in the other player's Offensive Roll, nothing announced: it would count against
-    the dmg of the Roll Phase ("Reducing Damage"), and the menu says none is coming yet; once dmg
-    is on its way, it says nothing."""
+    the dmg of the Roll Phase ("Reducing Damage"). Offered alone, it is not worth a question (a
+    player was asked 7-8 times a turn about Parry and Shrug It Off, player QA): she is asked once
+    dmg is on its way. Offered with something else, the menu says none is coming yet."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.requests import Act
 
     game = Game(compiled, [compiled.hero("duelist")[0], 0], 1)
     p = game.seats[0]
-    p.hand[:] = [next(c for c in p.deck if c.card.name == "Parry")]
+    p.hand[:] = [next(c for c in p.deck if c.card.name == name) for name in ("Parry", "Quick Study")]
     game.active, game.phase, p.cp = 1, "Offensive Roll Phase", 5
     said = []
     human = Human(read=lambda prompt: "", say=said.append)
     human.asked = True
     offered = tuple(a for a in game.actions(0, "offensive") if a.kind == "play")
+    assert [a.name for a in offered] == ["Parry", "Quick Study"]
+    assert human.answer(game, Act(game.phase, 0, "offensive", offered[:1])) is None and said == []
     human.answer(game, Act(game.phase, 0, "offensive", offered))
     assert "  [1] play Parry (2 CP) - no dmg coming at you yet" in said
     said.clear()
     game.accumulate = True
     game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
-    human.answer(game, Act(game.phase, 0, "offensive", offered))
+    human.answer(game, Act(game.phase, 0, "offensive", offered[:1]))
     assert "  [1] play Parry (2 CP)" in said
 
 

@@ -44,6 +44,22 @@ def test_a_resume_that_does_not_fit_leaves_the_save_as_it_was(saved):
     assert save.read_text() == before  # the answers after the bad one are still there
 
 
+def test_a_resume_that_does_not_fit_leaves_the_log_it_names_as_it_was(saved, tmp_path):
+    """A damaged save was refused, but only after the log it names had been cut to the answers
+    replayed so far: the finished game's log was lost (player QA)."""
+    game, _ = saved
+    save, log = tmp_path / "logged.json", tmp_path / "logged.jsonl"
+    assert run(*GAMES[game][0], "--save", save, "--log", log).exit_code == 0
+    data = json.loads(save.read_text())
+    data["answers"][len(data["answers"]) // 2] = 999
+    save.write_text(json.dumps(data))
+    before = log.read_text()
+    result = run(*GAMES[game][1], "--resume", save)
+    assert result.exit_code == 2 and "does not fit" in result.stderr
+    assert log.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if "logged" in p.name) == ["logged.json", "logged.jsonl"]
+
+
 def test_a_save_or_log_of_another_dtc_version_says_so_when_it_does_not_fit(saved, tmp_path):
     """Saves and logs carry the engine version: when the answers no longer fit, the player is told the
     file comes from another version of dtc (the ruleset may be the same), not just that it is broken."""
@@ -212,6 +228,10 @@ def test_broken_logs_are_refused_in_one_line(game, replay, tmp_path):
     (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage")
     binary = run(*replay, tmp_path / "binary.jsonl")
     assert binary.exit_code == 1 and "not UTF-8 text" in binary.stderr
+    head = json.loads(lines[0])
+    (tmp_path / "future.jsonl").write_text("\n".join([json.dumps(dict(head, version=99))] + lines[1:]))
+    future = run(*replay, tmp_path / "future.jsonl")  # it used to replay and say it matched
+    assert future.exit_code == 1 and "log format 99 is not supported" in future.stderr
 
 
 def test_digits_that_are_not_0_to_9_are_answered_with_a_hint():
@@ -228,6 +248,17 @@ def test_the_same_position_twice_is_refused_with_a_hint():
     assert _positions("3 1", 5) == [0, 2] and _positions("", 5) == []
     faces = range(1, 7)
     assert _changes("1=6 1=5", 5, 2, faces) is None and _changes("1=6 2=5", 5, 2, faces) == [[0, 6], [1, 5]]
+
+
+def test_a_symbol_of_two_words_can_be_typed_for_a_die():
+    """The hint offers `a value or a symbol (Sun Power)`, and `2=Sun Power` was refused: the words
+    were split apart (player QA). Case, brackets, quotes and spaces do not matter."""
+    names = {"sun power": 6, "stave": 1}
+    for typed in ("2=Sun Power", "2=sun power", "2=SunPower", "2=sun_power", '2="Sun Power"',
+                  "2=[Sun Power]"):
+        assert _changes(typed, 5, 2, range(1, 7), names) == [[1, 6]], typed
+    assert _changes("2=Sun Power, 3=stave", 5, 2, range(1, 7), names) == [[1, 6], [2, 1]]
+    assert _changes("2=Sun Powr", 5, 2, range(1, 7), names) is None
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

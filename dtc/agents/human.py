@@ -13,7 +13,9 @@ from typing import Any
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table, who
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
+from dtc.dicethrone.tables import uses
 from dtc.disasm import requirement_text
+from dtc.opcodes import PREVENTING
 from dtc.session import Quit
 from dtc.vm import (
     ChooseDice,
@@ -128,8 +130,10 @@ class Human:
                 if threat == self.threat_seen:
                     return None  # the same dmg she was asked about and let come: not again
                 self.threat_seen = threat
-        if r.actions and all(action.idle for action in r.actions):
-            return None  # nothing offered could do anything now: not worth a question
+        if r.actions and all(action.idle or _early(game, r.player, action) for action in r.actions):
+            # nothing offered could do anything now, or only prevent dmg not yet coming: she is
+            # asked again in a window after dmg comes at her, which is when it serves
+            return None
         moment = WINDOW_MOMENTS.get(r.window, "")
         if r.window == "defensive":  # none: undefendable, an Ultimate, or no defensive ability
             moment = DEFENSE_MOMENTS.get(getattr(game, "defense_step", ""), moment)
@@ -382,15 +386,21 @@ def _needs(game, player: int, choice) -> str:
 
 
 def _early(game, player: int, action) -> str:
-    """` - no dmg coming at you yet`: a prevention card offered before any dmg is on its way (it
-    counts against dmg dealt later in the same Roll Phase, "Reducing Damage", but a player may not
-    know that, or mean to wait)."""
-    if action.kind != "play" or action.idle or not isinstance(game, Game):
+    """` - no dmg coming at you yet`: a prevention card or token offered before any dmg is on its
+    way (it counts against dmg dealt later in the same Roll Phase, "Reducing Damage", but a player
+    may not know that, or mean to wait)."""
+    if action.idle or not isinstance(game, Game) or game.incoming[player].on_its_way():
         return ""
-    hand = game.seats[player].hand
-    if action.ref >= len(hand) or not hand[action.ref].card.prevents:
-        return ""
-    return "" if game.incoming[player].on_its_way() else " - no dmg coming at you yet"
+    if action.kind == "play":
+        hand = game.seats[player].hand
+        prevents = action.ref < len(hand) and hand[action.ref].card.prevents
+    elif action.kind == "spend":
+        spent = [e["chunk"] for e in game.a.statuses[action.ref].get("effects", ())
+                 if (e.get("trigger") or {}).get("on") == "spent"]
+        prevents = bool(spent) and all(uses(game.a, chunk, PREVENTING) for chunk in spent)
+    else:
+        prevents = False
+    return " - no dmg coming at you yet" if prevents else ""
 
 
 def _does(game, player: int, choice) -> str:
@@ -465,14 +475,26 @@ def _symbol_faces(game, values) -> dict[str, int]:
     return {game.a.symbols[faces[v]].casefold(): v for v in values if v in faces and showing[faces[v]] == 1}
 
 
+def _symbol_key(text: str) -> str:
+    """A symbol as typed, compared without case, brackets, quotes, spaces or underscores."""
+    return "".join(ch for ch in text.casefold() if ch not in "[]\"' _")
+
+
 def _changes(text: str, n: int, most: int, values, names: dict[str, int] | None = None
              ) -> list[list[int]] | None:
     if text == "":
         return []
     out = []
-    for part in text.replace(",", " ").split():
+    parts: list[str] = []
+    for word in text.replace(",", " ").split():
+        if "=" not in word and parts and "=" in parts[-1]:
+            parts[-1] += " " + word  # a symbol of two words: `2=Sun Power`
+        else:
+            parts.append(word)
+    known = {_symbol_key(name): face for name, face in (names or {}).items()}
+    for part in parts:
         die, _, value = part.partition("=")
-        value = str((names or {}).get(value.strip("[]").casefold(), value))
+        value = str(known.get(_symbol_key(value), value.strip()))
         if not (_digits(die) and _digits(value) and 1 <= int(die) <= n and int(value) in values):
             return None
         if any(done[0] == int(die) - 1 for done in out):

@@ -888,7 +888,7 @@ class Game(GameState):
         for name, effect in self.usable_effects(seat, window):
             out.append(Action("use", self._effect_label(name, effect["chunk"]), effect["chunk"], 0, 0.5))
         if main:
-            value = self.rules.sell_value
+            value = max(0, min(self.rules.sell_value, self.rules.cp_max - cp))  # what selling brings now
             for index, card in enumerate(p.hand):
                 out.append(Action("sell", card.card.name, index, value, -1.0))
         return out

@@ -41,7 +41,7 @@ class Action:
     @property
     def label(self) -> str:
         if self.kind == "sell":
-            return f"sell {self.name} (+{self.extra} CP)"
+            return f"sell {self.name} (+{self.extra} CP" + (")" if self.extra else ": at the CP cap)")
         if self.kind in ("play", "upgrade"):
             return f"{self.kind} {self.name} ({self.extra} CP)" + (" - no effect now" if self.idle else "")
         return f"{self.kind} {self.name}" + (" - no effect now" if self.idle else "")
