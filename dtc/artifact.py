@@ -50,7 +50,7 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 2  # 2: CHANGE_DICE takes a third operand (only the player's own dice)
+FORMAT_VERSION = 3  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64

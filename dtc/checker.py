@@ -202,6 +202,8 @@ class Checker:
             self.add(error("C021", "no ruleset to check this hero against", hero.doc.span(("hero",)),
                            "lint the hero together with a ruleset file, or keep the built-in one"))
         scope = self.hero_scope(hero, ruleset, shared_statuses)
+        if ruleset is not None:
+            self.check_faces(hero, ruleset)
         self.check_unique([(a.name, hero.doc, a.path + ("name",)) for a in hero.abilities], "ability")
         self.check_unique([(s.name, hero.doc, s.path + ("name",)) for s in hero.statuses],
                           "status effect")
@@ -224,6 +226,24 @@ class Checker:
             self.check_card(card, scope, hero)
         if hero.setup is not None:
             self.check_site(hero.setup, scope, Context("setup"))
+
+    def check_faces(self, hero: Hero, ruleset: Ruleset) -> None:
+        """The dice key names every face of the ruleset's die, and no other (a face left out made a
+        die of 5 faces, silently)."""
+        faces = ruleset.data.get("dice_faces")
+        if not faces or sorted(hero.faces) == sorted(faces):
+            return
+        missing = [f for f in faces if f not in hero.faces]
+        extra = [f for f in sorted(hero.faces) if f not in faces]
+        said = ", ".join(str(f) for f in faces)
+        parts = []
+        if missing:
+            parts.append(f"gives no symbol for face {', '.join(map(str, missing))}")
+        if extra:
+            parts.append(f"gives face {', '.join(map(str, extra))}, which the die does not have")
+        message = "the dice key " + ", and ".join(parts)
+        self.add(error("C010", f"{message}: a die of {ruleset.name} has faces {said}",
+                       hero.doc.span(("dice", "faces")), f"give one symbol to each face: {said}"))
 
     def check_component(self, comp: Component, scope: Scope) -> None:
         data, doc, path = comp.data, comp.doc, comp.path
@@ -529,6 +549,13 @@ class Checker:
             in_roll = card.data.get("timing") in ("roll", "instant")
             dice_here = (hero.dice_count if hero else scope.dice_count) if in_roll else None
             self.check_site(card.effect, scope, Context("card", dice=dice_here))
+            if card.data.get("timing") == "main" and card.effect.ast is not None \
+                    and any(isinstance(node, n.AddDamage) for node in n.walk(card.effect.ast)):
+                # "Attack Modifiers ... can only be used on Attacks": none is made in a Main Phase
+                self.add(error("C016", f"`{card.name}` adds dmg, and is played in a Main Phase, where there "
+                               "is no Attack to add to: it could never be played",
+                               card.doc.span(card.path + ("timing",)),
+                               "give it `timing: roll` (a Roll Phase card), or drop the added dmg"))
 
     def check_upgrade(self, card: Card, scope: Scope, hero: Hero | None) -> None:
         target_name = card.data.get("upgrades")

@@ -686,7 +686,7 @@ class _Emitter:
 
     def s_Reroll(self, s) -> None:
         self.push_most(s.amount)
-        self.emit(Op.REROLL, node=s)
+        self.emit(Op.REROLL, int(s.own), node=s)
 
     def push_most(self, amount) -> None:
         """The most a choice of dice, tokens or cards may take: `up to 2` pushes 2, as the player

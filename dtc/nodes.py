@@ -583,9 +583,10 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class Reroll:
-    """`re-roll one of these dice`."""
+    """`re-roll one of these dice` / `re-roll up to 2 of your dice`."""
 
     amount: Amount
+    own: bool = False  # `of your dice`: only the player's own dice, not an opponent's
     span: Offsets | None = _span()
 
 

@@ -199,7 +199,9 @@ _ROWS = [
      "run a chunk later, when the trigger in the constant happens (`at the end of the Roll Phase`)"),
     (Op.INSTEAD, (), 0, 0, False, "mark that this effect replaces what would otherwise happen"),
     (Op.ROLL, ("die",), 1, 0, False, "roll N dice with the seeded RNG; they become the current roll"),
-    (Op.REROLL, (), 1, 0, True, "ask which of up to N dice of the current roll to re-roll; re-roll them"),
+    (Op.REROLL, ("u8",), 1, 0, True,
+     "ask which of up to N dice of the current roll to re-roll; re-roll them; 1: only the player's own "
+     "dice (nothing when they are another's)"),
     (Op.CHANGE_DICE, ("mode", "u16", "u8"), 1, 0, True,
      "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol; "
      "1 last: only the player's own dice (nothing when they are another's or no face fits)"),

@@ -294,6 +294,13 @@ def _per(items: list, meta) -> Any:
     return n.Per(items[0], items[1], span=_off(meta)) if len(items) > 1 else items[0]
 
 
+def _no(what: str) -> tuple[bool, str]:
+    """`no Scorch` -> (True, "Scorch"): a name read after `has`/`have` that begins with `no`."""
+    if what.casefold().startswith("no ") and len(what) > 3:
+        return True, what[3:].strip()
+    return False, what
+
+
 def _off(meta) -> n.Offsets | None:
     if getattr(meta, "empty", True):
         return None
@@ -621,7 +628,7 @@ class _Builder(Transformer):
         return n.Roll(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
 
     def reroll(self, meta, items):
-        return n.Reroll(items[0], span=_off(meta))
+        return n.Reroll(items[0], "own" in items, span=_off(meta))
 
     def change_dice(self, meta, items):
         own = "own" in items
@@ -805,9 +812,13 @@ class _Builder(Transformer):
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
     def you_have_one(self, meta, items):
-        """`If you have a negative status effect`, `If you have <status>`: at least 1."""
+        """`If you have a negative status effect`, `If you have <status>`: at least 1; `If you have
+        no <status>`: fewer than 1."""
         kind, what = items[-1]
-        return n.YouHave("at_least", 1, what, kind, span=_off(meta))
+        none, what = _no(str(what))
+        if none and what.casefold() == "cp":
+            kind = "cp"
+        return n.YouHave("fewer_than" if none else "at_least", 1, what, kind, span=_off(meta))
 
     def component_is(self, meta, items):
         """`If Heat is 4` (exactly), `If Heat is at least 4`: a dial's value."""
@@ -824,6 +835,9 @@ class _Builder(Transformer):
         for article in ("a ", "an ", "any "):  # `has a negative status effect`: at least 1
             if what.casefold().startswith(article) and not numbers:
                 what = what[len(article):]
+        none, what = _no(what) if not numbers else (False, what)
+        if none:  # `has no Scorch`: fewer than 1
+            compare, count = "fewer_than", 1
         kind = "opponent_cp" if what.casefold() == "cp" else "opponent_status"
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 

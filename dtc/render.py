@@ -252,7 +252,8 @@ _STMT = {
     n.PreventAll: lambda s: "prevent all incoming dmg",
     n.Roll: lambda s: (f"roll {render_amount(s.amount)} {(s.die + ' ') if s.die else ''}"
                        f"{_plural(s.amount, 'die', 'dice')}"),
-    n.Reroll: lambda s: f"re-roll {render_amount(s.amount)} {_plural(s.amount, 'die', 'dice')}",
+    n.Reroll: lambda s: (f"re-roll {render_amount(s.amount)} "
+                         f"{'of your dice' if s.own else _plural(s.amount, 'die', 'dice')}"),
     n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} "
                              f"{'of your dice' if s.own else _plural(s.amount, 'die', 'dice')} "
                              f"to {_face(s.face)}"),
@@ -316,6 +317,10 @@ def render_condition(c: Any) -> str:
         words = {**_HAVE_WORDS, "at_least": "at least ", "exactly": ""}[c.compare]
         return f"if {c.what} is {words}{c.count}"
     compare = _HAVE_WORDS[c.compare]  # a count: `have 2` is at least 2
+    if c.compare == "fewer_than" and c.count == 1 and c.kind in ("status", "opponent_status", "cp",
+                                                                   "opponent_cp"):
+        what = "CP" if c.kind.endswith("cp") else c.what
+        return f"if {'your opponent has' if c.kind.startswith('opponent') else 'you have'} no {what}"
     if c.kind in ("opponent_status", "opponent_cp"):
         return f"if your opponent has {compare}{c.count} {c.what}"
     what = {"opponents": "opponent" if c.count == 1 else "opponents", "cp": "CP",

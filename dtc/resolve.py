@@ -461,7 +461,9 @@ class Resolver:
                 return c
             return replace(c, form=found[1])
         if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):
-            return replace(c, what=self.status(c.what, c.span))
+            resolved = replace(c, what=self.status(c.what, c.span))
+            self.stack_reach(resolved)
+            return resolved
         if isinstance(c, n.YouHave) and c.kind == "component":
             if fold(c.what) not in self.scope.components and self.lookup_status(c.what):
                 self.report("C003", f"`{c.what}` is a status effect, not a dial", c.span,
@@ -471,6 +473,19 @@ class Resolver:
             self.dial_reach(resolved)
             return resolved
         return c
+
+    def stack_reach(self, c: n.YouHave) -> None:
+        """`If you have at least 2 Toxin` where its stack limit is 1 can never hold ("Stack Limits":
+        no more tokens than the limit on a player): a warning, as for a dial."""
+        status = self.scope.statuses.get(fold(c.what))
+        limit = getattr(status, "stack_limit", None)
+        if not isinstance(limit, int) or getattr(status, "slots", None):
+            return
+        never = {"at_least": c.count > limit, "exactly": c.count > limit, "more_than": c.count >= limit,
+                 "fewer_than": c.count <= 0}[c.compare]
+        if never:
+            self.warn("C007", f"{status.name}'s stack limit is {limit}: this condition can never hold",
+                      c.span, f"raise `stack_limit:` of {status.name}, or test at most {limit}")
 
     def dial_reach(self, c: n.YouHave) -> None:
         """`If Heat is 9` on a dial that runs 0 to 5 can never hold: a warning, like `On`s."""

@@ -945,6 +945,8 @@ class VM:
             actor = chosen
         elif op == Op.REROLL:
             most = min(pop(), len(ctx.roll))
+            if a and ctx.dice_owner not in (None, actor):
+                return actor, None  # `of your dice` on another's roll
             answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
             values = sorted(ctx.faces) or list(range(1, 7))
             picks = self._picks(answer, len(ctx.roll), 0, most)

@@ -579,3 +579,49 @@ def test_flipping_all_tokens_says_one_is_flipped_at_a_time(lint_text):
     assert found.message == "`all Wound`: the language flips one token at a time"
     assert found.hint == 'write `Flip a Wound token to the "2" side` (the player picks which)'
     assert not [d for d in result.diagnostics if d.code == "C003"]
+
+
+def test_a_dice_key_must_name_every_face_of_the_die_and_no_other(lint_text):
+    """A designer left face 5 out of the dice key: the game rolled a die of 5 faces and `dtc odds`
+    said "5 dice of 5 faces", with no word from lint; a face 7 passed too (QA)."""
+    missing = lint_text(with_hero(**{"5: Paw, ": ""}))
+    found = diag(missing, "C010")
+    assert (found.severity, found.span.line) == ("error", 3)
+    assert found.message == ("the dice key gives no symbol for face 5: a die of Dice Throne v2.4.3 has faces "
+                             "1, 2, 3, 4, 5, 6")
+    assert found.hint == "give one symbol to each face: 1, 2, 3, 4, 5, 6"
+    extra = lint_text(with_hero(**{"6: Leaf}": "6: Leaf, 7: Leaf}"}))
+    assert diag(extra, "C010").message.startswith("the dice key gives face 7, which the die does not have")
+
+
+def test_a_count_of_tokens_above_the_stack_limit_can_never_hold(lint_text):
+    """"Stack Limits": no more tokens of a status on a player than its limit. `has at least 3 Wound`
+    with a stack limit of 2 passed lint and never held (designer QA): a warning, as for a dial."""
+    def linted(condition):
+        return lint_text(with_hero(**{"effect: Deal 4 dmg.": f"effect: If {condition}, deal 9 dmg."}))
+
+    found = diag(linted("your opponent has 3 Wound"), "C007")
+    assert (found.severity, found.message) == ("warning",
+                                               "Wound's stack limit is 2: this condition can never hold")
+    assert found.hint == "raise `stack_limit:` of Wound, or test at most 2"
+    assert codes(linted("your opponent has 2 Wound")) == []
+
+
+def test_a_main_phase_card_adding_dmg_could_never_be_played(lint_text):
+    """"Attack Modifiers ... can only be used on Attacks": none is made in a Main Phase, so a `timing:
+    main` card that adds dmg was never offered, and lint said nothing (designer QA)."""
+    card = """
+cards:
+  - name: Sharpen
+    kind: action
+    timing: {timing}
+    cost: 1
+    authored: a test card
+    effect: Gain 1 CP. Add 2 dmg.
+"""
+    result = lint_text(hero_with(card.format(timing="main")))
+    found = diag(result, "C016")
+    assert (found.severity, found.span.line) == ("error", 22)
+    assert found.message == ("`Sharpen` adds dmg, and is played in a Main Phase, where there is no Attack to "
+                             "add to: it could never be played")
+    assert codes(lint_text(hero_with(card.format(timing="roll")))) == []

@@ -1974,6 +1974,13 @@ def test_a_dice_change_is_offered_only_where_it_can_be_made(tmp_path):
     timing: roll
     cost: 0
     effect: Change 1 die to [Claw].
+
+  - name: Test Own Re-roll
+    kind: action
+    authored: a test card
+    timing: roll
+    cost: 0
+    effect: Re-roll up to 2 of your dice.
 """)
     from dtc.agents.base import play
     from dtc.agents.bots import RandomBot
@@ -1984,15 +1991,18 @@ def test_a_dice_change_is_offered_only_where_it_can_be_made(tmp_path):
     druid.hand.clear()
     give_card(game, 0, "Test Own Dice")
     give_card(game, 0, "Test Any Dice")
+    give_card(game, 0, "Test Own Re-roll")  # "Re-roll up to 2 of your dice" read "expected `these`" (QA)
     game.phase = "Offensive Roll Phase"
 
     def offered(seat):
         return sorted(a.name for a in game.actions(seat, "offensive") if a.kind == "play")
 
     game.roll, game.roll_faces, game.roll_owner, game.dice_open = [1, 2, 3, 4, 5], druid.table.faces, 0, True
-    assert offered(0) == ["Test Any Dice", "Test Own Dice"]  # her own roll: both
+    assert offered(0) == ["Test Any Dice", "Test Own Dice", "Test Own Re-roll"]  # her own roll: all
     game.roll, game.roll_faces, game.roll_owner = [1, 2, 3, 4, 5], duelist.table.faces, 1
     assert offered(0) == []  # the Duelist's dice: not hers, and no face shows [Claw]
+    _, seen = drive(game.perform(0, Action("play", "Test Own Re-roll", 2, 0)), answers())
+    assert seen == [] and game.roll == [1, 2, 3, 4, 5]  # played all the same: not hers to re-roll
     any_dice = Action("play", "Test Any Dice", 1, 0)  # played all the same: nothing to ask
     _, seen = drive(game.perform(0, any_dice), answers())
     assert seen == [] and game.roll == [1, 2, 3, 4, 5]

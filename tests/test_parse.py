@@ -90,6 +90,7 @@ CONSTRUCTS = [
     ("Change 1 die to any value.", (n.ChangeDice(N(1), None),)),
     ("Change 1 die to 6.", (n.ChangeDice(N(1), 6),)),
     ("Change 1 of your dice to [Claw].", (n.ChangeDice(N(1), "Claw", own=True),)),
+    ("Re-roll up to 2 of your dice.", (n.Reroll(n.UpTo(2), own=True),)),
     # multiplication, per, equal to
     ("Deal 2 × [Claw] dmg.", (n.Deal(n.Times(2, ("Claw",)), None, None, False),)),
     ("Deal 1 dmg per [Claw] rolled.",
@@ -444,3 +445,16 @@ def test_a_track_position_in_a_condition_is_answered_with_what_to_write():
     _, problems = parse_effect("If Footwork is at Offense 3, heal 1.")
     assert problems[0].hint.startswith("a track's position is not tested in a condition: give the track an "
                                        "effect `at:` that position")
+
+
+def test_having_no_tokens_is_fewer_than_one():
+    """`If your opponent has no Toxin, ...` was read as a status named `no Toxin`, and the hint said
+    `did you mean Toxin?`, the opposite condition (designer QA): `no` means fewer than 1."""
+    (guarded,) = body("If your opponent has no Wound, add 2 dmg.")
+    assert guarded.condition == n.YouHave("fewer_than", 1, "Wound", "opponent_status")
+    (guarded,) = body("If you have no Shape Shift, heal 1.")
+    assert guarded.condition == n.YouHave("fewer_than", 1, "Shape Shift", "status")
+    (guarded,) = body("If you have no CP, gain 1 CP.")
+    assert guarded.condition == n.YouHave("fewer_than", 1, "CP", "cp")
+    from dtc.render import render_condition
+    assert render_condition(guarded.condition) == "if you have no CP"

@@ -483,13 +483,13 @@ def test_choose_may_pick_and_did(compiled):
 
 
 def test_roll_uses_the_rng_and_reroll_changes_dice(compiled):
-    ops = [(Op.PUSH, 2), (Op.ROLL, 0), (Op.PUSH, 1), (Op.REROLL,), (Op.ROLL_TOTAL,),
+    ops = [(Op.PUSH, 2), (Op.ROLL, 0), (Op.PUSH, 1), (Op.REROLL, 0), (Op.ROLL_TOTAL,),
            (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
     state, _, asked = run_ops(compiled, ops, dice=[1, 2, 6], answers=Scripted([1]))
     assert state.incoming[1] == 1 + 6
 
 
-@pytest.mark.parametrize("op, answer", [((Op.REROLL,), []), ((Op.CHANGE_DICE, 1, 6, 0), [])])
+@pytest.mark.parametrize("op, answer", [((Op.REROLL, 0), []), ((Op.CHANGE_DICE, 1, 6, 0), [])])
 def test_re_rolling_or_changing_no_die_leaves_the_dice_as_they_were(compiled, op, answer):
     """`re-roll up to 1 die` answered with none: nothing is re-rolled, and nobody is told it was."""
     ops = [(Op.PUSH, 2), (Op.ROLL, 0), (Op.PUSH, 1), op, (Op.ROLL_TOTAL,),

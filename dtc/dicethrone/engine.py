@@ -900,11 +900,13 @@ class Game(GameState):
         if not (self.roll and self.dice_open):
             return False
         alteration = card.dice_alteration
-        if alteration is None or alteration[0] != "change":
+        if alteration is None:
             return True
-        _, _, mode, value, own = alteration
+        kind, _, mode, value, own = alteration
         if own and self.roll_owner != seat:
             return False
+        if kind != "change":
+            return True
         return mode != 2 or value in (self.roll_faces or {}).values()
 
     def spending_idle(self, seat: int, status: int) -> bool:

@@ -237,7 +237,7 @@ class CardDef:
     attack_modifier: bool  # its effect adds to an Attack
     alters_dice: bool
     # how it alters dice: ("change", most, values mode, value, only her own dice) or ("re-roll", most,
-    # 0, 0, False), a fixed count pushed just before; None for any other card
+    # 0, 0, only her own dice), a fixed count pushed just before; None for any other card
     dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
     sets_form: bool = False  # its effect changes its hero's form (worth playing at a moment a form serves)
@@ -317,7 +317,7 @@ def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
             mode, value, own = ins.operands
             return ("change", before.operands[0], mode, value, bool(own))
         if before.op == Op.PUSH and ins.op == Op.REROLL:
-            return ("re-roll", before.operands[0], 0, 0, False)
+            return ("re-roll", before.operands[0], 0, 0, bool(ins.operands[0]))
     return None
 
 
