@@ -249,6 +249,11 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     elif token.type == "WORD" and re.search(r"\bis\s+at\s*$", text[:where], re.I):
         hint = ("a track's position is not tested in a condition: give the track an effect `at:` that "
                 "position (in its `effects:`); a dial is compared with `at least N`")
+    elif re.search(r"(^|[.:]\s*)additionally\s*$", text[:where], re.I):
+        hint = ("`Additionally, ...` is written under the ability's `additionally:` key (it acts whichever "
+                "tier or variant is met)")
+    elif re.search(r"\bif\s+(the\s+|your\s+)?(defender|attacker|target|enemy)\s+has\b", text[:where], re.I):
+        hint = "another player's tokens are tested with `If your opponent has <status>, ...`"
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
         hint = f"dice symbols are written in brackets: `[{token.value}]`"
     elif token.type == "WORD" and "NUMBER" in expected:

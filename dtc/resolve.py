@@ -613,7 +613,9 @@ class Resolver:
             return None
         found = self.scope.damage_types.get(fold(name))
         if found is None:
+            more = fold(name) in ("more", "extra", "additional", "bonus")
             self.report("C011", f"unknown damage type `{name}`", span,
+                        ("dmg added to an Attack is written `add 3 dmg`" if more else None) or
                         self.did_you_mean(name, self.scope.damage_types.values()) or
                         "the ruleset's chart has " + ", ".join(self.scope.damage_types.values()))
             return name

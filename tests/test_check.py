@@ -625,3 +625,9 @@ cards:
     assert found.message == ("`Sharpen` adds dmg, and is played in a Main Phase, where there is no Attack to "
                              "add to: it could never be played")
     assert codes(lint_text(hero_with(card.format(timing="roll")))) == []
+
+
+def test_more_dmg_says_how_dmg_is_added(lint_text):
+    """`Deal 3 more dmg` read `more` as a damage type and listed the chart (designer QA)."""
+    result = lint_text(with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Deal 3 more dmg."}))
+    assert diag(result, "C011").hint == "dmg added to an Attack is written `add 3 dmg`"

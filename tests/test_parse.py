@@ -458,3 +458,15 @@ def test_having_no_tokens_is_fewer_than_one():
     assert guarded.condition == n.YouHave("fewer_than", 1, "CP", "cp")
     from dtc.render import render_condition
     assert render_condition(guarded.condition) == "if you have no CP"
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("Deal 5 dmg. Additionally, inflict Wound.", "`Additionally, ...` is written under the ability's "
+     "`additionally:` key"),
+    ("If the Defender has Wound, add 2 dmg.", "another player's tokens are tested with `If your opponent "
+     "has <status>, ...`"),
+])
+def test_wordings_a_designer_writes_point_to_the_languages_own(text, hint):
+    """Natural card wordings refused with a bare "expected ..." (designer QA) now say what to write."""
+    _, problems = parse_effect(text)
+    assert problems[0].hint.startswith(hint)

@@ -677,6 +677,8 @@ def test_dice_questions_say_what_the_card_says(compiled):
         in said
     assert human.answer(game, ChooseDice("Lucky Break", 0, (1, 2, 3, 4, 5), 2, "re-roll")) == [0, 1]
     assert "re-roll up to 2 dice of these (positions; Enter for none) > " in said
+    shown = next(line for line in reversed(said) if line.startswith("Lucky Break: dice "))
+    assert shown == "Lucky Break: dice #1 1  #2 2  #3 3  #4 4  #5 5"  # the positions it asks for (QA)
     assert "  ? give at most 2 different positions from 1 to 5, e.g. `1 3`, or Enter for none" in said
     assert human.answer(game, ChooseDice("Lucky Break", 0, (6,), 2, "re-roll")) == [0]
     assert said[-2:] == ["  ? type 1 to re-roll the die, or press Enter", "re-roll the die? (1 re-rolls it; "
@@ -1007,3 +1009,28 @@ def test_a_question_naming_a_component_shows_its_value(compiled):
     human.asked = True
     assert human.answer(game, YesNo("Sun Elf › Sun Dial", 0, "You may add dmg equal to the Sun Dial value"))
     assert prompts == ["You may add dmg equal to the Sun Dial value (Sun Dial: 3)? [y/n] > "]
+
+
+def test_a_players_own_draws_are_named_to_her_and_the_bots_are_not(compiled, capsys):
+    """At the terminal a player read "P1 Druid draws 1" and had to ask `?` for the card (player QA):
+    her own draws are named; the bot's stay hidden. A reshuffle of the discard pile is told."""
+    from dtc.cli.main import _narrator
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import line
+
+    game = Game(compiled, [0, 1], 1)
+    game.record = True
+    told = len(game.events)
+    game.draw(0, 1)
+    game.draw(1, 1)
+    me, bot = game.seats
+    me.deck, me.discard = [], me.deck[:2]
+    game.draw(0, 1)
+    narrate = _narrator(line, {0})
+    for event in game.events[told:]:
+        narrate(game, event)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"P1 Druid draws 1: {me.hand[-2].card.name}"
+    assert out[1] == "P2 Duelist draws 1"
+    assert out[2:] == ["P1 Druid shuffles the discard pile into an empty deck",
+                       f"P1 Druid draws 1: {me.hand[-1].card.name}"]

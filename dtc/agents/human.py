@@ -233,8 +233,9 @@ class Human:
 
     def on_ChooseDice(self, game, r: ChooseDice):
         faces = getattr(game, "roll_faces", None) or {}  # the dice on the table may be another hero's
-        self.say(f"{spoken(r.owner)}: dice " + " ".join(
-            f"{v}:{game.a.symbols[faces[v]]}" if v in faces else str(v) for v in r.roll))
+        self.say(f"{spoken(r.owner)}: dice " + "  ".join(  # with the positions an answer names
+            f"#{i} {v}:{game.a.symbols[faces[v]]}" if v in faces else f"#{i} {v}"
+            for i, v in enumerate(r.roll, 1)))
         n = len(r.roll)
         dice = "1 die" if r.most == 1 else f"up to {r.most} dice"
         if r.purpose == "change":

@@ -425,7 +425,8 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
              for i, kind in enumerate(setup.agents)]
     click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
-    session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line),
+    own = {i for i, kind in enumerate(setup.agents) if kind == "human"}  # whose draws are named
+    session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line, own),
                       made_by=made_by, ruleset_file=_ruleset_file(ruleset_path))
     result = _run(session, recorded, save_path, "dtc play")
     if result.reason == "turn limit":
@@ -516,9 +517,13 @@ def _gone(path: Path) -> str:
     return f" (it was played with --ruleset {where}, which is not there any more)"
 
 
-def _narrator(line):
+def _narrator(line, own: set[int] = frozenset()):
+    """Narration at the terminal; the cards drawn by the players in `own` (the humans) are named to
+    them, not those of the others."""
     def narrate(game, event):
         text = line(game, event)
+        if text is not None and event.get("e") == "draw" and event.get("player") in own:
+            text += ": " + ", ".join(event.get("cards", ()))
         if text is not None:
             click.echo(text)
     return narrate

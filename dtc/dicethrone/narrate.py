@@ -135,6 +135,10 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} {verb} {e['card']}"
     if kind == "upgrade":
         return f"{who(game, p)} upgrades {e['ability']} to level {'I' * e['level']}"
+    if kind == "reshuffle":
+        return f"{who(game, p)} shuffles the discard pile into an empty deck"
+    if kind == "shuffle":
+        return f"{who(game, p)} shuffles the deck"
     if kind == "draw":
         return f"{who(game, p)} draws {e['count']}"
     if kind == "search":

@@ -497,7 +497,7 @@ class GameState:
     # --------------------------------------------------------------- cards
     def draw(self, player, count):
         p = self.seats[player]
-        drawn = 0
+        drawn = []
         for _ in range(count):
             if not p.deck and p.discard:
                 p.deck, p.discard = p.discard, []
@@ -505,9 +505,9 @@ class GameState:
                 self.event("reshuffle", player=player)
             if p.deck:
                 p.hand.append(p.deck.pop())
-                drawn += 1
-        if drawn:
-            self.event("draw", player=player, count=drawn)
+                drawn.append(p.hand[-1].card.name)
+        if drawn:  # the cards: for the narration of the player's own draws (not the opponent's)
+            self.event("draw", player=player, count=len(drawn), cards=drawn)
 
     def hand(self, player):
         return [c.card.name for c in self.seats[player].hand]
