@@ -406,6 +406,10 @@ class VM:
             end = steps[starts[1] - 1][1] if len(starts) > 1 else len(steps)  # where they meet
         return steps[at:end]
 
+    def option_starts(self, chunk_index: int) -> tuple[int, ...]:
+        """The steps where the options of the chunk's first `Choose one` begin (for `option_steps`)."""
+        return next(step[1] for step in self._steps(chunk_index) if step[0] == _CHOOSE)
+
     def _steps(self, chunk_index: int) -> list[tuple]:
         """The chunk pre-decoded for speed: (opcode, a, b, c) with jumps as step indices."""
         steps = self._decoded.get(chunk_index)

@@ -1495,6 +1495,53 @@ def test_the_heuristic_bot_plays_a_card_counting_a_token_before_spending_it(tmp_
     assert request.actions[bot.answer(game, request)].kind == "spend"  # then the token, in its turn
 
 
+def test_the_heuristic_bot_keeps_guard_break_when_the_attack_is_undefendable_already(compiled):
+    """Guard Break's one use is `the Attack becomes undefendable`: the bot spent it on Attacks that
+    were undefendable already (player QA); it keeps it then, and spends it on a normal Attack."""
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["duelist", "druid"])
+    guard_break = status(compiled, "Guard Break")
+    game.gain_status(0, guard_break, 1, 0)
+    game.phase = "Offensive Roll Phase"
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+    bot = HeuristicBot(1)
+    game.attack.dtype = 0  # normal dmg
+    assert bot.spend_score(game, 0, "conclude", guard_break) > 0
+    game.attack.dtype = [t.name for t in game.rules.damage_types].index("undefendable")
+    assert bot.spend_score(game, 0, "conclude", guard_break) == 0
+
+
+def test_the_heuristic_bot_spends_a_choice_token_on_what_serves_now(tmp_path):
+    """A token spent for `choose one: add 2 dmg, or prevent 2 dmg, ...` was only ever spent to
+    prevent (its use was read as prevention), so `add 2 dmg` went unused, a lethal Attack included
+    (designer QA). It is spent when an option is worth it now, and the option chosen is that one."""
+    from dtc.dicethrone.state import Attack
+    from dtc.vm import ChooseOption
+
+    compiled = compiled_with_status(tmp_path, "duelist.yaml", """\
+  - name: Catalyst
+    polarity: positive
+    stack_limit: 3
+    authored: a test status
+    spendable: at any time
+    effects:
+      - "When spent, choose one: add 2 dmg, or prevent 2 dmg, or heal 2, or gain 1 CP." """)
+    game = new_game(compiled, ["duelist", "druid"])
+    catalyst = status(compiled, "Catalyst")
+    game.gain_status(0, catalyst, 2, 0)
+    game.phase, game.active = "Offensive Roll Phase", 0
+    bot = HeuristicBot(1)
+    assert bot.spend_score(game, 0, "offensive", catalyst) == 0  # nothing it does is worth it yet
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+    assert bot.spend_score(game, 0, "conclude", catalyst) == 2.0
+    request = Act(game.phase, 0, "conclude", tuple(game.actions(0, "conclude")))
+    spend = request.actions[bot.answer(game, request)]
+    assert (spend.kind, spend.name) == ("spend", "Catalyst")
+    _, seen = drive(game.perform(0, spend), lambda r: bot.answer(game, r))
+    assert [type(r) for r in seen] == [ChooseOption] and game.incoming[1].added == 2
+
+
 def test_the_heuristic_bot_weighs_the_options_of_a_choose_one(compiled):
     """"Or": "you may resolve only one of the options" ("Resolving Text"); the bot takes the one worth
     more now, not one at random: Disarm (Duelist) with cards in hand costs a card, not the Income

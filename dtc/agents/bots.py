@@ -42,6 +42,7 @@ PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book kee
 DEFENCE_ALTERATIONS = 256  # best Defensive Roll alterations a hero table keeps at hand
 DEFENCE_SETTINGS = 64  # defensive abilities' outcome tables a hero table keeps (per form, track position...)
 FORM_SWITCH_GAIN = 1.0  # what a change of form must be worth at its moment to spend a token on it
+CHOICE_SPEND_WORTH = 2.0  # what a token's best `choose one` option must be worth now to spend it (2 dmg)
 FRIENDLY = frozenset(TARGETS.index(t) for t in ("self", "chosen_teammate", "self_or_chosen_teammate"))
 
 
@@ -195,6 +196,30 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
                 best = after - now
                 picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
     return best, picks
+
+
+_READING = frozenset((Op.PUSH, Op.POP, Op.DUP, Op.ADD, Op.SUB, Op.MUL, Op.MIN, Op.HALF, Op.NOT, Op.COMPARE,
+                      Op.JUMP, Op.JUMP_IF_FALSE, Op.THEN, Op.END, Op.MAY, Op.DID, Op.ROLL, Op.HAS_SYMBOL,
+                      Op.HAS_VALUE, Op.MEETS, Op.COUNT_SYMBOLS, Op.ROLL_TOTAL, Op.ROLL_VALUE))
+
+
+def _type_changes_only(artifact, chunks: list[int]) -> list[int]:
+    """The damage types `the Attack becomes ...` in the chunks, when that is all they do (rolls and
+    tests aside: `roll 1 die: On 4-5, the Attack becomes undefendable`); else []."""
+    becomes = []
+    for chunk in chunks:
+        for ins in artifact.chunks[chunk].program:
+            if ins.op == Op.ATTACK_BECOMES:
+                becomes.append(ins.operands[0])
+            elif ins.op not in _READING:
+                return []
+    return becomes
+
+
+def _chooses(artifact, chunk: int) -> bool:
+    """Whether the chunk begins with `Choose one`."""
+    program = artifact.chunks[chunk].program
+    return bool(program) and program[0].op == Op.CHOOSE
 
 
 def _spent_chunks(status: dict) -> list[int]:
@@ -403,11 +428,19 @@ class HeuristicBot:
         use = self.spend_use(game, status)
         if use == "attack":
             attack = game.attack
-            return 3.0 if attack is not None and attack.attacker == seat else 0.0
+            if attack is None or attack.attacker != seat:
+                return 0.0
+            becomes = _type_changes_only(game.a, _spent_chunks(game.a.statuses[status]))
+            if becomes and not any(game.can_become(dtype) for dtype in becomes):
+                return 0.0  # its one use, making the Attack harder to answer, is made already
+            return 3.0
         if use == "damaged":
             return 2.0
         if use == "prevent":  # prevention lasts its phase ("Reducing Damage"): only against dmg coming
             return 2.0 if game.incoming[seat].on_its_way() else 0.0
+        if use == "choose":
+            worth = self.choice_worth(game, seat, status)
+            return worth if worth >= CHOICE_SPEND_WORTH else 0.0
         if use == "form":
             moment = self.form_moment(game, seat, window)
             gain = 0.0 if moment is None else self.form_choice(game, seat, moment)[0]
@@ -416,19 +449,28 @@ class HeuristicBot:
             return 1.0
         return 0.0
 
+    def choice_worth(self, game, seat: int, status: int) -> float:
+        """What the best option of a token's `When spent, choose one: ...` is worth now."""
+        chunk = _spent_chunks(game.a.statuses[status])[0]
+        starts = game.vm.option_starts(chunk)
+        return max(self.option_worth(game, seat, game.vm.option_steps(chunk, at)) for at in starts)
+
     def spend_use(self, game, status: int) -> str:
         """What a token of the status is spent for: "attack" (a modifier, or spent as an Attack
-        concludes), "damaged" (spendable only when damaged), "prevent" (what it does when spent
+        concludes), "damaged" (spendable only when damaged), "choose" (it gives a choice of things:
+        spent when one of them is worth it now), "prevent" (what it does when spent
         prevents dmg, or may: spent while dmg comes at her), "form" (to change a hero's form: see
         `form_moment`), or "other"; read once per status."""
         use = self._spend_uses.get(status)
         if use is None:
             entry = game.a.statuses[status]
             on = (entry.get("spendable") or {}).get("on")
+            spent = _spent_chunks(entry)
             use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
                 "damaged" if on == "damaged_by_phase" else \
-                "prevent" if any(uses(game.a, c, PREVENTING) for c in _spent_chunks(entry)) else \
-                "form" if any(sets_form(game.a, c) for c in _spent_chunks(entry)) else "other"
+                "form" if any(sets_form(game.a, c) for c in spent) else \
+                "choose" if spent and all(_chooses(game.a, c) for c in spent) else \
+                "prevent" if any(uses(game.a, c, PREVENTING) for c in spent) else "other"
             self._spend_uses[status] = use
         return use
 
@@ -545,6 +587,7 @@ class HeuristicBot:
                 use = self.spend_use(game, status)
                 if use == "damaged" or (use == "attack" and attacking) or (use == "other" and first_main) \
                         or (use == "prevent" and threatened) \
+                        or (use == "choose" and self.choice_worth(game, seat, status) >= CHOICE_SPEND_WORTH) \
                         or (use == "form" and self.form_moment(game, seat, window) is not None):
                     return False
         return True
