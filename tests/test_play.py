@@ -39,7 +39,6 @@ PROMPTS = [
     (r"sell which (\d+)\? \(\?: what the cards say\) > ",
      lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
     (r"pick (\d+)(?: to \d+)? > ", lambda m: " ".join(str(i) for i in range(1, int(m.group(1)) + 1))),
-    (r"pick all \d+ \(Enter\) > ", lambda m: ""),
     (r"pick up to \d+ \(Enter: none\) > ", lambda m: "1"),
     (r"up or down\? > ", lambda m: "up"),
     (r"change (?:1 die|up to \d+ dice)[^>]*> ", lambda m: ""),
@@ -531,7 +530,7 @@ def test_the_table_shows_sides_tiers_zone_cards_timings_and_incoming_damage(comp
     game.gain_status(1, named["Armor"], 1, 1)
     shown = table(game, 0)
     assert "1 Regenerate (2)" in shown  # its side: heals 2
-    assert re.search(r"1 Armor \(tier \w+ Helmet\)", shown) and "The Forge: empty" in shown
+    assert re.search(r"1 Armor \(\w+ Helmet\)", shown) and "The Forge: empty" in shown
     assert re.search(r"your hand: \[1\] .+ \(\d CP, (upgrade|instant|main phase|roll phase)", shown)
     game.draw(0, 4)  # a long hand is broken between cards, never within one
     hand = table(game, 0).splitlines()[2:]
@@ -546,9 +545,10 @@ def test_the_table_shows_sides_tiers_zone_cards_timings_and_incoming_damage(comp
     assert "incoming for you so far: 5 dmg, 0 prevented" in said
 
 
-def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
-    """A pick with nothing to choose (take the one Ore found) takes Enter; a pick of one says
-    "1 number", not "1 different numbers"."""
+def test_picking_every_item_there_is_asks_nothing_and_hints_plainly(compiled):
+    """A pick with nothing to choose (take the one Ore found) is not asked: it asked "pick all 1
+    (Enter)", where other picks take Enter for none (player QA); a pick of one says "1 number", not
+    "1 different numbers"."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.vm import ChooseItems
@@ -558,7 +558,7 @@ def test_picking_every_item_there_is_takes_enter_and_hints_plainly(compiled):
     human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
     human.asked = True
     assert human.answer(game, ChooseItems("Mining", 0, ("Pick Ore",), 1, 1, "search")) == [0]
-    assert said[-1] == "pick all 1 (Enter) > "
+    assert said[-1] == "  (the only choice: taking it)" and not [line for line in said if "> " in line]
     typed, said = iter(["x", "3", "1"]), []
     human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
     human.asked = True

@@ -180,14 +180,16 @@ class Human:
         return None if picked == 0 else picked - 1
 
     def on_SellDown(self, game, r: SellDown):
-        self.say(f"your hand is over the limit: sell {r.count} card(s)")
+        cards = "1 card" if r.count == 1 else f"{r.count} cards"
+        self.say(f"your hand is over the limit: sell {cards}")
         for i, name in enumerate(r.hand, 1):
             self.say(f"  [{i}] {name}")
         n = len(r.hand)
         while True:
             picked = self.ask(f"sell which {r.count}? (?: what the cards say) > ",
                               lambda t: "?" if _reading(t) == "?" else _exactly(t, n, r.count),
-                              f"give {r.count} different numbers from 1 to {n} (?: read the cards)")
+                              ("give 1 number" if r.count == 1 else f"give {r.count} different numbers")
+                              + f" from 1 to {n} (?: read the cards)")
             if picked != "?":
                 return picked
             self.say(card_texts(game, r.player))
@@ -277,9 +279,9 @@ class Human:
         for i, item in enumerate(r.items, 1):
             self.say(f"  [{i}] {item}")
         n = len(r.items)
-        if r.least == n:  # every item must be taken: nothing to choose, Enter takes them
-            return self.ask(f"pick all {n} (Enter) > ", lambda t: list(range(n)) if t == "" else
-                            _some(t, n, n, n), "press Enter to take " + ("it" if n == 1 else "them all"))
+        if r.least == n:  # every item must be taken: nothing to choose, not worth a question
+            self.say(f"  (the only choice: taking {'it' if n == 1 else f'all {n}'})")
+            return list(range(n))
         if r.least == r.most and len(set(r.items)) == 1:  # alike: whichever is picked, it is the same
             self.say(f"  (all alike: taking {'it' if r.least == 1 else r.least})")
             return list(range(r.least))

@@ -262,7 +262,7 @@ def _tokens(status: dict, tokens: list) -> str:
         if t.tier and tiers:
             tier = tiers[t.tier - 1]
             slot = f" {tier['slot']}" if tier.get("slot") else ""
-            detail.append(f"tier {tier.get('tier', t.tier)}{slot}")
+            detail.append(f"{tier.get('tier', t.tier)}{slot}")  # `Gold Helmet`
         elif sides:
             detail.append(sides[t.side])
     return f"{len(tokens)} {status['name']}" + (f" ({', '.join(detail)})" if detail else "")
