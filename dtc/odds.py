@@ -584,6 +584,10 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
     report["defensive"] = [{"ability": a["name"] + (f" {'I' * level}" if upgrades else ""),
                             "dice": a.get("dice") or 0, "outcomes": defense_outcomes(artifact, hero, a)}
                            for a, level in abilities if a.get("kind") == "defensive"]
+    # the defences are run with the hero as the game starts: a form, a track, a dial may change them
+    report["setup"] = [f"{c['name']} {c['values'][c['start']] if c['kind'] != 'dial' else c['start']}"
+                       + (f" ({c['sides'][c.get('start_side', 0)]})" if c.get("sides") else "")
+                       for c in data["components"] if c["kind"] in ("forms", "track", "dial")]
     b.save()
     return report
 

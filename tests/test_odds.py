@@ -273,7 +273,9 @@ def test_odds_command_lists_every_offensive_ability_best_first():
     assert thirds == sorted(thirds, reverse=True)
     assert re_line(result.output, "Forest's Call").split() == ["Forest's", "Call", "Small", "Straight",
                                                                "15.4%", "41.2%", "61.5%"]
-    assert "Thick Hide (defensive, 2 dice)" in result.output
+    # the defence's outcomes are those of the hero as the game starts, and the heading says so (QA)
+    assert "Thick Hide (defensive, 2 dice): what the roll does, with Active Form Druid Form as the game " \
+        "starts" in result.output
     assert "50.0%  you deal 1 normal dmg to the attacker" in result.output
 
 

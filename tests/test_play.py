@@ -441,6 +441,8 @@ def test_simulate_all_as_csv_and_table():
 
     built_in = rulesets.builtin().content_hash[:16]
     assert f"ruleset: the built-in content ({built_in}…)" in table.output  # which rules were played
+    mirror = run("simulate", "duelist", "duelist", "--games", 6)  # which Duelist is "hero" (QA)
+    assert mirror.exit_code == 0 and "│ Duelist (P1) │ Duelist (P2) │" in mirror.output
 
 
 def test_simulate_all_gives_each_heros_win_rate_against_the_others():

@@ -674,7 +674,9 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
     for r in rows:
         low, high = r["win_rate_ci95"]
         start = r["start_player_win_rate"]
-        t.add_row(r["hero"], r["opponent"], f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
+        mirror = r["hero"] == r["opponent"]  # which is which: the seat named first, and the other
+        t.add_row(r["hero"] + " (P1)" * mirror, r["opponent"] + " (P2)" * mirror,
+                  f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})",
                   f"{r['opponent_win_rate']:.1%}", f"{r['draw_rate']:.1%}",
                   *([f"{r['unfinished_rate']:.1%}"] * unfinished),
                   "-" if r["average_turns"] is None else f"{r['average_turns']:.1f}",
@@ -785,9 +787,10 @@ def _print_odds(report: dict, show) -> None:
     if "any" in report:
         click.echo(f"  {'at least one ability':<{width}}  {'':<{need}}  "
                    + "  ".join(f"{show(c):>{cell}}" for c in report["any"]))
+    setup = report.get("setup")
     for d in report["defensive"]:
         click.echo(f"\n{d['ability']} (defensive, {d['dice']} {'die' if d['dice'] == 1 else 'dice'}): "
-                   "what the roll does")
+                   "what the roll does" + (f", with {', '.join(setup)} as the game starts" if setup else ""))
         for o in d["outcomes"]:
             chance = "" if o["chance"] is None else show(o["chance"])
             click.echo(f"  {chance:>{cell}}  {o['outcome']}")
