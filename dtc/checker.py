@@ -220,6 +220,7 @@ class Checker:
         for status in hero.statuses:
             self.check_status(status, scope)
         self.check_card_types(hero, scope)
+        self.check_upgrade_costs(hero)
         for ability in hero.abilities:
             self.check_ability(ability, scope, hero.dice_count)
         for card in hero.cards:
@@ -582,6 +583,24 @@ class Checker:
         self.check_ability_sites(ability, scope, hero.dice_count, kind=target.kind,
                                  defensive_dice=ability.dice or target.dice,
                                  inherited=inherited if not ability.options else [])
+
+    def check_upgrade_costs(self, hero: Hero) -> None:
+        """An upgrade from level II to III pays "only the difference in CP cost between the upgrades"
+        ("Hero Cards" > "Hero Upgrades"): a level III costing less makes that upgrade free, seldom what
+        was meant."""
+        levels: dict[str, list[Card]] = {}
+        for card in hero.cards:
+            if card.kind == "upgrade" and card.data.get("upgrades"):
+                levels.setdefault(fold(str(card.data["upgrades"])), []).append(card)
+        for cards in levels.values():
+            cards.sort(key=lambda c: c.data.get("level", 2))
+            for lower, higher in zip(cards, cards[1:], strict=False):
+                if higher.data.get("level", 2) > lower.data.get("level", 2) and higher.cost < lower.cost:
+                    self.add(warning("C035", f"`{higher.name}` costs {higher.cost} CP, less than "
+                                     f"`{lower.name}` ({lower.cost} CP): upgrading from one to the other "
+                                     "pays the difference, so it would be free",
+                                     higher.doc.span(higher.path + ("cost",)),
+                                     f"make `{higher.name}` cost more than {lower.cost} CP"))
 
     def upgrade_fits(self, card: Card, target: Ability) -> bool:
         """Whether the upgrade's ability has the shape of the one it replaces: a defensive or passive

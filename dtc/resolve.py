@@ -166,7 +166,18 @@ class Resolver:
     def s_Inflict(self, s, _):
         s = self.generic(s)
         self.within_stack_limit(s.status, "inflicts")
+        self.not_oneself(s.target, s.span)
         return s
+
+    def not_oneself(self, target: str | None, span) -> None:
+        """`inflict <status> on the Attacker` in an Offensive Ability: the Attacker is the hero herself
+        (and the Defender in a Defensive Ability); a warning, as it is seldom what was meant."""
+        own = {"offensive": "attacker", "defensive": "defender"}.get(self.ctx.kind)
+        if target is not None and target == own:
+            role = own.capitalize()
+            kind = "an Offensive" if own == "attacker" else "a Defensive"
+            self.warn("C034", f"in {kind} Ability the {role} is this hero herself", span,
+                      "to aim at the other player, write `on your opponent` (`to your opponent` for dmg)")
 
     def within_stack_limit(self, ref, verb: str) -> None:
         """`Gain 5 <status>` with a Stack Limit of 3 can never hold the 5: "the maximum number of
@@ -181,6 +192,7 @@ class Resolver:
                   f"{verb[:-1]} at most {status.stack_limit}, or raise `stack_limit:` of {status.name}")
 
     def s_Deal(self, s, _):
+        self.not_oneself(s.target, s.span)
         dtype = self.damage_type(s.damage_type, s.span)
         if dtype is not None and fold(dtype) == "ultimate" and not self.ctx.ultimate:
             # "Ultimate Damage": "a special type of undefendable damage dealt by your Ultimate Ability"

@@ -631,3 +631,26 @@ def test_more_dmg_says_how_dmg_is_added(lint_text):
     """`Deal 3 more dmg` read `more` as a damage type and listed the chart (designer QA)."""
     result = lint_text(with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Deal 3 more dmg."}))
     assert diag(result, "C011").hint == "dmg added to an Attack is written `add 3 dmg`"
+
+
+def test_an_ability_aiming_at_its_own_hero_warns(lint_text):
+    """`Inflict Wound on the Attacker` in an Offensive Ability hit the hero herself, silently
+    (designer QA): in an Offensive Ability the Attacker is this hero, in a Defensive one the Defender."""
+    aimed = "effect: Deal 4 dmg. Inflict Wound on the Attacker."
+    found = diag(lint_text(with_hero(**{"effect: Deal 4 dmg.": aimed})), "C034")
+    assert (found.severity, found.message) == ("warning",
+                                               "in an Offensive Ability the Attacker is this hero herself")
+    assert found.hint == "to aim at the other player, write `on your opponent` (`to your opponent` for dmg)"
+    assert codes(lint_text(with_hero(**{"effect: Deal 1 dmg per [Claw] rolled.":
+                                         "effect: Deal 1 dmg per [Claw] rolled to the Attacker."}))) == []
+
+
+def test_a_level_three_upgrade_cheaper_than_level_two_warns(tmp_path):
+    """From level II to III "pay only the difference in CP cost between the upgrades" ("Hero Cards" >
+    "Hero Upgrades"): a III cheaper than its II made that upgrade free, and lint said nothing (QA)."""
+    result = lint_builtin_with(tmp_path, "druid.yaml",
+                               ("    level: 3\n    cost: 4\n", "    level: 3\n    cost: 1\n"))
+    found = diag(result, "C035")
+    assert found.severity == "warning" and found.message == (
+        "`Ferocity III` costs 1 CP, less than `Ferocity II` (2 CP): upgrading from one to the other pays the "
+        "difference, so it would be free")
