@@ -836,8 +836,19 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     game.incoming[0].amounts.clear()
     game.active = 0
     typed = iter([""])
-    human.answer(game, Act("Main Phase (1)", 0, "main", ()))  # her own turn: no `w`
-    assert said[-1] == "do what? (Enter passes; ?: what your cards say; a: abilities) > "
+    human.answer(game, Act("Main Phase (1)", 0, "main", ()))  # her own Main Phase: no `w`
+    assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities) > "
+    # in her own turn's other windows (a player was asked 7-8 times a turn, player QA), `w` passes
+    # them until her next Main Phase
+    typed = iter(["w", ""])
+    assert human.answer(game, Act("Offensive Roll Phase", 0, "offensive", ())) is None
+    assert said[-2:] == ["do what? (Enter passes; w: pass until your next Main Phase; ?: your cards; "
+                         "a: abilities) > ",
+                         "  (passing until your next Main Phase, unless dmg comes at you)"]
+    asked = len(said)
+    assert human.answer(game, Act("Offensive Roll Phase", 0, "conclude", ())) is None and len(said) == asked
+    human.answer(game, Act("Main Phase (2)", 0, "main", ()))  # asked again
+    assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities) > "
 
 
 def test_a_prevention_card_offered_before_any_dmg_says_none_is_coming_yet(compiled):

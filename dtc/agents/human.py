@@ -57,7 +57,9 @@ class Human:
         self.say = say
         self.show = show  # what to draw before a question (a game's sheets), if anything
         self.asked = False  # nothing asked yet: the first question comes with the table
-        self.waiting = False  # `w` answered: windows pass unasked until her turn or a threat
+        # `w` answered: windows pass unasked until her turn ("turn", said in another's turn) or her
+        # next Main Phase ("main", said in her own), or until dmg comes at her
+        self.waiting: str | None = None
         self.threat_seen: tuple | None = None  # the dmg coming at her when last asked while waiting
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
@@ -120,8 +122,8 @@ class Human:
         incoming = getattr(game, "incoming", None)
         threatened = incoming is not None and game.accumulate and incoming[r.player].on_its_way()
         if self.waiting:
-            if own_turn:
-                self.waiting = False
+            if own_turn and (self.waiting == "turn" or r.window == "main"):
+                self.waiting = None
             elif not threatened:
                 return None  # `w`: passing until your turn, or until dmg comes at you
             else:
@@ -148,20 +150,17 @@ class Human:
         for i, action in enumerate(r.actions, 1):
             self.say(f"  [{i}] {action.label}{_early(game, r.player, action)}")
         count = len(r.actions)
+        # `w` passes the windows to come: in another's turn until hers, in hers until her next Main
+        # Phase (none in a Main Phase: it comes next to nothing)
+        until = "your turn" if not own_turn else None if r.window == "main" else "your next Main Phase"
+        waits = f"w: pass until {until}; " if until else ""
         while True:
-            if own_turn:
-                picked = self.ask("do what? (Enter passes; ?: what your cards say; a: abilities) > ",
-                                  lambda t: 0 if t == "" else _reading(t) or _number(t, 1, count),
-                                  f"{_type_number(1, count)}, or press Enter to pass (?: read your cards; "
-                                  "a: every hero's abilities)")
-            else:
-                picked = self.ask("do what? (Enter passes; w: pass until your turn; ?: your cards; "
-                                  "a: abilities) > ",
-                                  lambda t: 0 if t == "" else _reading(t) or ("w" if t.lower() == "w"
-                                                                             else _number(t, 1, count)),
-                                  f"{_type_number(1, count)}, or press Enter to pass (w: pass until your "
-                                  "turn; you are asked again if dmg comes at you; ?: read your cards; "
-                                  "a: every hero's abilities)")
+            picked = self.ask(f"do what? (Enter passes; {waits}?: your cards; a: abilities) > ",
+                              lambda t: 0 if t == "" else _reading(t) or ("w" if until and t.lower() == "w"
+                                                                         else _number(t, 1, count)),
+                              f"{_type_number(1, count)}, or press Enter to pass ("
+                              + (f"{waits}you are asked again if dmg comes at you; " if until else "")
+                              + "?: read your cards; a: every hero's abilities)")
             if picked == "?":
                 self.say(card_texts(game, r.player))
             elif picked == "a":
@@ -173,9 +172,9 @@ class Human:
                     break
             else:
                 break
-        if picked == "w":
-            self.waiting, self.threat_seen = True, None  # dmg coming later is asked about afresh
-            self.say("  (passing until your turn, unless dmg comes at you)")
+        if picked == "w":  # dmg coming later is asked about afresh
+            self.waiting, self.threat_seen = ("main" if own_turn else "turn"), None
+            self.say(f"  (passing until {until}, unless dmg comes at you)")
             return None
         return None if picked == 0 else picked - 1
 
