@@ -522,6 +522,11 @@ class _Emitter:
         if isinstance(c, n.InForm):
             comp_index, value = self.form(c.form)
             self.emit(Op.IN_FORM, comp_index, value, node=c)
+        elif isinstance(c, n.AtPosition):  # a track's position, as a form: the component reads that value
+            comp_index = self.c.component_index(c.component, self.scope)
+            comp = self.c.component_of(c.component, self.scope)
+            value = next(j for j, v in enumerate(comp.values) if fold(str(v)) == fold(c.position))
+            self.emit(Op.IN_FORM, comp_index, value, node=c)
         elif isinstance(c, n.YouDid):
             self.emit(Op.DID, node=c)
             if c.negated:

@@ -321,6 +321,15 @@ class InForm:
 
 
 @dataclass(frozen=True, slots=True)
+class AtPosition:
+    """`If <track> is at <position>`: a track's token is at a position."""
+
+    component: str
+    position: str
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class YouHave:
     """`If you have [more than] 2 Plating` (what: a status, or opponents, CP, cards); `If Heat is at
     least 4` (kind `component`: a dial's value); `If your opponent has Scorch` (`opponent_status`)."""
@@ -340,7 +349,7 @@ class YouDid:
     span: Offsets | None = _span()
 
 
-Condition = InForm | YouHave | YouDid
+Condition = InForm | AtPosition | YouHave | YouDid
 
 # ----------------------------------------------------------- references
 
@@ -832,7 +841,7 @@ NODE_TYPES: dict[str, type] = {
         Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, Per, Capped,
         TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
-        GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, YouHave, YouDid,
+        GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
         Inflict, Remove, Spend, Draw, Discard, Search, Shuffle, FoundCards, HandCards, Place,
         UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll, Reroll, ChangeDice, Increase,

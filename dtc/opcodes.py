@@ -266,7 +266,8 @@ _ROWS = [
     (Op.FLIP_DIAL, ("comp", "side"), 0, 0, False, "turn the dial to the side"),
     (Op.MOVE, ("comp", "dir"), 1, 0, True, "move the track N (asking up or down when dir is 0)"),
     (Op.GET_COMP, ("comp",), 0, 1, False, "push the component's value (a dial's number, a track's index)"),
-    (Op.IN_FORM, ("comp", "value"), 0, 1, False, "push 1 if the component is at the value"),
+    (Op.IN_FORM, ("comp", "value"), 0, 1, False,
+     "push 1 if the component (forms, or a track) is at the value"),
     (Op.MARK_CITIZEN, ("guild",), 1, 0, True,
      "N times: ask which Citizen section (of the guild) gets its leftmost open pip; each marked "
      "pip's reward runs at once (a chain, depth first)"),
@@ -303,7 +304,7 @@ COMPONENT_KINDS: dict[Op, tuple[str, ...]] = {
     Op.CRAFT: ("zone",), Op.PLACE_FOUND: ("zone",), Op.PLACE_ANY: ("zone",), Op.PLACE_N: ("zone",),
     Op.USE_CARDS: ("zone",), Op.RAISE: ("dial", "track"), Op.LOWER: ("dial", "track"),
     Op.SET_COMP: ("forms", "dial", "track"), Op.FLIP_DIAL: ("dial",), Op.MOVE: ("track",),
-    Op.GET_COMP: ("dial", "track", "forms"), Op.IN_FORM: ("forms",),
+    Op.GET_COMP: ("dial", "track", "forms"), Op.IN_FORM: ("forms", "track"),
 }
 
 

@@ -246,9 +246,6 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         hint = "write `at any time`"
     elif token.type == "WORD" and token.value.casefold() in ("less", "most", "fewer", "below", "under"):
         hint = _comparison_hint(token.value, text[:where])
-    elif token.type == "WORD" and re.search(r"\bis\s+at\s*$", text[:where], re.I):
-        hint = ("a track's position is not tested in a condition: give the track an effect `at:` that "
-                "position (in its `effects:`); a dial is compared with `at least N`")
     elif re.search(r"(^|[.:]\s*)additionally\s*$", text[:where], re.I):
         hint = ("`Additionally, ...` is written under the ability's `additionally:` key (it acts whichever "
                 "tier or variant is met)")
@@ -265,11 +262,9 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
 
 
 def _comparison_hint(word: str, before: str) -> str:
-    """`If <dial> is less than 3`, `at most 2`, `2 or less`: the words the language compares with."""
-    words = "the comparisons are `at least N`, `more than N`, `fewer than N` and `exactly N`"
+    """`If <dial> is less than 3`, `2 or less`: the words the language compares with."""
+    words = "the comparisons are `at least N`, `at most N`, `more than N`, `fewer than N` and `exactly N`"
     number = re.search(r"(\d+)\s+or\s*$", before)
-    if word.casefold() == "most" and re.search(r"\bat\s*$", before, re.I):
-        return f"`at most N` is written `fewer than N+1` ({words})"
     if number:
         return f"`{number.group(1)} or {word}` is written `fewer than {int(number.group(1)) + 1}` ({words})"
     return f"write `fewer than N` ({words})"
@@ -297,6 +292,11 @@ def _eof_hint(text: str) -> str | None:
 def _per(items: list, meta) -> Any:
     """The amount, or `amount for each <countable>` when a `per` follows it."""
     return n.Per(items[0], items[1], span=_off(meta)) if len(items) > 1 else items[0]
+
+
+def _at_most(compare: str, count: int) -> tuple[str, int]:
+    """`at most N` is `fewer than N+1`: the four comparisons of the tree stay four."""
+    return ("fewer_than", count + 1) if compare == "at_most" else (compare, count)
 
 
 def _no(what: str) -> tuple[bool, str]:
@@ -810,9 +810,18 @@ class _Builder(Transformer):
     def in_form(self, meta, items):
         return n.InForm(items[0], span=_off(meta))
 
+    def at_position(self, meta, items):
+        return n.AtPosition(str(items[0]), items[1], span=_off(meta))
+
+    def position_name(self, meta, items):
+        """`<name> 3`: a position's name, a number at its end included."""
+        return " ".join(str(i) for i in items)
+
+    def position_quoted(self, meta, items):
+        return str(items[0])[1:-1]
+
     def you_have(self, meta, items):
-        compare = items[0] if len(items) == 3 else "at_least"
-        count = int(items[-2])
+        compare, count = _at_most(items[0] if len(items) == 3 else "at_least", int(items[-2]))
         kind, what = items[-1]
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
@@ -827,8 +836,8 @@ class _Builder(Transformer):
 
     def component_is(self, meta, items):
         """`If Heat is 4` (exactly), `If Heat is at least 4`: a dial's value."""
-        compare = items[1] if len(items) == 3 else "exactly"
-        return n.YouHave(compare, int(items[-1]), items[0], "component", span=_off(meta))
+        compare, count = _at_most(items[1] if len(items) == 3 else "exactly", int(items[-1]))
+        return n.YouHave(compare, count, items[0], "component", span=_off(meta))
 
     def opponent_has(self, meta, items):
         """`If your opponent has Scorch` (at least 1), `If the opponent has 2 Scorch`."""
@@ -843,6 +852,7 @@ class _Builder(Transformer):
         none, what = _no(what) if not numbers else (False, what)
         if none:  # `has no Scorch`: fewer than 1
             compare, count = "fewer_than", 1
+        compare, count = _at_most(compare, count)
         kind = "opponent_cp" if what.casefold() == "cp" else "opponent_status"
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
@@ -857,6 +867,9 @@ class _Builder(Transformer):
 
     def fewer_than(self, meta, _):
         return "fewer_than"
+
+    def at_most(self, meta, _):
+        return "at_most"  # made `fewer than N+1` by `_at_most`
 
     def exactly(self, meta, _):
         return "exactly"

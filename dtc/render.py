@@ -311,6 +311,8 @@ _HAVE_WORDS = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer t
 def render_condition(c: Any) -> str:
     if isinstance(c, n.InForm):
         return f"if in {c.form}"
+    if isinstance(c, n.AtPosition):
+        return f"if {c.component} is at {c.position}"
     if isinstance(c, n.YouDid):
         return "if you do not" if c.negated else "if you do"
     if c.kind == "component":  # a dial's value: `is 3` is exactly 3

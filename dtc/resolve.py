@@ -472,6 +472,13 @@ class Resolver:
                             self.did_you_mean(c.form, [f for _, f in self.scope.forms.values()]))
                 return c
             return replace(c, form=found[1])
+        if isinstance(c, n.AtPosition) and not self.is_param(c.component):
+            name = self.component(c.component, c.span, ("track",))
+            comp = self.scope.components.get(fold(name))
+            if comp is None or comp.kind != "track" or self.is_param(c.position):
+                return replace(c, component=name)
+            return replace(c, component=name, position=self.one_of(c.position, comp.values, c.span,
+                                                                    f"position of {comp.name}"))
         if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):
             resolved = replace(c, what=self.status(c.what, c.span))
             self.stack_reach(resolved)

@@ -654,3 +654,13 @@ def test_a_level_three_upgrade_cheaper_than_level_two_warns(tmp_path):
     assert found.severity == "warning" and found.message == (
         "`Ferocity III` costs 1 CP, less than `Ferocity II` (2 CP): upgrading from one to the other pays the "
         "difference, so it would be free")
+
+
+def test_a_tracks_position_in_a_condition_is_checked(tmp_path):
+    """`If Footwork is at <position>` names a position of the track; a typo gets the track's positions
+    (C017), and a dial is compared with numbers instead (C016)."""
+    typo = "effect: When Attacking, if Footwork is at Ofense 3, add 3 dmg."
+    result = lint_builtin_with(tmp_path, "duelist.yaml", ("effect: When Attacking, add 3 dmg.", typo))
+    found = diag(result, "C017")
+    assert found.message == "unknown position of Footwork: `Ofense 3`"
+    assert found.hint == "did you mean `Offense 3`?"

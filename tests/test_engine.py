@@ -215,6 +215,36 @@ def test_a_status_spent_for_something_is_spendable_at_any_time_unless_said(tmp_p
     assert [a.name for a in game.actions(1, "roll_end") if a.kind == "spend"] == ["Antitoxin"]
 
 
+def test_a_condition_on_a_tracks_position(tmp_path):
+    """"Footwork Track": bonuses "based on where the token lands". A card may test the position
+    itself: `If Footwork is at Offense 3, ...` holds there and nowhere else (designers asked for it,
+    QA: it was refused)."""
+    from dtc.dicethrone.state import Attack
+
+    compiled = compiled_with_cards(tmp_path, "duelist.yaml", """\
+  - name: Test Lunge
+    kind: action
+    authored: a test card
+    timing: roll
+    cost: 0
+    copies: 2
+    effect: If Footwork is at Offense 3, add 3 dmg.
+""")
+    game = new_game(compiled, ["duelist", "druid"])
+    me = game.seats[0]
+    footwork = comp(game, 0, "Footwork")
+    game.phase, game.active = "Offensive Roll Phase", 0
+    game.attack = Attack(0, 1, me.abilities[0], False, 0, True)
+    for position, added in ((2, 0), (0, 3)):  # Neutral, then Offense 3 (positions top to bottom)
+        me.hand.clear()
+        give_card(game, 0, "Test Lunge")
+        me.components[footwork] = position
+        game.incoming[1].added = 0
+        lunge = next(a for a in game.actions(0, "conclude") if a.name == "Test Lunge")
+        drive(game.perform(0, lunge), answers())
+        assert game.incoming[1].added == added
+
+
 def test_start_player_skips_the_first_income(compiled):
     """"Turn Phases": the Start Player skips their first Income Phase; the other player does not."""
     game = Game(compiled, [0, 1], seed=11)

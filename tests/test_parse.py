@@ -420,7 +420,6 @@ def test_words_a_designer_copies_from_a_hero_board_get_hints():
 
 @pytest.mark.parametrize("text, hint", [
     ("If Moon Dial is less than 3, heal 1.", "write `fewer than N`"),
-    ("If Moon Dial is at most 2, heal 1.", "`at most N` is written `fewer than N+1`"),
     ("If Moon Dial is 2 or less, heal 1.", "`2 or less` is written `fewer than 3`"),
 ])
 def test_comparisons_a_designer_writes_get_the_languages_words(text, hint):
@@ -428,8 +427,8 @@ def test_comparisons_a_designer_writes_get_the_languages_words(text, hint):
     e.g. `gain 1 CP`": the hint now names the comparison to write and the four there are."""
     _, problems = parse_effect(text)
     assert problems[0].hint.startswith(hint)
-    assert problems[0].hint.endswith("(the comparisons are `at least N`, `more than N`, `fewer than N` and "
-                                     "`exactly N`)")
+    assert problems[0].hint.endswith("(the comparisons are `at least N`, `at most N`, `more than N`, `fewer "
+                                     "than N` and `exactly N`)")
 
 
 def test_a_condition_on_a_status_without_a_count_means_at_least_one():
@@ -440,11 +439,15 @@ def test_a_condition_on_a_status_without_a_count_means_at_least_one():
     assert body("If you have a Shape Shift, heal 1.") == body("If you have Shape Shift, heal 1.")
 
 
-def test_a_track_position_in_a_condition_is_answered_with_what_to_write():
-    """`If Kindling is at Inferno, ...`: "expected `least`" told a designer nothing (QA)."""
-    _, problems = parse_effect("If Footwork is at Offense 3, heal 1.")
-    assert problems[0].hint.startswith("a track's position is not tested in a condition: give the track an "
-                                       "effect `at:` that position")
+def test_a_track_position_is_tested_in_a_condition():
+    """`If Kindling is at Inferno, ...` was refused ("expected `least`", then a hint that a track's
+    position was not tested, QA): it is a condition now, a position's number or quotes included."""
+    (guarded,) = body("If Footwork is at Offense 3, heal 1.")
+    assert guarded.condition == n.AtPosition("Footwork", "Offense 3")
+    (guarded,) = body('If your Footwork is at "Defense 1", heal 1.')
+    assert guarded.condition == n.AtPosition("Footwork", "Defense 1")
+    (guarded,) = body("If Sun Dial is at least 4, heal 1.")  # a dial's comparison is as it was
+    assert guarded.condition == n.YouHave("at_least", 4, "Sun Dial", "component")
 
 
 def test_having_no_tokens_is_fewer_than_one():
@@ -470,3 +473,13 @@ def test_wordings_a_designer_writes_point_to_the_languages_own(text, hint):
     """Natural card wordings refused with a bare "expected ..." (designer QA) now say what to write."""
     _, problems = parse_effect(text)
     assert problems[0].hint.startswith(hint)
+
+
+def test_at_most_is_fewer_than_one_more():
+    """`at most 2` was refused with a hint to write `fewer than 3` (QA); it is read as that now."""
+    (guarded,) = body("If Moon Dial is at most 2, heal 1.")
+    assert guarded.condition == n.YouHave("fewer_than", 3, "Moon Dial", "component")
+    (guarded,) = body("If you have at most 1 Shape Shift, heal 1.")
+    assert guarded.condition == n.YouHave("fewer_than", 2, "Shape Shift", "status")
+    (guarded,) = body("If your opponent has at most 2 Wound, heal 1.")
+    assert guarded.condition == n.YouHave("fewer_than", 3, "Wound", "opponent_status")
