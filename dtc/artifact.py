@@ -50,7 +50,8 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 3  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one
+FORMAT_VERSION = 4  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+# 4: COUNT_PIPS a second (the section counted)
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -641,6 +642,8 @@ class _Verifier:
             elif shape == "reward":
                 rules = (d.get("valeria") or {}).get("rules") or {}
                 self.index(value, rules.get("rewards", []), at, "reward")
+            elif shape == "where" and value > len(SECTIONS):
+                self.fail(at, f"unknown section {value}")
             elif shape in ("section", "what", "voidkind"):
                 if value >= len({"section": SECTIONS, "what": COUNTABLES, "voidkind": VOID_KINDS}[shape]):
                     self.fail(at, f"unknown {shape} {value}")

@@ -163,6 +163,8 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
         return artifact.data["valeria"]["rules"]["rewards"][value]["name"]
     if shape == "section":
         return SECTIONS[value]
+    if shape == "where":
+        return SECTIONS[value - 1] if value else "anywhere"
     if shape == "what":
         return COUNTABLES[value]
     if shape == "voidkind":

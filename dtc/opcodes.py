@@ -25,6 +25,7 @@ Kingdoms of Valeria shapes (u8 each):
   color     0 = any colored die, k = colored die k-1 (the action dice, then the helper)
   section   SECTIONS index                   what    COUNTABLES index
   voidkind  VOID_KINDS index                 reward  reward k of the artifact's Valeria rules
+  where     0 = anywhere on the sheet, k = SECTIONS[k-1]
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ SHAPE_SIZE = {
     "u8": 1, "u16": 2, "jump": 2, "const": 1, "status": 2, "symbol": 2, "comp": 1, "value": 1,
     "side": 1, "phase": 1, "dtype": 1, "target": 1, "die": 1, "ctype": 1, "chunk": 2, "tier": 1,
     "cmp": 1, "mode": 1, "dir": 1, "guild": 1, "section": 1, "what": 1, "color": 1, "voidkind": 1,
-    "reward": 1,
+    "reward": 1, "where": 1,
 }  # "table" is variable: 1 + 2 × count
 
 TARGETS = (
@@ -286,8 +287,9 @@ _ROWS = [
      "ask which die (if any colored die) and whether to add the first u8 or subtract the second"),
     (Op.FLIP_DIE, ("color",), 0, 0, False, "turn the colored die to its opposite side (7 - x)"),
     (Op.VOID, ("voidkind", "const"), 0, 0, False, "void the named Citizen section, Domain or Lair"),
-    (Op.COUNT_PIPS, ("reward",), 0, 1, False,
-     "push how many pips of the reward the actor has marked (`for every Plinth pip`)"),
+    (Op.COUNT_PIPS, ("reward", "where"), 0, 1, False,
+     "push how many pips of the reward the actor has marked, anywhere (`for every Plinth pip`) or in a "
+     "section (`in your Gold Chart`)"),
 ]
 
 TABLE: dict[Op, OpInfo] = {row[0]: OpInfo(*row) for row in _ROWS}

@@ -273,8 +273,9 @@ class SheetState(Protocol):
     def statue_options(self, player: int) -> list[str] | None: ...
     def take_statue(self, player: int, option: int) -> None: ...
     def sheet_count(self, player: int, what: str, guild: int | None) -> int: ...
-    def reward_pips(self, player: int, reward: int) -> int:
-        """How many pips of the reward (its index in the rules) the player has marked."""
+    def reward_pips(self, player: int, reward: int, section: str | None = None) -> int:
+        """How many pips of the reward (its index in the rules) the player has marked, in `section`
+        (one of SECTIONS) or anywhere."""
     def score(self, player: int, vp: int) -> None: ...
     def add_stars(self, player: int, count: int) -> None: ...
     def dice_values(self) -> dict[str, int]:
@@ -1066,7 +1067,7 @@ class VM:
         if op == Op.COUNT_SHEET:
             push(state.sheet_count(actor, COUNTABLES[a], b - 1 if b else None))
         elif op == Op.COUNT_PIPS:
-            push(state.reward_pips(actor, a))
+            push(state.reward_pips(actor, a, SECTIONS[b - 1] if b else None))
         elif op == Op.DIV:
             y = pop()
             push(pop() // y if y else 0)

@@ -357,6 +357,22 @@ def test_performing_a_star_reward_counts_stars(tmp_path):
     assert g.players[0].stars_bonus == 3 and g.players[0].gold == 0
 
 
+def test_statue_7_counts_the_plinths_of_the_gold_chart_only(compiled):
+    """002_76d1292095cadf00.txt, "Statue Cards" #7: "Gain 3 VPs for every Plinth Reward Pip you have
+    marked in your Gold Chart". It counted the Plinths on the Guild Tracks and Citizens too (player
+    QA: solo seed 11 scored 75, the sheet 72; a 3-player bot game named the wrong winner)."""
+    g = game(compiled)
+    me = g.players[0]
+    plinth = next(i for i, r in enumerate(g.rules["rewards"]) if r["name"] == "Plinth")
+    on_tracks = sum(pip == plinth for t in g.sheet["tracks"] for pip in t["pips"])
+    assert on_tracks > 0  # the sheet has Plinths off the Gold Chart: the case that went wrong
+    me.tracks = [len(t["pips"]) for t in g.sheet["tracks"]]  # every Guild Track full
+    me.statues = [7]
+    assert g.final_score(0).statue_vp[7] == 0
+    me.gold = len(g.sheet["gold"])
+    assert g.final_score(0).statue_vp[7] == 3 * g.sheet["gold"].count(plinth)
+
+
 def test_a_renamed_reward_is_counted_by_its_new_name(tmp_path):
     """Statue 7 counts the Plinth pips marked ("Gain 3 VPs for every Plinth pip"); the reward's
     name is content: renamed Pedestal in the rules and on the card, it scores the same."""

@@ -164,7 +164,9 @@ class ValeriaCompiler:
             chunk.emit(Op.TAKE_STATUE, line=line)
         elif isinstance(s, lang.Score):
             if s.what == "reward_pips":
-                chunk.emit(Op.COUNT_PIPS, self.rules.rewards.index(self.rules.reward(s.name)), line=line)
+                where = SECTIONS.index(s.section) + 1 if s.section else 0  # 0: anywhere on the sheet
+                chunk.emit(Op.COUNT_PIPS, self.rules.rewards.index(self.rules.reward(s.name)), where,
+                           line=line)
             else:
                 chunk.emit(Op.COUNT_SHEET, COUNTABLES.index(s.what), self.guild(s.name), line=line)
             chunk.emit(Op.PUSH, s.per, line=line)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from dtc.diagnostics import Diagnostic, Severity, error, warning
 from dtc.loader import Document
+from dtc.opcodes import SECTIONS
 from dtc.parser import Problem
 from dtc.valeria import language as lang
 
@@ -384,6 +385,9 @@ class Check:
             self.guild(text, s.name, s.name_span)
         elif isinstance(s, lang.Score) and s.what == "reward_pips" and self.rules.reward(s.name) is None:
             self.name_error(text, s.name_span, "reward", s.name, [r.name for r in self.rules.rewards])
+        elif isinstance(s, lang.Score) and s.section is not None and s.section not in SECTIONS:
+            self.error("C024", f"pips are counted in your Gold Chart or on your Wall, not on a {s.section}",
+                       self.spot(text, s.span), "write `in your Gold Chart` or `in your Wall`")
         elif isinstance(s, lang.Perform) and self.rules.reward(s.reward) is None:
             self.name_error(text, s.name_span, "reward", s.reward, [r.name for r in self.rules.rewards])
         elif isinstance(s, lang.Adjust | lang.Flip) and s.die is not None:

@@ -701,8 +701,12 @@ class Game:
     def sheet_count(self, player: int, what: str, guild: int | None) -> int:
         return count(self.sheet, self.players[player], self.rules, what, guild)
 
-    def reward_pips(self, player: int, reward: int) -> int:
-        marked = marked_pips(self.sheet, self.players[player])
+    def reward_pips(self, player: int, reward: int, section: str | None = None) -> int:
+        marks = self.players[player]
+        if section is None:
+            marked = marked_pips(self.sheet, marks)
+        else:  # "in your Gold Chart": that section's pips marked so far
+            marked = [self.sheet[section][: getattr(marks, section)]]
         return sum(1 for pips in marked for pip in pips if pip == reward)
 
     def score(self, player: int, vp: int) -> None:

@@ -62,6 +62,7 @@ class Score:
     name: str | None = None  # the guild, for citizen_pips; the reward, for reward_pips
     name_span: Span | None = None
     span: Span | None = None
+    section: str | None = None  # reward_pips: only those in this section (`in your Gold Chart`)
 
 
 @dataclass(frozen=True)
@@ -282,15 +283,20 @@ class _Build(Transformer):
     def reward_pips(self, items):
         return ("reward_pips", items[0])
 
+    def reward_pips_in(self, items):
+        """`Plinth pips in your Gold Chart`: those of one section only ("Statue Cards" #7)."""
+        return ("reward_pips", items[0], items[-1])
+
     def citizen_pips(self, items):
         return ("citizen_pips", items[0])
 
     @v_args(meta=True)
     def score(self, meta, items):
         numbers = [int(i) for i in items if isinstance(i, Token) and i.type == "INT"]
-        what, name = items[-1]
+        what, name, *section = items[-1]
         text, span = _n(name)
-        return Score(numbers[0], numbers[1] if len(numbers) > 1 else 1, what, text, span, _span(meta))
+        return Score(numbers[0], numbers[1] if len(numbers) > 1 else 1, what, text, span, _span(meta),
+                     section[0] if section else None)
 
     @v_args(meta=True)
     def stars(self, meta, items):
