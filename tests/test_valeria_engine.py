@@ -373,6 +373,20 @@ def test_statue_7_counts_the_plinths_of_the_gold_chart_only(compiled):
     assert g.final_score(0).statue_vp[7] == 3 * g.sheet["gold"].count(plinth)
 
 
+def test_a_road_leaving_a_voided_domain_cannot_be_begun(compiled):
+    """"Event Phase": "Voided items cannot be gained or used — treat them as if they are not there".
+    A road leading away from a claimed Domain that was then voided could still be built (player QA)."""
+    g = game(compiled)
+    me = g.players[0]
+    road = next(r for r, (_, from_start, from_domain) in enumerate(g._road_opening)
+                if from_domain is not None and not from_start)
+    domain = g._road_opening[road][2]
+    me.domains = {domain}
+    assert road in g.buildable(0, from_starts=False)
+    g.void(0, "domain", g.sheet["domains"][domain]["name"])
+    assert road not in g.buildable(0, from_starts=False)
+
+
 def test_a_renamed_reward_is_counted_by_its_new_name(tmp_path):
     """Statue 7 counts the Plinth pips marked ("Gain 3 VPs for every Plinth pip"); the reward's
     name is content: renamed Pedestal in the rules and on the card, it scores the same."""

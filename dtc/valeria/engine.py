@@ -585,12 +585,15 @@ class Game:
 
     def buildable(self, p: int, from_starts: bool = True) -> list[int]:
         """Roads the player may build on: from a starting pip (unless `from_starts` is false) or a
-        claimed Domain, or already begun."""
+        claimed Domain not voided ("Voided items cannot be gained or used — treat them as if they are
+        not there", "Event Phase"), or already begun."""
         marks = self.players[p]
         out = []
         for r, (size, from_start, from_domain) in enumerate(self._road_opening):
             done = marks.roads[r]
-            if done < size and (done > 0 or (from_start and from_starts) or from_domain in marks.domains):
+            opened = from_domain in marks.domains \
+                and ("domain", self.sheet["domains"][from_domain]["name"]) not in marks.voided
+            if done < size and (done > 0 or (from_start and from_starts) or opened):
                 out.append(r)
         return out
 
