@@ -161,6 +161,7 @@ def write(path: Path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode(path))  # mkstemp makes it 0600: a later CI step could not read it
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -168,6 +169,17 @@ def write(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions the written file gets: those of the file it replaces, or a new file's (0666
+    less the umask), as a plain `open` would give."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 # ------------------------------------------------------------------- read

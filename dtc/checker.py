@@ -763,6 +763,8 @@ def _allow_dicts(data, path):
 def _plural(word: str) -> str:
     if word.endswith("y"):
         return word[:-1] + "ies"
+    if word.endswith("o"):  # hero
+        return word + "es"
     return word + "s"
 
 

@@ -8,8 +8,11 @@ text (rustc style), JSON, GitHub Actions annotations or SARIF 2.1.0.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import PurePosixPath
+from urllib.parse import quote
 
 from dtc.source import SourceFile, Span
 
@@ -169,13 +172,36 @@ def render_text(d: Diagnostic, sources: dict[str, SourceFile], color: bool = Fal
             pad = " " * len(gutter)
             width = d.span.end_col - d.span.col if d.span.end_line == d.span.line else len(text)
             width = max(1, min(width, len(text) - d.span.col + 1))
-            caret = " " * (d.span.col - 1) + "^" * width
-            lines += [f"{pad} |", f"{gutter} | {text}", f"{pad} | {caret}"]
+            shown, caret = _snippet(text, d.span.col - 1, width)
+            lines += [f"{pad} |", f"{gutter} | {shown}", f"{pad} | {caret}"]
     for note in d.notes:
         lines.append(f"  = note: {note}")
     if d.hint:
         lines.append(f"  = help: {d.hint}")
     return "\n".join(lines)
+
+
+SNIPPET_WIDTH = 160  # characters of a long line shown around the column
+
+
+def _snippet(text: str, start: int, width: int) -> tuple[str, str]:
+    """The source line as shown (a long one cut around the place, control characters made visible)
+    and its caret line, aligned under tabs and wide characters as a terminal draws them."""
+    if len(text) > SNIPPET_WIDTH:
+        left = max(0, start - SNIPPET_WIDTH // 3)
+        right = min(len(text), left + SNIPPET_WIDTH)
+        text = ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
+        start += (1 if left else 0) - left
+        width = min(width, len(text) - start)
+    shown = "".join("\ufffd" if (ord(ch) < 32 and ch != "\t") or ord(ch) == 127 else ch for ch in text)
+    caret = "".join("\t" if ch == "\t" else " " * _cells(ch) for ch in shown[:start])
+    caret += "^" * max(1, sum(_cells(ch) for ch in shown[start:start + width]))
+    return shown, caret
+
+
+def _cells(ch: str) -> int:
+    """Terminal columns a character takes: two for East Asian wide and full-width ones (emoji too)."""
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def render_github(d: Diagnostic) -> str:
@@ -240,7 +266,7 @@ def render_sarif(diags: list[Diagnostic], version: str) -> str:
             result["locations"] = [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": d.span.path.replace("\\", "/")},
+                        "artifactLocation": _sarif_location(d.span.path),
                         "region": {
                             "startLine": d.span.line,
                             "startColumn": d.span.col,
@@ -265,8 +291,18 @@ def render_sarif(diags: list[Diagnostic], version: str) -> str:
                         "rules": rules,
                     }
                 },
+                "columnKind": "unicodeCodePoints",  # columns count characters, not UTF-16 units
                 "results": results,
             }
         ],
     }
     return json.dumps(log, indent=2, ensure_ascii=False)
+
+
+def _sarif_location(path: str) -> dict:
+    """A SARIF artifactLocation: a relative path as a percent-encoded URI reference from the
+    source root (where dtc ran), an absolute one as a `file:` URI."""
+    posix = path.replace("\\", "/")
+    if PurePosixPath(posix).is_absolute():
+        return {"uri": PurePosixPath(posix).as_uri()}
+    return {"uri": quote(posix), "uriBaseId": "%SRCROOT%"}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from ruamel.yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
+from ruamel.yaml.reader import ReaderError
 
 from dtc.diagnostics import Diagnostic, error
 from dtc.source import SourceFile, Span, TextMap, display_path
@@ -200,6 +202,13 @@ def load_text(text: str, path: str) -> tuple[Document | None, list[Diagnostic]]:
         return None, [refused.diagnostic]
     except MarkedYAMLError as exc:
         return None, [_syntax_error(exc, source)]
+    except ReaderError as exc:  # a character YAML does not allow, at an offset into the text
+        line, col = source.line_col(exc.position) if isinstance(exc.position, int) else (1, 1)
+        name = unicodedata.name(chr(exc.character), "") if isinstance(exc.character, int) else ""
+        code = f"U+{exc.character:04X}" if isinstance(exc.character, int) else "a character"
+        return None, [error("Y003", f"invalid YAML: {code}{f' ({name})' if name else ''} is not allowed in "
+                            "YAML (control characters are not)", Span.point(path, line, col),
+                            "delete it; an editor may show it as a box or `^@`")]
     except YAMLError as exc:
         return None, [error("Y003", f"invalid YAML: {exc}", Span.point(path, 1, 1))]
     except RecursionError:

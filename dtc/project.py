@@ -17,7 +17,7 @@ from dtc.diagnostics import Diagnostic, error, sort_key
 from dtc.loader import Document, load_file
 from dtc.resources import data_dir
 from dtc.schema import check_document
-from dtc.source import SourceFile, display_path
+from dtc.source import SourceFile, display_path, real_path
 
 CONTENT_SUFFIXES = (".yaml", ".yml")
 
@@ -50,8 +50,15 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES and p.is_file())
             files.extend(found)
+            if not found:  # a diagnostic like a missing path's: one shape in every output format
+                problems.append(error("Y009", "no content files (*.yaml, *.yml) under "
+                                      f"`{display_path(path)}`", None,
+                                      "name a folder holding content, or the files themselves"))
         elif path.is_file():
             files.append(path)
+        elif path.is_symlink():
+            problems.append(error("Y009", f"`{display_path(path)}` is a symbolic link that leads nowhere "
+                                  "(a loop, or a target that is gone)", None, "check the link"))
         else:
             problems.append(error("Y009", f"no such file or folder: `{display_path(path)}`", None,
                                   "check the path"))
@@ -125,11 +132,11 @@ def artifact_names(result: Result, paths: list[Path]) -> dict[str, str]:
     that found it (`content/heroes/my-hero.yaml` whether compiled from `.` or from `/tmp`). A
     folder given is named `content/` whatever it is called: a copy or a renamed content folder
     compiles to the same ruleset (the same hash, so its saves and logs still fit)."""
-    bases = [p.resolve().parent for p in paths] + [builtin_content_dir().resolve().parent]
-    folders = [p.resolve() for p in paths if Path(p).is_dir()]
+    bases = [real_path(p).parent for p in paths] + [builtin_content_dir().resolve().parent]
+    folders = [real_path(p) for p in paths if Path(p).is_dir()]
     names = {}
     for path in result.sources:
-        real = Path(path).resolve()
+        real = real_path(Path(path))
         folder = next((f for f in folders if real.is_relative_to(f)), None)
         if folder is not None:
             names[path] = "content/" + real.relative_to(folder).as_posix()

@@ -57,13 +57,31 @@ class SourceFile:
             return self.lines[line - 1]
         return ""
 
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of a character offset into the text."""
+        before = self.text[:offset]
+        line = before.count("\n") + 1
+        return line, offset - (before.rfind("\n") + 1) + 1
+
 
 def display_path(path: Path) -> str:
     """A path as users typed it: relative to the working directory when inside it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        return str(real_path(path).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):  # outside it, or no working directory (deleted under us)
         return str(path)
+
+
+def real_path(path: Path) -> Path:
+    """The path with symbolic links resolved; as given (made absolute where it can be) when that
+    cannot be done: a link loop, a working directory deleted under us."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
+        try:
+            return Path(path).absolute()
+        except OSError:
+            return Path(path)
 
 
 class TextMap:

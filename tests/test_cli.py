@@ -97,10 +97,21 @@ def test_sarif_format_is_well_formed(broken):
         assert res["level"] in ("error", "warning", "note")
         assert res["message"]["text"]
         loc = res["locations"][0]["physicalLocation"]
-        assert loc["artifactLocation"]["uri"] == "hero.yaml"
+        assert loc["artifactLocation"] == {"uri": "hero.yaml", "uriBaseId": "%SRCROOT%"}
         region = loc["region"]
         assert region["startLine"] >= 1 and region["startColumn"] >= 1
         assert (region["endLine"], region["endColumn"]) >= (region["startLine"], region["startColumn"])
+    assert sarif_run["columnKind"] == "unicodeCodePoints"  # what dtc's columns count (CI QA)
+
+
+def test_sarif_paths_are_uri_references():
+    """A path with a space, `,`, `:` or `%` is percent-encoded; a path outside the working directory
+    is a `file:` URI (CI QA: they were written raw, which code scanning cannot read)."""
+    from dtc.diagnostics import _sarif_location
+
+    assert _sarif_location("content/dir with space/we,ird:na%me.yaml") == {
+        "uri": "content/dir%20with%20space/we%2Cird%3Ana%25me.yaml", "uriBaseId": "%SRCROOT%"}
+    assert _sarif_location("/tmp/x y/hero.yaml") == {"uri": "file:///tmp/x%20y/hero.yaml"}
 
 
 def test_sarif_carries_allowed_warnings_as_suppressed():
@@ -290,3 +301,93 @@ def test_a_ruleset_without_heroes_says_so(tmp_path):
     shutil.copytree(ROOT / "content" / "rules", tmp_path / "rules-only" / "rules")
     result = run("simulate", "druid", "duelist", "--games", 2, "--ruleset", tmp_path / "rules-only")
     assert result.exit_code == 2 and "this ruleset has no heroes" in result.stderr
+
+
+def test_the_pre_commit_hook_lints_the_whole_content_folder(tmp_path, monkeypatch):
+    """The hook passed only the changed files to `dtc lint`, so checks across files went wrong: a
+    second hero of the same name in a new file passed (CI QA). It lints the folder instead."""
+    import shutil
+
+    from ruamel.yaml import YAML
+
+    (hook,) = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["pass_filenames"] is False and hook["args"] == ["content/"]
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    heroes = tmp_path / "content" / "heroes"
+    shutil.copy(heroes / "druid.yaml", heroes / "druid-copy.yaml")
+    command = hook["entry"].split()[1:] + hook["args"]
+    monkeypatch.chdir(tmp_path)
+    folder = run(*command)
+    assert folder.exit_code == 1 and "two heroes are named `Druid`" in folder.stderr
+    alone = run("lint", "content/heroes/druid-copy.yaml")  # what the hook used to run
+    assert alone.exit_code == 0
+
+
+def test_a_folder_without_content_is_a_diagnostic_in_every_format(tmp_path):
+    """A missing path gave a JSON document and an empty folder plain text: a pipeline saw two shapes
+    for one kind of failure (CI QA). Both are Y009, exit 2."""
+    result = run("lint", str(tmp_path), "--format", "json")
+    assert result.exit_code == 2
+    (found,) = json.loads(result.stdout)["diagnostics"]
+    assert found["code"] == "Y009" and found["message"].startswith("no content files (*.yaml, *.yml) under")
+
+
+def test_a_symbolic_link_loop_is_an_error_not_a_crash(tmp_path):
+    """`dtc lint <a link to itself>` ended in "internal error: RuntimeError: Symlink loop" (CI QA)."""
+    loop = tmp_path / "self.yaml"
+    loop.symlink_to(loop)
+    for command in (["lint", loop], ["compile", loop, "-o", tmp_path / "out.dtcb"]):
+        result = run(*command)
+        assert result.exit_code == 2, result.output
+        assert "is a symbolic link that leads nowhere (a loop, or a target that is gone)" in result.stderr
+
+
+def test_color_always_colours_a_pipe_and_no_color_is_honoured(broken, monkeypatch):
+    """`--color always` printed no colour where it matters, a CI log that is no terminal (CI QA)."""
+    assert "\x1b[" in run("lint", "hero.yaml", "--color", "always").stderr
+    assert "\x1b[" not in run("lint", "hero.yaml").stderr  # auto, and no terminal
+    from dtc.cli.main import _color
+
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert _color("auto") is False and _color("always") is True
+
+
+def test_a_compiled_artifact_gets_the_permissions_a_plain_write_would(tmp_path):
+    """Artifacts and saves were always 0600 (the temporary file's), whatever the umask: a later CI
+    step under another user could not read them (CI QA). A new file gets 0666 less the umask; a
+    file replaced keeps its own."""
+    import os
+    import stat
+
+    out = tmp_path / "ruleset.dtcb"
+    umask = os.umask(0o022)
+    try:
+        assert run("compile", CONTENT, "-o", out).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        out.chmod(0o640)
+        assert run("compile", CONTENT, "-o", out).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    finally:
+        os.umask(umask)
+
+
+def test_a_control_character_is_pointed_at_in_one_line(tmp_path):
+    """A NUL in a YAML file was reported at 1:1 with ruamel's own message over two lines, and the raw
+    character was echoed (CI QA): it is reported where it is, in the one-line form."""
+    bad = tmp_path / "nul.yaml"
+    bad.write_bytes(b"hero: D\x00ruid\n")
+    result = run("lint", bad)
+    first, _, source, caret, *_ = result.stderr.splitlines()
+    assert first.endswith("nul.yaml:1:8: error[Y003]: invalid YAML: U+0000 is not allowed in YAML (control "
+                          "characters are not)")
+    assert source == "1 | hero: D\ufffdruid" and caret == "  |        ^"
+
+
+def test_a_snippet_lines_up_under_tabs_and_wide_characters_and_cuts_long_lines():
+    from dtc.diagnostics import _snippet
+
+    assert _snippet("\tname: 🐻 Wuond", 9, 5) == ("\tname: 🐻 Wuond", "\t" + " " * 6 + "  " + " " + "^^^^^")
+    shown, caret = _snippet("x" * 5000 + " Wuond " + "y" * 5000, 5001, 5)
+    assert len(shown) <= 162 and shown.startswith("…") and shown.endswith("…")
+    assert shown[caret.index("^"):caret.index("^") + 5] == "Wuond"

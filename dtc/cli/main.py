@@ -37,7 +37,7 @@ def _color(mode: str) -> bool:
         return True
     if mode == "never":
         return False
-    return sys.stderr.isatty()
+    return sys.stderr.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
 
 
 def _summary(result) -> str:
@@ -96,10 +96,6 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
     from dtc.diagnostics import render_github, render_json, render_sarif, render_text
 
     result = project.run(list(paths))
-    if result.files == 0 and not result.usage_error:
-        click.echo(f"error: no content files (*.yaml, *.yml) under {', '.join(map(str, paths))}",
-                   err=True)
-        sys.exit(EXIT_USAGE)
     diags = result.diagnostics
     if fmt == "json":
         click.echo(render_json(diags, result.files))
@@ -116,7 +112,7 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
                 text = render_text(d, result.sources, use_color)
                 if d.suppressed is not None:
                     text += f"\n  = allowed: {' '.join(d.suppressed.split())}"
-                click.echo(text, err=True)
+                click.echo(text, err=True, color=use_color)  # `always` colours a pipe too
         click.echo(_summary(result), err=True)
     sys.exit(_exit_code(result, strict))
 
