@@ -207,6 +207,8 @@ def _cells(ch: str) -> int:
 def render_github(d: Diagnostic) -> str:
     """A GitHub Actions workflow command, so the message lands on the right line."""
     kind = {"error": "error", "warning": "warning", "note": "notice"}[str(d.severity)]
+    if d.suppressed is not None:  # an allowed warning, shown on request: a notice, with its reason
+        kind = "notice"
     props = [f"title={_gh_prop(d.code + ' ' + d.name)}"]
     if d.span:
         props = [
@@ -217,6 +219,8 @@ def render_github(d: Diagnostic) -> str:
             f"endColumn={d.span.end_col}",
         ] + props
     message = d.message + (f" (help: {d.hint})" if d.hint else "")
+    if d.suppressed is not None:
+        message += f" (allowed: {' '.join(d.suppressed.split())})"
     return f"::{kind} {','.join(props)}::{_gh_data(message)}"
 
 

@@ -48,7 +48,8 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES and p.is_file())
+            found = sorted(p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES and p.is_file()
+                           and not _hidden(p.relative_to(path)))
             files.extend(found)
             if not found:  # a diagnostic like a missing path's: one shape in every output format
                 problems.append(error("Y009", "no content files (*.yaml, *.yml) under "
@@ -64,6 +65,12 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
                                   "check the path"))
     unique = list(dict.fromkeys(p.resolve() for p in files))
     return unique, problems
+
+
+def _hidden(relative: Path) -> bool:
+    """A file in a hidden folder under the one searched, or hidden itself (`.github/`, `.venv/`,
+    `.pre-commit-config.yaml`): not content, and linting `.` at a repository's root found them."""
+    return any(part.startswith(".") for part in relative.parts)
 
 
 def builtin_content_dir() -> Path:

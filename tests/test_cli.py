@@ -391,3 +391,33 @@ def test_a_snippet_lines_up_under_tabs_and_wide_characters_and_cuts_long_lines()
     shown, caret = _snippet("x" * 5000 + " Wuond " + "y" * 5000, 5001, 5)
     assert len(shown) <= 162 and shown.startswith("…") and shown.endswith("…")
     assert shown[caret.index("^"):caret.index("^") + 5] == "Wuond"
+
+
+def test_hidden_folders_are_not_searched(tmp_path):
+    """`dtc lint .` at a repository's root linted `.github/workflows/*.yml` and
+    `.pre-commit-config.yaml` and failed on them (CI QA): hidden files and folders are skipped."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text("on: push\njobs: {}\n", encoding="utf-8")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    result = run("lint", tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert "checked 14 files" in result.stderr
+
+
+def test_github_annotations_show_allowed_warnings_when_asked():
+    """`--show-allowed` was ignored with `--format github` (CI QA): allowed warnings are notices."""
+    plain = run("lint", "--format", "github", CONTENT)
+    shown = run("lint", "--format", "github", "--show-allowed", CONTENT)
+    assert plain.stdout == "" and shown.exit_code == 0
+    lines = shown.stdout.splitlines()
+    assert lines and all(line.startswith("::notice file=") and "(allowed: " in line for line in lines)
+
+
+def test_compile_to_standard_output(tmp_path):
+    """`-o -` wrote a file named `-` (CI QA); it writes the artifact to standard output."""
+    run("compile", CONTENT, "-o", tmp_path / "file.dtcb")
+    piped = CliRunner().invoke(main, ["compile", str(CONTENT), "-o", "-"])
+    assert piped.exit_code == 0 and piped.stdout_bytes == (tmp_path / "file.dtcb").read_bytes()

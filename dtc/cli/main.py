@@ -103,7 +103,7 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
         click.echo(render_sarif(diags, __version__))
     elif fmt == "github":
         for d in diags:
-            if d.suppressed is None:
+            if d.suppressed is None or show_allowed:
                 click.echo(render_github(d))
     else:
         use_color = _color(color)
@@ -187,7 +187,7 @@ def _load_artifact(path: Path):
 @cli.command(name="compile")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
-              help="The artifact to write (e.g. build/ruleset.dtcb).")
+              help="The artifact to write (e.g. build/ruleset.dtcb; `-`: standard output).")
 def compile_command(paths: tuple[Path, ...], output: Path) -> None:
     """Compile content into one verified ruleset artifact (.dtcb)."""
     from dtc import artifact
@@ -195,7 +195,11 @@ def compile_command(paths: tuple[Path, ...], output: Path) -> None:
     data = _compiled(list(paths), "{n} error(s); nothing written")
     loaded = artifact.load(data)  # never write what would not verify
     try:
-        artifact.write(output, data)
+        if str(output) == "-":  # a pipe: `dtc compile content/ -o - | sha256sum`
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            artifact.write(output, data)
     except OSError as exc:
         click.echo(f"error: cannot write {output}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_USAGE)
