@@ -308,19 +308,30 @@ def render_test(t: Any) -> str:
 _HAVE_WORDS = {"at_least": "", "more_than": "more than ", "fewer_than": "fewer than ", "exactly": "exactly "}
 
 
+_PLAIN_POSITION = re.compile(r"[A-Za-z][A-Za-z'’!-]*( [A-Za-z][A-Za-z'’!-]*)*( \d+)?")
+
+
+def _position(name: str) -> str:
+    """A track position as written: plain words (a number may end them), else in quotes (`"1"`,
+    one whose first word is a comparison's)."""
+    first = name.split(" ", 1)[0].casefold()
+    plain = _PLAIN_POSITION.fullmatch(name) and first not in ("least", "most")
+    return name if plain else f'"{name}"'
+
+
 def render_condition(c: Any) -> str:
     if isinstance(c, n.InForm):
         return f"if in {c.form}"
     if isinstance(c, n.AtPosition):
-        return f"if {c.component} is at {c.position}"
+        return f"if {c.component} is at {_position(c.position)}"
     if isinstance(c, n.YouDid):
         return "if you do not" if c.negated else "if you do"
     if c.kind == "component":  # a dial's value: `is 3` is exactly 3
         words = {**_HAVE_WORDS, "at_least": "at least ", "exactly": ""}[c.compare]
         return f"if {c.what} is {words}{c.count}"
     compare = _HAVE_WORDS[c.compare]  # a count: `have 2` is at least 2
-    if c.compare == "fewer_than" and c.count == 1 and c.kind in ("status", "opponent_status", "cp",
-                                                                   "opponent_cp"):
+    if c.compare == "fewer_than" and c.count == 1 and not c.what.startswith("{") \
+            and c.kind in ("status", "opponent_status", "cp", "opponent_cp"):
         what = "CP" if c.kind.endswith("cp") else c.what
         return f"if {'your opponent has' if c.kind.startswith('opponent') else 'you have'} no {what}"
     if c.kind in ("opponent_status", "opponent_cp"):

@@ -33,6 +33,10 @@ def test_solo_auto_plays_20_turns_and_prints_a_score_and_its_band():
     assert result.exit_code == 0, result.output
     out = result.output
     assert "== Turn 20: P1 ==" in out and "== Turn 21" not in out
+    # the second Harvest is told, its dice and what each Harvest gave (it was silent: player QA)
+    assert out.count("Second Harvest: the Black dice show ") == 20
+    assert re.search(r"P1 harvests \d \d \(sum \d+\): (\w+ Guild Track \+\d|no Citizen answers)", out)
+    assert "sheet at the end" not in out  # no one to show it to
     assert re.search(r"Score Tally\s+P1\nStar pips\s+\d+\nDomains\s+\d+\nMonster Lairs\s+\d+\nStatues\s+\d+\n"
                      r"Total\s+(\d+)", out)
     total = int(re.search(r"Total\s+(\d+)", out).group(1))
@@ -166,10 +170,13 @@ def test_an_interactive_game_at_a_terminal(tmp_path):
     child = spawn("valeria", "play", "--resume", save, "--log", log)
     child.expect(r"resuming after \d+ answers")
     while True:
-        index = child.expect([PROMPT, r"winner: P\d"])
+        index = child.expect([PROMPT, r"P1's sheet at the end"])
         if index == 1:
             break
         child.sendline("1")
+    child.expect(r"P2's sheet at the end")  # both sheets, to read the tally off (player QA)
+    child.expect(r"Score Tally")
+    child.expect(r"winner: P\d")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -914,7 +914,15 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     mode = "solo" if setup.solo else f"{setup.players} players"
     click.echo(f"seed {setup.seed}; {mode}; {setup.sheet}"
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
-    session = Session(loaded, VALERIA, setup, seats, log_path, save_path, _narrator(line),
+    told = _narrator(line)
+
+    def narrate(game, event):
+        told(game, event)
+        if event.get("e") == "end" and "human" in setup.agents:  # the sheets the tally is read off
+            for p in range(len(game.players)):
+                click.echo(f"\nP{p + 1}'s sheet at the end:\n{draw(game, p)}")
+
+    session = Session(loaded, VALERIA, setup, seats, log_path, save_path, narrate,
                       made_by=made_by, ruleset_file=_ruleset_file(ruleset_path))
     result = _run(session, recorded, save_path, command)
     click.echo("")

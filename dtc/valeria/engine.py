@@ -296,6 +296,7 @@ class Game:
         for p in order:
             marks = self.players[p]
             marks.harvested = 0
+            before = list(marks.tracks)
             for value in values:
                 found = self._harvests.get(value)
                 if found is None or found[2] in marks.voided:
@@ -305,6 +306,10 @@ class Game:
                     if self.mark_track_pip(p, track):
                         if self.players[p].queue:
                             yield from self.run_queue(p)
+            if self.record:  # told as one line: what the dice gave each Guild Track
+                gained = {self.guild_name(t["guild"]): marks.tracks[i] - before[i]
+                          for i, t in enumerate(self.sheet["tracks"]) if marks.tracks[i] > before[i]}
+                self.event("harvested", player=p, dice=values, tracks=gained, phase=self.phase)
             if marks.harvested == 0:  # "If you mark no pips at all in the Harvest phase"
                 open_tracks = self.track_options(p)
                 if open_tracks:

@@ -73,6 +73,12 @@ def line(game: Game, event: dict) -> str | None:
         return f"Kingdoms of Valeria, {mode}, {event['sheet']} sheets; P{event['first'] + 1} starts"
     if e == "turn":
         return f"\n== Turn {event['turn']}: P{event['player'] + 1} ==  {dice_line(game)}"
+    if e == "roll":  # solo: "Roll the Black dice again and perform a second Harvest"
+        return f"Second Harvest: the Black dice show {' and '.join(map(str, event['dice']))}"
+    if e == "harvested":
+        *dice, total = event["dice"]
+        gained = ", ".join(f"{guild} Guild Track +{n}" for guild, n in event["tracks"].items())
+        return f"{who} harvests {' '.join(map(str, dice))} (sum {total}): {gained or 'no Citizen answers'}"
     if e == "solo_event":
         return f"Event ({event['ships']}/6 ships): {event['name']}"
     if e == "void":
