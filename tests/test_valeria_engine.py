@@ -387,6 +387,28 @@ def test_a_road_leaving_a_voided_domain_cannot_be_begun(compiled):
     assert road not in g.buildable(0, from_starts=False)
 
 
+def test_the_sheet_shows_voided_domains_and_a_lair_value_taken(compiled):
+    """A claimed Domain that was voided still showed as claimed while the tally left it out, and a
+    Lair another player completed first still showed both values (player QA): "Voided items cannot
+    be gained or used" ("Event Phase"); "The first player to complete a Monster Lair circles the
+    higher VP value" ("Monster Lairs")."""
+    from dtc.valeria.narrate import sheet as draw
+
+    g = game(compiled, players=2)
+    me = g.players[0]
+    names = [d["name"] for d in g.sheet["domains"]]
+    me.domains = {0, 1}
+    g.void(0, "domain", names[1])
+    g.void(0, "domain", names[2])
+    shown = draw(g, 0)
+    domains = next(line for line in shown.splitlines() if line.startswith("Domains"))
+    assert f"{names[1]} (void: not counted)" in domains and domains.endswith(f"{names[2]} (void)")
+    assert names[0] in domains and f"{names[0]} (void" not in domains  # claimed, and counted
+    caves = g.sheet["lairs"][0]
+    g.first_completer[0] = 1
+    assert f"{caves['name']} {caves['vp'][1]} (P2 took the {caves['vp'][0]})" in draw(g, 0)
+
+
 def test_a_renamed_reward_is_counted_by_its_new_name(tmp_path):
     """Statue 7 counts the Plinth pips marked ("Gain 3 VPs for every Plinth pip"); the reward's
     name is content: renamed Pedestal in the rules and on the card, it scores the same."""

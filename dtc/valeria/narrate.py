@@ -47,7 +47,10 @@ def sheet(game: Game, p: int) -> str:
         if m.roads[i] or r["from"] in s["starts"] or r["from"] in claimed:
             roads.append(f"{r['from']}->{r['to'] or 'end'}[{_pips(game, r['pips'], m.roads[i])}]")
     lines.append("Roads     " + "  ".join(roads))
-    lines.append("Domains   " + (", ".join(sorted(claimed)) or "none"))
+    voided = {name for kind, name in m.voided if kind == "domain"}
+    domains = [name + (" (void: not counted)" if name in voided else "") for name in sorted(claimed)]
+    domains += [f"{name} (void)" for name in sorted(voided - claimed)]  # one never to be claimed
+    lines.append("Domains   " + (", ".join(domains) or "none"))
     lairs = []
     for i, lair in enumerate(s["lairs"]):
         if ("lair", lair["name"]) in m.voided:
@@ -55,7 +58,13 @@ def sheet(game: Game, p: int) -> str:
             continue
         blocks = " ".join(f"{b['low']}-{b['high']}[{_pips(game, b['pips'], m.lairs[i][j])}]"
                           for j, b in enumerate(lair["blocks"]))
-        vp = f"{lair['vp'][0]}/{lair['vp'][1]}" + (f" won {m.lair_vp[i]}" if i in m.lair_vp else "")
+        first = game.first_completer.get(i)
+        if i in m.lair_vp:
+            vp = f"won {m.lair_vp[i]}"
+        elif first is not None:  # "The first player to complete a Monster Lair circles the higher VP value"
+            vp = f"{lair['vp'][1]} (P{first + 1} took the {lair['vp'][0]})"
+        else:
+            vp = f"{lair['vp'][0]}/{lair['vp'][1]}"
         closed = f" (closed: claim {lair['access']})" if game.lair_closed(p, i) else ""
         lairs.append(f"{lair['name']} {vp}{closed}: {blocks}")
     lines.append("Lairs     " + " | ".join(lairs))
