@@ -42,6 +42,25 @@ def lint_text(tmp_path, monkeypatch):
     return run
 
 
+def content_copy(tmp_path, hero_file: str, replace=(), status: str = "", cards: str = "") -> Path:
+    """A copy of the built-in content, with one hero file changed: (old, new) text replacements, one
+    more status effect (a YAML list item, indented 2), more cards (YAML list items, indented 2)."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    path = tmp_path / "content" / "heroes" / hero_file
+    text = path.read_text(encoding="utf-8")
+    for old, new in replace:
+        assert old in text, old
+        text = text.replace(old, new)
+    if status:
+        text = text.replace("status_effects:\n", f"status_effects:\n{status}\n", 1)
+    if cards:
+        text = text.rstrip("\n") + "\n\n" + cards
+    path.write_text(text, encoding="utf-8")
+    return tmp_path / "content"
+
+
 def codes(result: project.Result, include_allowed: bool = False) -> list[tuple[str, int, int]]:
     """(code, line, col) of each diagnostic, in order."""
     return [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import MINIMAL_HERO, ROOT, codes
+from conftest import MINIMAL_HERO, ROOT, codes, content_copy
 
 
 def with_hero(**replacements) -> str:
@@ -19,18 +19,9 @@ def hero_with(extra: str) -> str:
 
 def lint_builtin_with(tmp_path, hero_file: str, *replacements: tuple[str, str]):
     """Lint a copy of the built-in content with one hero file's text changed."""
-    import shutil
-
     from dtc import project
 
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    hero = tmp_path / "content" / "heroes" / hero_file
-    text = hero.read_text(encoding="utf-8")
-    for old, new in replacements:
-        assert old in text, old
-        text = text.replace(old, new)
-    hero.write_text(text, encoding="utf-8")
-    return project.run([tmp_path / "content"])
+    return project.run([content_copy(tmp_path, hero_file, replacements)])
 
 
 def diag(result, code):

@@ -837,31 +837,17 @@ def test_a_card_whose_first_part_can_do_nothing_counts_its_then_part(compiled):
     assert not parry().idle  # dmg on its way: it prevents
 
 def compiled_with_cards(tmp_path, hero_file: str, cards: str, status: str = "", replace=()):
-    """The built-in content with more cards in one hero's deck (YAML list items, indented 2), one
-    more status effect for the hero if given (a YAML list item, indented 2), and (old, new) text
-    replacements in the hero's file."""
-    import shutil
-
-    from conftest import ROOT
+    """The built-in content, compiled, with one hero file changed (`conftest.content_copy`)."""
+    from conftest import content_copy
 
     from dtc import artifact, project
     from dtc.compiler import compile_content
 
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    path = tmp_path / "content" / "heroes" / hero_file
-    text = path.read_text(encoding="utf-8")
-    for old, new in replace:
-        assert old in text, old
-        text = text.replace(old, new)
-    if status:
-        text = text.replace("status_effects:\n", f"status_effects:\n{status}\n", 1)
-    if cards:
-        text = text.rstrip("\n") + "\n\n" + cards
-    path.write_text(text, encoding="utf-8")
-    front = project.run([tmp_path / "content"])
+    folder = content_copy(tmp_path, hero_file, replace, status, cards)
+    front = project.run([folder])
     assert front.errors == [], [str(d) for d in front.errors]
-    return artifact.load(artifact.to_bytes(compile_content(
-        front.content, project.artifact_names(front, [tmp_path / "content"]))))
+    names = project.artifact_names(front, [folder])
+    return artifact.load(artifact.to_bytes(compile_content(front.content, names)))
 
 
 def compiled_with_status(tmp_path, hero_file: str, status: str):
