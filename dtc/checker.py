@@ -595,8 +595,8 @@ class Checker:
         for cards in levels.values():
             cards.sort(key=lambda c: c.data.get("level", 2))
             for lower, higher in zip(cards, cards[1:], strict=False):
-                if higher.data.get("level", 2) > lower.data.get("level", 2) and higher.cost < lower.cost:
-                    self.add(warning("C035", f"`{higher.name}` costs {higher.cost} CP, less than "
+                if higher.data.get("level", 2) > lower.data.get("level", 2) and higher.cost <= lower.cost:
+                    self.add(warning("C035", f"`{higher.name}` costs {higher.cost} CP, no more than "
                                      f"`{lower.name}` ({lower.cost} CP): upgrading from one to the other "
                                      "pays the difference, so it would be free",
                                      higher.doc.span(higher.path + ("cost",)),

@@ -91,7 +91,7 @@ CODES: dict[str, Code] = {
         Code("C032", "blueprint-beyond-deck", "a blueprint needs more cards of a symbol than the deck has"),
         Code("C033", "side-without-effect", "a component's side has no effect of its own"),
         Code("C034", "aimed-at-oneself", "an ability aims at the Attacker or Defender that is its own hero"),
-        Code("C035", "upgrade-cheaper", "a higher level of an upgrade costs less than a lower one"),
+        Code("C035", "upgrade-cheaper", "a higher level of an upgrade costs no more than a lower one"),
     ]
 }
 

@@ -643,8 +643,8 @@ def test_a_level_three_upgrade_cheaper_than_level_two_warns(tmp_path):
                                ("    level: 3\n    cost: 4\n", "    level: 3\n    cost: 1\n"))
     found = diag(result, "C035")
     assert found.severity == "warning" and found.message == (
-        "`Ferocity III` costs 1 CP, less than `Ferocity II` (2 CP): upgrading from one to the other pays the "
-        "difference, so it would be free")
+        "`Ferocity III` costs 1 CP, no more than `Ferocity II` (2 CP): upgrading from one to the other pays "
+        "the difference, so it would be free")
 
 
 def test_a_tracks_position_in_a_condition_is_checked(tmp_path):

@@ -154,6 +154,12 @@ def test_a_defender_adds_no_dmg_to_the_attack_against_her(compiled):
         "P2 Duelist adds no dmg: dmg is added only to an Attack of one's own"
     game.add_damage(game.ctx(0, game.seats[0].table.index), 2)  # the attacker's own: it counts
     assert game.incoming[1].added == 2
+    # a status on the defender adds to the Attack against her: Bounty ("When Attacked by an opponent,
+    # add 1 dmg to the Attack"), which the first version of this rule silenced (code review)
+    bounty = status(compiled, "Bounty")
+    game.gain_status(1, bounty, 1, 0)
+    drive(game.fire(1, "attacked", attacker=0, defender=1), answers())
+    assert game.incoming[1].added == 3 and len(events(game, "add_none")) == 1
 
 
 def test_the_damage_total_says_what_did_not_count(compiled):
@@ -1512,20 +1518,27 @@ def test_the_heuristic_bot_plays_a_card_counting_a_token_before_spending_it(tmp_
 
 
 def test_the_heuristic_bot_keeps_guard_break_when_the_attack_is_undefendable_already(compiled):
-    """Guard Break's one use is `the Attack becomes undefendable`: the bot spent it on Attacks that
-    were undefendable already (player QA); it keeps it then, and spends it on a normal Attack."""
+    """Guard Break's one use is `the Attack becomes undefendable` (player QA saw it spent on an
+    Attack that was so already): spending it then would do nothing, the menu says so, and the bot
+    keeps it; on a normal Attack it spends it."""
     from dtc.dicethrone.state import Attack
 
     game = new_game(compiled, ["duelist", "druid"])
-    guard_break = status(compiled, "Guard Break")
-    game.gain_status(0, guard_break, 1, 0)
+    game.gain_status(0, status(compiled, "Guard Break"), 1, 0)
     game.phase = "Offensive Roll Phase"
     game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
     bot = HeuristicBot(1)
+
+    def spend():
+        request = Act(game.phase, 0, "conclude", tuple(game.actions(0, "conclude")))
+        (offered,) = [a for a in request.actions if a.kind == "spend"]
+        answer = bot.answer(game, request)
+        return offered.idle, None if answer is None else request.actions[answer].name
+
     game.attack.dtype = 0  # normal dmg
-    assert bot.spend_score(game, 0, "conclude", guard_break) > 0
+    assert spend() == (False, "Guard Break")
     game.attack.dtype = [t.name for t in game.rules.damage_types].index("undefendable")
-    assert bot.spend_score(game, 0, "conclude", guard_break) == 0
+    assert spend() == (True, None)
 
 
 def test_the_heuristic_bot_spends_a_choice_token_on_what_serves_now(tmp_path):

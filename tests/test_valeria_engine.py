@@ -409,6 +409,17 @@ def test_the_sheet_shows_voided_domains_and_a_lair_value_taken(compiled):
     assert f"{caves['name']} {caves['vp'][1]} (P2 took the {caves['vp'][0]})" in draw(g, 0)
 
 
+def test_a_voided_domain_opens_no_winter_lair(compiled):
+    """A Winter Lair opens with its Domain ("Winter Rules"); a voided Domain is "as if ... not there"
+    ("Event Phase"), so the Lair it opened is closed again (code review)."""
+    g = game(compiled, sheet="Winter")
+    caves = lair(g, "Ice Caves")
+    g.players[0].domains.add(domain(g, "Frostgate"))
+    assert not g.lair_closed(0, caves)
+    g.void(0, "domain", "Frostgate")
+    assert g.lair_closed(0, caves)
+
+
 def test_a_renamed_reward_is_counted_by_its_new_name(tmp_path):
     """Statue 7 counts the Plinth pips marked ("Gain 3 VPs for every Plinth pip"); the reward's
     name is content: renamed Pedestal in the rules and on the card, it scores the same."""

@@ -25,7 +25,7 @@ from typing import Any
 from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
-from dtc.dicethrone.tables import sets_form, uses
+from dtc.dicethrone.tables import sets_form, spent_chunks, uses
 from dtc.opcodes import PREVENTING, TARGETS, Op
 from dtc.vm import (
     ChooseDice,
@@ -198,33 +198,10 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
     return best, picks
 
 
-_READING = frozenset((Op.PUSH, Op.POP, Op.DUP, Op.ADD, Op.SUB, Op.MUL, Op.MIN, Op.HALF, Op.NOT, Op.COMPARE,
-                      Op.JUMP, Op.JUMP_IF_FALSE, Op.THEN, Op.END, Op.MAY, Op.DID, Op.ROLL, Op.HAS_SYMBOL,
-                      Op.HAS_VALUE, Op.MEETS, Op.COUNT_SYMBOLS, Op.ROLL_TOTAL, Op.ROLL_VALUE))
-
-
-def _type_changes_only(artifact, chunks: list[int]) -> list[int]:
-    """The damage types `the Attack becomes ...` in the chunks, when that is all they do (rolls and
-    tests aside: `roll 1 die: On 4-5, the Attack becomes undefendable`); else []."""
-    becomes = []
-    for chunk in chunks:
-        for ins in artifact.chunks[chunk].program:
-            if ins.op == Op.ATTACK_BECOMES:
-                becomes.append(ins.operands[0])
-            elif ins.op not in _READING:
-                return []
-    return becomes
-
-
 def _chooses(artifact, chunk: int) -> bool:
     """Whether the chunk begins with `Choose one`."""
     program = artifact.chunks[chunk].program
     return bool(program) and program[0].op == Op.CHOOSE
-
-
-def _spent_chunks(status: dict) -> list[int]:
-    """The chunks of a status's `When spent` effects."""
-    return [e["chunk"] for e in status.get("effects", ()) if (e.get("trigger") or {}).get("on") == "spent"]
 
 
 def _moment(effect: dict) -> str | None:
@@ -428,12 +405,7 @@ class HeuristicBot:
         use = self.spend_use(game, status)
         if use == "attack":
             attack = game.attack
-            if attack is None or attack.attacker != seat:
-                return 0.0
-            becomes = _type_changes_only(game.a, _spent_chunks(game.a.statuses[status]))
-            if becomes and not any(game.can_become(dtype) for dtype in becomes):
-                return 0.0  # its one use, making the Attack harder to answer, is made already
-            return 3.0
+            return 3.0 if attack is not None and attack.attacker == seat else 0.0
         if use == "damaged":
             return 2.0
         if use == "prevent":  # prevention lasts its phase ("Reducing Damage"): only against dmg coming
@@ -451,7 +423,7 @@ class HeuristicBot:
 
     def choice_worth(self, game, seat: int, status: int) -> float:
         """What the best option of a token's `When spent, choose one: ...` is worth now."""
-        chunk = _spent_chunks(game.a.statuses[status])[0]
+        chunk = spent_chunks(game.a.statuses[status])[0]
         starts = game.vm.option_starts(chunk)
         return max(self.option_worth(game, seat, game.vm.option_steps(chunk, at)) for at in starts)
 
@@ -465,7 +437,7 @@ class HeuristicBot:
         if use is None:
             entry = game.a.statuses[status]
             on = (entry.get("spendable") or {}).get("on")
-            spent = _spent_chunks(entry)
+            spent = spent_chunks(entry)
             use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
                 "damaged" if on == "damaged_by_phase" else \
                 "form" if any(sets_form(game.a, c) for c in spent) else \

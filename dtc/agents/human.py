@@ -13,9 +13,9 @@ from typing import Any
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table, who
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
-from dtc.dicethrone.tables import uses
+from dtc.dicethrone.tables import spent_chunks, uses
 from dtc.disasm import requirement_text
-from dtc.opcodes import PREVENTING
+from dtc.opcodes import PREVENTING, Op
 from dtc.session import Quit
 from dtc.vm import (
     ChooseDice,
@@ -397,9 +397,11 @@ def _early(game, player: int, action) -> str:
         hand = game.seats[player].hand
         prevents = action.ref < len(hand) and hand[action.ref].card.prevents
     elif action.kind == "spend":
-        spent = [e["chunk"] for e in game.a.statuses[action.ref].get("effects", ())
-                 if (e.get("trigger") or {}).get("on") == "spent"]
-        prevents = bool(spent) and all(uses(game.a, chunk, PREVENTING) for chunk in spent)
+        # as the bots read a token: for prevention when a `When spent` effect prevents, and offers no
+        # choice (`choose one: add 2 dmg, or prevent 2 dmg` serves an Attack of one's own too)
+        spent = spent_chunks(game.a.statuses[action.ref])
+        prevents = any(uses(game.a, chunk, PREVENTING) for chunk in spent) \
+            and not any(uses(game.a, chunk, {Op.CHOOSE}) for chunk in spent)
     else:
         prevents = False
     return " - no dmg coming at you yet" if prevents else ""

@@ -33,7 +33,7 @@ from dtc.dicethrone.requests import (
     SellDown,
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
-from dtc.dicethrone.tables import hero_tables, rules_of, symbol_counts
+from dtc.dicethrone.tables import hero_tables, rules_of, spent_chunks, symbol_counts
 from dtc.opcodes import Op
 from dtc.vm import VM, ChooseOption, Request, RunContext, Window
 
@@ -913,8 +913,7 @@ class Game(GameState):
         """Whether spending the status's first token would do nothing now: it has `When spent`
         effects (for the token's side) and none of them could do anything."""
         side = self.seats[seat].tokens[status][0].side
-        spent = [e["chunk"] for e in self.a.statuses[status].get("effects", ())
-                 if (e.get("trigger") or {}).get("on") == "spent" and e.get("side") in (None, side)]
+        spent = spent_chunks(self.a.statuses[status], side)
         return bool(spent) and not any(self.vm.can_start(chunk, self, seat) for chunk in spent)
 
     def upgrade_cost(self, seat: int, card) -> int | None:

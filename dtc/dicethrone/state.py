@@ -240,8 +240,10 @@ class GameState:
         attack = self.attack
         if attack is None or amount <= 0:
             return
-        if ctx.owner == attack.defender or (self.rules.own_attacks_only and ctx.owner != attack.attacker):
-            # "Attack Modifiers": only on an Attack one is activating (never on one against oneself)
+        if ctx.status is None and (ctx.owner == attack.defender
+                                   or (self.rules.own_attacks_only and ctx.owner != attack.attacker)):
+            # "Attack Modifiers": only on an Attack one is activating, never on one against oneself; a
+            # status on the defender may add to it all the same (`When Attacked ..., add 1 dmg`)
             self.event("add_none", player=ctx.owner, amount=amount, **self._by(ctx))
             return
         self.incoming[attack.defender].added += amount

@@ -285,6 +285,12 @@ def uses(artifact: Artifact, chunk: int | None, ops: set[Op] | frozenset[Op]) ->
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
 
 
+def spent_chunks(status: dict, side: int | None = None) -> list[int]:
+    """The chunks of a status's `When spent` effects (those of a token's `side`, if given)."""
+    return [e["chunk"] for e in status.get("effects", ()) if (e.get("trigger") or {}).get("on") == "spent"
+            and (side is None or e.get("side") in (None, side))]
+
+
 def sets_form(artifact: Artifact, chunk: int | None) -> bool:
     """Whether the chunk sets a component of kind `forms` (`transform into <form>`)."""
     if chunk is None or artifact.chunks[chunk].hero is None:

@@ -387,13 +387,9 @@ class Game:
     def power_options(self, a: int) -> list[tuple[int, str]]:
         marks = self.players[a]
         out = []
-        for d in sorted(marks.domains):
+        for d in sorted(live_domains(self.sheet, marks)):
             domain = self.sheet["domains"][d]
-            if (
-                domain["when"] == "action"
-                and d not in marks.used_powers
-                and ("domain", domain["name"]) not in marks.voided
-            ):
+            if domain["when"] == "action" and d not in marks.used_powers:
                 out.append((d, f"{domain['name']}: {domain.get('power', 'power')}"))
         return out
 
@@ -596,8 +592,7 @@ class Game:
         out = []
         for r, (size, from_start, from_domain) in enumerate(self._road_opening):
             done = marks.roads[r]
-            opened = from_domain in marks.domains \
-                and ("domain", self.sheet["domains"][from_domain]["name"]) not in marks.voided
+            opened = from_domain in live_domains(self.sheet, marks)
             if done < size and (done > 0 or (from_start and from_starts) or opened):
                 out.append(r)
         return out
@@ -611,9 +606,10 @@ class Game:
         return any(m < size for m, size in zip(marks.lairs[lair], sizes, strict=True))
 
     def lair_closed(self, p: int, lair: int) -> bool:
-        """Winter: "marking specific Domains grants access to specific Monster Lairs" (not yet)."""
+        """Winter: "marking specific Domains grants access to specific Monster Lairs" (not yet; a
+        Domain voided grants nothing: it is "as if ... not there")."""
         gate = self._lair_gates[lair][1]
-        return gate is not None and gate not in self.players[p].domains
+        return gate is not None and gate not in live_domains(self.sheet, self.players[p])
 
     # ======================================================= the VM's sheet
     def citizen_options(self, player: int, guild: int | None) -> list[str]:
@@ -815,7 +811,7 @@ def count(sheet: dict, marks: Marks, rules: dict, what: str, guild: int | None) 
             if road["bridge"] is not None and marks.roads[r] >= road["bridge"] + 3
         )
     if what == "domains":
-        return sum(1 for d in marks.domains if ("domain", sheet["domains"][d]["name"]) not in marks.voided)
+        return len(live_domains(sheet, marks))
     if what == "gold_pips":
         return marks.gold
     if what == "wall_stars":
@@ -831,6 +827,12 @@ def count(sheet: dict, marks: Marks, rules: dict, what: str, guild: int | None) 
     if what == "star_pips":
         return sum(1 for pips in marked_pips(sheet, marks) for pip in pips if pip in star)
     raise VMError(f"nothing to count called {what!r}")
+
+
+def live_domains(sheet: dict, marks: Marks) -> set[int]:
+    """The Domains a player has claimed and that are not voided: "Voided items cannot be gained or
+    used — treat them as if they are not there" ("Event Phase")."""
+    return {d for d in marks.domains if ("domain", sheet["domains"][d]["name"]) not in marks.voided}
 
 
 def marked_pips(sheet: dict, marks: Marks) -> list[list[int]]:
