@@ -110,13 +110,13 @@ class Session:
             raise SessionError(f"--save and --log name the same file ({self.save_path}); give two")
         # the log is written beside its place and put there once the saved answers all fit: a save
         # that turns out not to fit leaves the log it names as it was
-        writing = None
+        writing = target = None
         if self.log_path:
-            named = Path(self.log_path)
-            writing = named.with_name(f".{named.stem}.{os.getpid()}.partial{named.suffix}")
+            target = Path(os.path.realpath(self.log_path))  # through a link, as saves are written
+            writing = target.with_name(f".{target.stem}.{os.getpid()}.partial{target.suffix}")
         try:
             if self.log_path:
-                Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)  # as saves do
+                target.parent.mkdir(parents=True, exist_ok=True)  # as saves do
             log = open(writing, "w", encoding="utf-8") if writing else None
         except OSError as exc:
             raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
@@ -133,7 +133,7 @@ class Session:
                     shown = self._events(game, shown, log, live=not pending)
                     turns = game.turn_no
                     if writing is not None and not pending:
-                        writing = self._settle_log(writing)
+                        writing = self._settle_log(writing, target)
                     if turns != turns_seen:
                         turns_seen = turns
                         if not pending:  # a save being resumed is rewritten only once it has all fitted
@@ -173,7 +173,7 @@ class Session:
                                    f"the game ended with {len(pending)} saved answers left over")
             self._events(game, shown, log, live=True)
             if writing is not None:
-                writing = self._settle_log(writing)
+                writing = self._settle_log(writing, target)
             self.save()
             return result
         finally:
@@ -186,11 +186,11 @@ class Session:
                     if writing is not None:  # never put in place: the log named stays as it was
                         writing.unlink(missing_ok=True)
 
-    def _settle_log(self, writing: Path) -> None:
+    def _settle_log(self, writing: Path, target: Path) -> None:
         """Put the log being written in its place (it goes on being written there: the file open is
         the same); None, for the caller to keep: nothing is left to move."""
         try:
-            os.replace(writing, self.log_path)
+            os.replace(writing, target)
         except OSError as exc:
             raise SessionError(f"cannot write {self.log_path}: {exc.strerror or exc}") from None
 

@@ -136,6 +136,12 @@ def test_a_save_through_a_symbolic_link_replaces_the_file_it_names(game, tmp_pat
     result = run(*new, "--save", link)
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and json.loads(target.read_text())["answers"]
+    log_target = tmp_path / "saves" / "game.jsonl"  # a log the same way (it is now renamed into place)
+    log_target.write_text("old")
+    log_link = tmp_path / "link.jsonl"
+    log_link.symlink_to(log_target)
+    assert run(*new, "--log", log_link).exit_code == 0
+    assert log_link.is_symlink() and log_target.read_text().startswith('{"dtc"')
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
