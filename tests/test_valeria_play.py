@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -231,3 +232,29 @@ def test_any_game_marks_in_order_keeps_the_limits_and_ends(players, seed, bot, s
 @given(players=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
 def test_same_seed_same_game(players, seed):
     assert bot_game(players, seed, "greedy", None).events == bot_game(players, seed, "greedy", None).events
+
+
+def test_a_tie_broken_on_star_pips_says_so():
+    """"In case of a tie, the player with the most Star pips is the winner. If a tie persists, the
+    tied players share their glorious victory" (002_76d1292095cadf00.txt, "Scoring"): a winner by
+    Star pips was told as a plain "winner: P2" (player QA)."""
+    from dtc.valeria.engine import Result, Score
+    from dtc.valeria.narrate import tally
+
+    tied = Result([Score(20, 10, 5, 25, {}), Score(22, 8, 5, 25, {}), Score(10, 5, 5, 5, {})], [1], 20)
+    assert tally(None, tied).splitlines()[-1] == "winner: P2 (tied on VP; most Star pips)"
+    shared = Result([Score(20, 10, 5, 25, {}), Score(20, 10, 5, 25, {})], [0, 1], 20)
+    assert tally(None, shared).splitlines()[-1] == "winner: P1 and P2 (shared)"
+    alone = Result([Score(30, 10, 5, 25, {}), Score(20, 10, 5, 25, {})], [0], 20)
+    assert tally(None, alone).splitlines()[-1] == "winner: P1"
+
+
+def test_a_place_with_one_choice_is_taken_unasked():
+    """Valeria's one-option prompts asked "(1-1)" (player QA): the only choice is taken and said."""
+    from dtc.agents.human import Human
+    from dtc.vm import ChoosePlace
+
+    said = []
+    human = Human(read=lambda prompt: pytest.fail(f"asked: {prompt}"), say=said.append)
+    assert human.answer(None, ChoosePlace("Harvest", 0, ("Holy",), "mark 1 Guild Track pip")) == 0
+    assert said[-1] == "  (the only choice: Holy)"

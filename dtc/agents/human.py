@@ -298,9 +298,12 @@ class Human:
         if shown:
             self.say(shown)
         self.say(f"-- {spoken(r.owner)}: {r.purpose} --")
+        n = len(r.options)
+        if n == 1:  # one place to choose: not worth a question
+            self.say(f"  (the only choice: {r.options[0]})")
+            return 0
         for i, label in enumerate(r.options, 1):
             self.say(f"  [{i}] {label}")
-        n = len(r.options)
         if r.options[-1].startswith("no more"):  # declining is the usual answer: Enter gives it
             return self.ask(f"{r.purpose}: which? (1-{n}, Enter: {r.options[-1]}) > ",
                             lambda t: n if t == "" else _number(t, 1, n),

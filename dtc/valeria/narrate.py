@@ -124,5 +124,9 @@ def tally(game: Game, result: Result) -> str:
         lines.append(f"{result.scores[0].total} VP: {result.band}")
     else:
         names = " and ".join(f"P{w + 1}" for w in result.winners)
-        lines.append(f"winner: {names}" + (" (shared)" if len(result.winners) > 1 else ""))
+        best = max(s.total for s in result.scores)
+        tied = [p for p, s in enumerate(result.scores) if s.total == best]
+        # "In case of a tie, the player with the most Star pips is the winner" ("Scoring")
+        why = " (tied on VP; most Star pips)" if len(tied) > len(result.winners) else ""
+        lines.append(f"winner: {names}" + (" (shared)" if len(result.winners) > 1 else why))
     return "\n".join(lines)
