@@ -401,6 +401,9 @@ def test_the_sheet_shows_voided_domains_and_a_lair_value_taken(compiled):
     g.void(0, "domain", names[1])
     g.void(0, "domain", names[2])
     shown = draw(g, 0)
+    # the pip letters are explained under the sheet (they never were, player QA)
+    assert shown.splitlines()[-1] == ("Pips      x marked  # void  . nothing  R Recruit  G Gold  D Road  "
+                                      "K Knight  S Slay  P Plinth  * Star")
     domains = next(line for line in shown.splitlines() if line.startswith("Domains"))
     assert f"{names[1]} (void: not counted)" in domains and domains.endswith(f"{names[2]} (void)")
     assert names[0] in domains and f"{names[0]} (void" not in domains  # claimed, and counted

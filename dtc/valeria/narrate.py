@@ -70,6 +70,8 @@ def sheet(game: Game, p: int) -> str:
     lines.append("Lairs     " + " | ".join(lairs))
     lines.append(f"Statues   {', '.join(map(str, m.statues)) or 'none'}   draft line: "
                  f"{' '.join(map(str, game.draft))}")
+    legend = "  ".join(f"{r['mark']} {r['name']}" for r in game.rules["rewards"])  # what a pip gives
+    lines.append(f"Pips      {MARKED} marked  {VOID} void  . nothing  {legend}")
     return "\n".join(lines)
 
 
