@@ -550,7 +550,8 @@ class Checker:
             in_roll = card.data.get("timing") in ("roll", "instant")
             dice_here = (hero.dice_count if hero else scope.dice_count) if in_roll else None
             self.check_site(card.effect, scope, Context("card", dice=dice_here))
-            if card.data.get("timing") == "main" and card.effect.ast is not None \
+            body = card.effect.ast.body if isinstance(card.effect.ast, n.Effect) else ()
+            if card.data.get("timing") == "main" and not (body and isinstance(body[0], n.Choose)) \
                     and any(isinstance(node, n.AddDamage) for node in n.walk(card.effect.ast)):
                 # "Attack Modifiers ... can only be used on Attacks": none is made in a Main Phase
                 self.add(error("C016", f"`{card.name}` adds dmg, and is played in a Main Phase, where there "

@@ -616,6 +616,8 @@ cards:
     assert found.message == ("`Sharpen` adds dmg, and is played in a Main Phase, where there is no Attack to "
                              "add to: it could never be played")
     assert codes(lint_text(hero_with(card.format(timing="roll")))) == []
+    choice = card.replace("effect: Gain 1 CP. Add 2 dmg.", 'effect: "Choose one: gain 1 CP, or add 2 dmg."')
+    assert codes(lint_text(hero_with(choice.format(timing="main")))) == []  # its other option serves
 
 
 def test_more_dmg_says_how_dmg_is_added(lint_text):

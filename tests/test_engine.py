@@ -251,6 +251,28 @@ def test_a_condition_on_a_tracks_position(tmp_path):
         assert game.incoming[1].added == added
 
 
+def test_a_main_phase_choice_card_with_an_add_dmg_option_is_offered(tmp_path):
+    """"Choose one: heal 2, or add 2 dmg." in a Main Phase: the card is an Attack Modifier only when
+    its `add` option is taken, which needs an Attack of one's own ("Attack Modifiers"); it was never
+    offered at all (code review). It is offered, and heals without asking."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Test Main Choice
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 0
+    effect: "Choose one: heal 2, or add 2 dmg."
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Test Main Choice")
+    game.phase, game.active, me.health = "Main Phase (1)", 0, 40
+    card = next(a for a in game.actions(0, "main") if a.kind == "play")
+    _, seen = drive(game.perform(0, card), answers())
+    assert me.health == 42 and not [r for r in seen if type(r).__name__ == "ChooseOption"]
+
+
 def test_start_player_skips_the_first_income(compiled):
     """"Turn Phases": the Start Player skips their first Income Phase; the other player does not."""
     game = Game(compiled, [0, 1], seed=11)

@@ -25,7 +25,7 @@ from typing import Any
 from dtc import odds
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
-from dtc.dicethrone.tables import sets_form, spent_chunks, uses
+from dtc.dicethrone.tables import chooses_first, sets_form, spent_chunks, uses
 from dtc.opcodes import PREVENTING, TARGETS, Op
 from dtc.vm import (
     ChooseDice,
@@ -196,12 +196,6 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
                 best = after - now
                 picks = list(zip(dice, top_values, strict=True)) if purpose == "change" else list(dice)
     return best, picks
-
-
-def _chooses(artifact, chunk: int) -> bool:
-    """Whether the chunk begins with `Choose one`."""
-    program = artifact.chunks[chunk].program
-    return bool(program) and program[0].op == Op.CHOOSE
 
 
 def _moment(effect: dict) -> str | None:
@@ -441,7 +435,7 @@ class HeuristicBot:
             use = "attack" if entry.get("attack_modifier") or on == "conclude" else \
                 "damaged" if on == "damaged_by_phase" else \
                 "form" if any(sets_form(game.a, c) for c in spent) else \
-                "choose" if spent and all(_chooses(game.a, c) for c in spent) else \
+                "choose" if spent and all(chooses_first(game.a, c) for c in spent) else \
                 "prevent" if any(uses(game.a, c, PREVENTING) for c in spent) else "other"
             self._spend_uses[status] = use
         return use

@@ -13,9 +13,9 @@ from typing import Any
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table, who
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
-from dtc.dicethrone.tables import spent_chunks, uses
+from dtc.dicethrone.tables import chooses_first, spent_chunks, uses
 from dtc.disasm import requirement_text
-from dtc.opcodes import PREVENTING, Op
+from dtc.opcodes import PREVENTING
 from dtc.session import Quit
 from dtc.vm import (
     ChooseDice,
@@ -404,7 +404,7 @@ def _early(game, player: int, action) -> str:
         # choice (`choose one: add 2 dmg, or prevent 2 dmg` serves an Attack of one's own too)
         spent = spent_chunks(game.a.statuses[action.ref])
         prevents = any(uses(game.a, chunk, PREVENTING) for chunk in spent) \
-            and not any(uses(game.a, chunk, {Op.CHOOSE}) for chunk in spent)
+            and not any(chooses_first(game.a, chunk) for chunk in spent)
     else:
         prevents = False
     return " - no dmg coming at you yet" if prevents else ""

@@ -285,6 +285,12 @@ def uses(artifact: Artifact, chunk: int | None, ops: set[Op] | frozenset[Op]) ->
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
 
 
+def chooses_first(artifact: Artifact, chunk: int | None) -> bool:
+    """Whether the chunk begins with `Choose one`."""
+    program = artifact.chunks[chunk].program if chunk is not None else []
+    return bool(program) and program[0].op == Op.CHOOSE
+
+
 def spent_chunks(status: dict, side: int | None = None) -> list[int]:
     """The chunks of a status's `When spent` effects (those of a token's `side`, if given)."""
     return [e["chunk"] for e in status.get("effects", ()) if (e.get("trigger") or {}).get("on") == "spent"
@@ -346,7 +352,9 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         upgrades=data.get("upgrades"), level=data.get("level", 1), ctype=data.get("type"),
         symbol=data.get("symbol"), chunk=chunk, ability=ability,
         value=chunk_value(artifact, chunk),
-        attack_modifier=uses(artifact, chunk, {Op.ADD_DMG}),
+        # a `Choose one` card adds dmg only when that option is taken, which the VM offers only on an
+        # Attack of one's own: its other options may serve at any time
+        attack_modifier=uses(artifact, chunk, {Op.ADD_DMG}) and not chooses_first(artifact, chunk),
         alters_dice=uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
         dice_alteration=_dice_alteration(artifact, chunk),
         prevents=uses(artifact, chunk, PREVENTING),
