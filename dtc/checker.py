@@ -305,9 +305,9 @@ class Checker:
         for status in hero.statuses:
             for slot in status.slots:
                 for tier in slot.tiers:
-                    self.check_blueprint(status, slot, tier, copies)
+                    self.check_blueprint(slot, tier, copies)
 
-    def check_blueprint(self, status: Status, slot, tier, copies: dict[str, int]) -> None:
+    def check_blueprint(self, slot, tier, copies: dict[str, int]) -> None:
         site = tier.blueprint
         if site is None or not isinstance(site.ast, n.Requirement):
             return

@@ -524,7 +524,7 @@ class _Emitter:
             self.emit(Op.IN_FORM, comp_index, value, node=c)
         elif isinstance(c, n.AtPosition):  # a track's position, as a form: the component reads that value
             comp_index = self.c.component_index(c.component, self.scope)
-            comp = self.c.component_of(c.component, self.scope)
+            comp = self.scope.hero.components[comp_index]
             value = next((j for j, v in enumerate(comp.values) if fold(str(v)) == fold(c.position)), None)
             if value is None:
                 raise CompileError(f"unknown position {c.position} of {comp.name}")

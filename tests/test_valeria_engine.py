@@ -407,6 +407,10 @@ def test_the_sheet_shows_voided_domains_and_a_lair_value_taken(compiled):
     domains = next(line for line in shown.splitlines() if line.startswith("Domains"))
     assert f"{names[1]} (void: not counted)" in domains and domains.endswith(f"{names[2]} (void)")
     assert names[0] in domains and f"{names[0]} (void" not in domains  # claimed, and counted
+    roads = next(line for line in shown.splitlines() if line.startswith("Roads"))
+    assert {names[0], names[1]} <= {r["from"] for r in g.sheet["roads"]}  # both open roads
+    assert f" {names[0]}->" in f" {roads}"  # a claimed Domain's roads show
+    assert f" {names[1]}->" not in f" {roads}"  # a voided one's do not: none can be begun from it
     caves = g.sheet["lairs"][0]
     g.first_completer[0] = 1
     assert f"{caves['name']} {caves['vp'][1]} (P2 took the {caves['vp'][0]})" in draw(g, 0)

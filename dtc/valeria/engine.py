@@ -309,7 +309,7 @@ class Game:
             if self.record:  # told as one line: what the dice gave each Guild Track
                 gained = {self.guild_name(t["guild"]): marks.tracks[i] - before[i]
                           for i, t in enumerate(self.sheet["tracks"]) if marks.tracks[i] > before[i]}
-                self.event("harvested", player=p, dice=values, tracks=gained, phase=self.phase)
+                self.event("harvested", player=p, dice=values, tracks=gained)
             if marks.harvested == 0:  # "If you mark no pips at all in the Harvest phase"
                 open_tracks = self.track_options(p)
                 if open_tracks:
@@ -589,11 +589,11 @@ class Game:
         claimed Domain not voided ("Voided items cannot be gained or used — treat them as if they are
         not there", "Event Phase"), or already begun."""
         marks = self.players[p]
+        live = live_domains(self.sheet, marks)
         out = []
         for r, (size, from_start, from_domain) in enumerate(self._road_opening):
             done = marks.roads[r]
-            opened = from_domain in live_domains(self.sheet, marks)
-            if done < size and (done > 0 or (from_start and from_starts) or opened):
+            if done < size and (done > 0 or (from_start and from_starts) or from_domain in live):
                 out.append(r)
         return out
 

@@ -3,7 +3,7 @@ Score Tally as the sheet prints it."""
 
 from __future__ import annotations
 
-from dtc.valeria.engine import Game, Result
+from dtc.valeria.engine import Game, Result, live_domains
 
 MARKED = "x"
 VOID = "#"
@@ -42,9 +42,10 @@ def sheet(game: Game, p: int) -> str:
         cut += n
     lines.append(f"Gold      {' '.join(rows)}   Wall {_pips(game, s['wall'], m.wall)}")
     claimed = {s["domains"][d]["name"] for d in m.domains}
+    live = {s["domains"][d]["name"] for d in live_domains(s, m)}  # a voided Domain opens no road
     roads = []
     for i, r in enumerate(s["roads"]):
-        if m.roads[i] or r["from"] in s["starts"] or r["from"] in claimed:
+        if m.roads[i] or r["from"] in s["starts"] or r["from"] in live:
             roads.append(f"{r['from']}->{r['to'] or 'end'}[{_pips(game, r['pips'], m.roads[i])}]")
     lines.append("Roads     " + "  ".join(roads))
     voided = {name for kind, name in m.voided if kind == "domain"}
