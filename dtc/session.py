@@ -56,7 +56,11 @@ class OtherRuleset(SessionError):
 
 
 class Quit(Exception):
-    """A player left the game before its end (Ctrl-C or end of input at a prompt)."""
+    """A player left the game before its end (`q`, Ctrl-C or end of input at a prompt)."""
+
+    def __init__(self, interrupted: bool = False):
+        super().__init__("interrupted" if interrupted else "left")
+        self.interrupted = interrupted  # Ctrl-C: the command exits 130, as an interrupted program does
 
 
 @dataclass(frozen=True)

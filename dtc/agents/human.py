@@ -1,7 +1,7 @@
 """Human: the terminal player. Shows the table, asks, checks the answer, asks again with a hint.
 
-Ctrl-C or end of input raise `Quit`, which `dtc play` turns into a clean exit
-(after saving, when asked to save).
+`q`, Ctrl-C or end of input raise `Quit`, which `dtc play` turns into a clean exit
+(after saving, when asked to save; exit 130 after Ctrl-C).
 """
 
 from __future__ import annotations
@@ -67,8 +67,10 @@ class Human:
         while True:
             try:
                 text = self.read(prompt)
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 raise Quit() from None
+            except KeyboardInterrupt:
+                raise Quit(interrupted=True) from None
             if text.strip().lower() in QUIT:
                 raise Quit()
             value = parse(text.strip())

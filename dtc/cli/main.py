@@ -530,12 +530,13 @@ def _narrator(line, own: set[int] = frozenset()):
 
 
 def _run(session, recorded: list, save_path: Path | None, command: str):
-    """Play the session to its result; Ctrl-C or end of input saves and leaves cleanly."""
+    """Play the session to its result; `q`, Ctrl-C or end of input saves and leaves cleanly (Ctrl-C
+    exits 130, as an interrupted program does; the others 0)."""
     from dtc.session import Quit, SessionError
 
     try:
         return session.run(recorded)
-    except Quit:
+    except Quit as left:
         try:
             session.save()
         except SessionError as exc:
@@ -547,7 +548,7 @@ def _run(session, recorded: list, save_path: Path | None, command: str):
                        f"(continue with `{command} --resume {save_path}`)")
         else:
             click.echo("left the game (use --save FILE to be able to continue)")
-        sys.exit(EXIT_CLEAN)
+        sys.exit(130 if left.interrupted else EXIT_CLEAN)
     except SessionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
