@@ -44,14 +44,15 @@ from dtc.opcodes import (
     SECTIONS,
     TABLE,
     TARGETS,
+    THEN_WINDOWS,
     VALERIA_OPS,
     VOID_KINDS,
     Op,
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 4  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
-# 4: COUNT_PIPS a second (the section counted)
+FORMAT_VERSION = 5  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+# 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -664,6 +665,8 @@ class _Verifier:
                 self.constant(ins.op, chunk.consts[value], at, hero)
         if ins.op in (Op.GAIN_THIS, Op.REMOVE_THIS, Op.SPEND_THIS, Op.FLIP_THIS) and chunk.status is None:
             self.fail(at, "`this token` outside a status effect")
+        if ins.op == Op.THEN and ins.operands[0] >= len(THEN_WINDOWS):
+            self.fail(at, f"unknown window {ins.operands[0]}")
         if ins.op == Op.PICK and not ins.operands[0] <= ins.operands[1]:
             self.fail(at, "an empty range to pick from")
         if ins.op == Op.CHANGE_DICE and ins.operands[0] == 2:

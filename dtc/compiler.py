@@ -395,6 +395,7 @@ class _Emitter:
         self.line_of = line_of
         self.last_line = line_of(0)
         self.current: Any = None
+        self.following: Any = None  # the statement after the one being compiled, in its block
         self.verb_text: str | None = None
 
     def line(self, node: Any) -> int:
@@ -407,7 +408,8 @@ class _Emitter:
         return self.chunk.emit(op, *operands, line=self.line(node))
 
     def block(self, body: tuple) -> None:
-        for stmt in body:
+        for i, stmt in enumerate(body):
+            self.following = body[i + 1] if i + 1 < len(body) else None
             method = getattr(self, "s_" + type(stmt).__name__, None)
             if method is None:
                 raise CompileError(f"cannot compile {type(stmt).__name__}")
@@ -797,6 +799,12 @@ class _Emitter:
         if s.die is not None:
             die = 1 + next(i for i, d in enumerate(self.c.dice) if fold(d["name"]) == fold(s.die))
         self.emit(Op.ROLL, die, node=s)
+        # a break before the dice count: any player may change them ("Offensive Roll Phase": Roll Phase
+        # cards "after any step", its variable effects among them; "Instant Action Cards": they
+        # interrupt abilities). The engine opens none inside what cannot be interrupted; a `Then`
+        # next is that break already.
+        if not isinstance(self.following, n.Then):
+            self.emit(Op.THEN, 2, node=s)
 
     def s_ChangeDice(self, s: n.ChangeDice) -> None:
         self.push_most(s.amount)

@@ -170,7 +170,7 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
     if shape == "voidkind":
         return VOID_KINDS[value]
     if op == Op.THEN and shape == "u8":
-        return "Then" if value == 0 else "after the Defensive Roll"
+        return ("Then", "after the Defensive Roll", "after the roll")[value] if value < 3 else "?"
     if op == Op.DEAL and shape == "u8":
         return "isolated" if value else ""
     return ""

@@ -163,6 +163,10 @@ TARGETS = (
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
 )
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
+# THEN's operand: which break in play its window is (a `Then`, after a Defensive Roll, after the dice an
+# effect rolls, before they count)
+THEN_WINDOWS = ("then", "after defensive roll", "after effect roll")
+AFTER_EFFECT_ROLL = 2
 SECTIONS = ("gold", "wall")  # MARK_NEXT: sections marked in order with no choice
 COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "citizen_pips")
 VOID_KINDS = ("citizen", "domain", "lair")
@@ -191,7 +195,7 @@ _ROWS = [
     (Op.PICK_FROM, ("const",), 0, 1, True, "ask for one of the listed numbers (`1 or 2`); push it"),
     (Op.THEN, ("u8",), 0, 0, True,
      "hand a window to the caller: statuses may be spent and cards played (0 `Then`, "
-     "1 after the Defensive Roll)"),
+     "1 after the Defensive Roll, 2 after an effect's roll)"),
     (Op.END, (), 0, 0, False, "finish the chunk"),
     (Op.ACTOR, ("target",), 0, 0, True,
      "who does the following actions (`the Attacker heals 7`); asks when a player is chosen"),

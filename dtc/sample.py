@@ -213,7 +213,7 @@ class SampleState:
     def stack_limit(self, player, status):
         return self.a.statuses[status].get("stack_limit", 99)
 
-    def remove_status(self, player, status, count):
+    def remove_status(self, player, status, count, by=None):
         held = self.removable(player, status)
         if held is not None:
             self.remove_tokens(player, held[:count])

@@ -25,7 +25,18 @@ from typing import Any, Protocol
 from dtc.artifact import Artifact
 from dtc.dice import meets as dice_meets
 from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
-from dtc.opcodes import COUNTABLES, PREVENTING, SECTIONS, TABLE, TARGETS, VALERIA_OPS, VOID_KINDS, Op
+from dtc.opcodes import (
+    AFTER_EFFECT_ROLL,
+    COUNTABLES,
+    PREVENTING,
+    SECTIONS,
+    TABLE,
+    TARGETS,
+    THEN_WINDOWS,
+    VALERIA_OPS,
+    VOID_KINDS,
+    Op,
+)
 
 DEFAULT_BUDGET = 10_000
 MAX_DICE = 99  # no effect rolls more; a crafted artifact asking for more is refused at run time
@@ -49,9 +60,10 @@ _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARD
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
                                               Op.STEAL_CP, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
 _YES = ("yes",)  # `_check_at`: nothing to read, it can
-# steps that only read, roll or jump: an effect made of these and `the Attack becomes <type>` does that
-_ONLY_READS = frozenset(int(op) for op in (Op.PUSH, Op.ROLL, Op.HAS_VALUE, Op.HAS_SYMBOL, Op.JUMP,
-                                           Op.JUMP_IF_FALSE, Op.END, Op.MAY))
+# steps that only read, roll, jump or break: an effect made of these and `the Attack becomes <type>` does
+# that
+_ONLY_READS = frozenset(int(op) for op in (Op.PUSH, Op.ROLL, Op.THEN, Op.HAS_VALUE, Op.HAS_SYMBOL,
+                                           Op.JUMP, Op.JUMP_IF_FALSE, Op.END, Op.MAY))
 _PREVENTS = frozenset(int(op) for op in PREVENTING)
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
                                             Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
@@ -193,7 +205,9 @@ class GameState(Protocol):
     def cp(self, player: int) -> int: ...
     def gain_status(self, player: int, status: int, count: int, tier: int, by: int | None = None) -> None:
         """`player` gains tokens (up to the stack limit); `by`: the player inflicting them."""
-    def remove_status(self, player: int, status: int, count: int) -> None: ...
+    def remove_status(self, player: int, status: int, count: int, by: int | None = None) -> None:
+        """`player` loses tokens; `by`: the player whose effect removes them (one marked not
+        removable goes only by its owner's own effects)."""
     def removable(self, player: int, status: int) -> list[int] | None:
         """For a class (`1 negative status effect`): the statuses of the tokens it could remove, one
         per token; None for a named status."""
@@ -494,7 +508,7 @@ class VM:
         furthest = at
         for i in range(at, len(steps)):
             op, a, _, _ = steps[i]
-            if op == _THEN and furthest <= i:
+            if op == _THEN and a != AFTER_EFFECT_ROLL and furthest <= i:
                 return i + 1
             if op == _END or op == _CHOOSE:
                 return None
@@ -715,7 +729,7 @@ class VM:
                 state.gain_status(actor, a, pop(), b)
             elif op == _THEN:
                 counter[0] = count
-                yield Window(owner, actor, "then" if a == 0 else "after defensive roll")
+                yield Window(owner, actor, THEN_WINDOWS[a])
                 count = counter[0]
             elif op == _JUMP:
                 pc = a
@@ -1032,7 +1046,7 @@ class VM:
                 # "remove that many tokens" ("Removing Status Effects"): which ones is the choice of
                 # the player removing them, when there is a choice
                 if held is None or len(set(held)) < 2 or not 0 < n < len(held):
-                    state.remove_status(target, a, n)
+                    state.remove_status(target, a, n, by=actor)
                     continue
                 purpose = "remove" if target == actor else f"remove from P{target + 1}"
                 answer = yield ChooseItems(owner, actor, tuple(state.status_name(s) for s in held), n, n,

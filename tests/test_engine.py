@@ -465,6 +465,34 @@ def test_the_defender_alters_her_own_defence_die(compiled):
     assert [e["dice"] for e in events(game, "effect_roll")][-1] == [1]
 
 
+def test_dice_an_offensive_ability_rolls_may_be_changed_before_they_count(compiled):
+    """"Offensive Roll Phase": Roll Phase Action cards may be played "after any step", and step 4 is
+    "Determine its variable effects"; "Instant Action Cards" interrupt abilities, which complete
+    afterward. Furnace ("Deal 5 dmg and roll 1 die: add dmg equal to the value rolled") rolls a 1;
+    Fine Tuning makes it a 6 before the dmg is added (it used to be added at once, no card offered)."""
+    game = new_game(compiled, ["forgemaster", "druid"], dice=[4, 4, 5, 5, 1, 1])
+    game.turn_no = 2
+    give_card(game, 0, "Fine Tuning")
+    game.seats[0].cp = 5
+    offered = []
+
+    def answer(request):
+        kind = type(request).__name__
+        if kind == "Act" and request.player == 0 and request.window == "rolled":
+            offered.append([a.name for a in request.actions])
+            return next((i for i, a in enumerate(request.actions) if a.name == "Fine Tuning"), None)
+        if kind == "ChooseDice":
+            assert list(request.roll) == [1]  # the die Furnace rolled, not the five offensive dice
+            return [[0, 6]]
+        return answers()(request)
+
+    drive(game.roll_phases(0), answer)
+    assert events(game, "activate")[0]["ability"] == "Furnace"
+    assert offered and "Fine Tuning" in offered[0]
+    assert [e["amount"] for e in events(game, "add")] == [6]
+    assert events(game, "deal")[0]["amount"] == 5
+
+
 def test_altered_dice_may_go_back_to_the_unused_roll_attempts(compiled):
     """"Offensive Roll Phase", step 3: after someone alters your dice you may announce another ability
     or "Return to step 1 ... and use any remaining unused rerolls"."""
@@ -610,9 +638,88 @@ def test_attack_modifier_cards_only_on_your_own_attack(compiled):
     game.roll = [1, 2, 3, 4, 5]
     game.phase = "Offensive Roll Phase"
     assert not [a for a in game.actions(1, "conclude") if a.name == "Extra Effort"]
-    game.attack = type("A", (), {"attacker": 0, "defender": 1, "dealt": True})()
+    game.attack = type("A", (), {"attacker": 0, "defender": 1, "dealt": True,
+                                 "dtype": compiled.damage_types.index("normal")})()
     assert [a.name for a in game.actions(0, "conclude") if a.kind == "play"] == ["Extra Effort"]
     assert not [a for a in game.actions(1, "conclude") if a.name == "Extra Effort"]
+
+
+FEROCITY_3 = "      - requires: 3 [Claw]\n        effect: Deal 4 dmg.\n"
+
+
+def test_no_attack_modifier_on_pure_dmg(tmp_path):
+    """"Pure Damage": "Not Modifiable"; "Damage Type Attributes": "Modifiable - Can be changed with
+    Attack Modifiers": an Attack of pure dmg is not offered Extra Effort (it was, and its CP paid for
+    nothing: the dmg total already left the addition out)."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", "", replace=[(
+        FEROCITY_3, FEROCITY_3.replace("Deal 4 dmg.", "Deal 4 pure dmg."))])
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6])
+    game.turn_no = 2
+    give_card(game, 0, "Extra Effort")
+    game.seats[0].cp = 9
+    offered = []
+
+    def act(request):
+        offered.extend(a.name for a in request.actions if request.player == 0)
+
+    drive(game.roll_phases(0), answers(Act=act))
+    assert events(game, "attack")[0]["type"] == "pure"
+    assert "Extra Effort" not in offered and game.seats[0].cp == 9
+    assert game.seats[1].health == 50 - 4
+
+
+def test_an_attack_modifier_status_needs_an_attack_with_dmg(tmp_path):
+    """"Attack Modifiers": "can only be used on Attacks (i.e. an Offensive Ability that targets an
+    opponent with at least 1 dmg)": Bonus Damage (a shared status, "add 1 dmg") is not spendable at
+    the Then of Wild Realignment, which deals none (it was, and the Sun Elf took 1 dmg)."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", "")
+    bonus = status(compiled, "Bonus Damage")
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 4, 5, 6, 2])  # Claw Paw Paw Leaf Claw
+    game.turn_no = 2
+    game.gain_status(0, bonus, 1, 0)
+    offered = []
+
+    def act(request):
+        offered.extend((request.window, a.name) for a in request.actions if request.player == 0)
+        return next((i for i, a in enumerate(request.actions) if a.name == "Bonus Damage"), None)
+
+    drive(game.roll_phases(0), answers(Act=act, Activate=lambda r: next(
+        i for i, c in enumerate(r.choices) if c.label.startswith("Wild Realignment"))))
+    assert events(game, "activate")[0]["ability"] == "Wild Realignment" and not events(game, "attack")
+    assert ("then", "Bonus Damage") not in offered and game.status_count(0, bonus) == 1
+    assert game.seats[1].health == 50
+
+
+def test_a_status_not_removable_goes_only_by_its_owners_effects(tmp_path):
+    """Druid, Shape Shift: "This token may not be removed or transferred by any other means" (Unique
+    Status Effects follow their description): an opponent's card removes none, in the Druid's turn
+    as in her own (it did in the Druid's: the rule looked at whose turn it was, not who removed)."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Strip Form
+    kind: action
+    authored: test card
+    timing: instant
+    cost: 0
+    effect: Remove 1 Shape Shift from a chosen opponent.
+""")
+    shape_shift = status(compiled, "Shape Shift")
+    for active in (0, 1):
+        game = new_game(compiled, ["druid", "sun-elf"])
+        game.turn_no, game.active, game.phase = 2, active, "Main Phase (1)"
+        game.gain_status(0, shape_shift, 2, 0)
+        card = give_card(game, 0, "Strip Form")
+        game.seats[0].hand.remove(card)
+        game.seats[1].hand.append(card)
+        play = next(a for a in game.actions(1, "then") if a.name == "Strip Form")
+        drive(game.perform(1, play), answers())
+        assert game.status_count(0, shape_shift) == 2, active
+
+
+def test_a_game_is_one_versus_one(compiled):
+    """The Targeting Roll Phase and the 4 Player Games rules are not played: three heroes are refused
+    (the first opponent alone was attacked, silently)."""
+    with pytest.raises(ValueError, match="1 versus 1: 3 heroes given"):
+        Game(compiled, [0, 1, 2], seed=1)
 
 
 def test_card_timings(compiled):
@@ -1342,6 +1449,46 @@ def test_sun_elf_dawn_reduces_the_dial_even_when_its_dmg_is_declined(compiled):
     drive(game.roll_phases(0), answers(YesNo=False))
     assert 5 not in [e["amount"] for e in events(game, "add")]
     assert game.seats[0].components[dial] == 1
+
+
+def test_sun_dial_flipped_to_dawn_at_0_turns_back_to_dusk(compiled):
+    """Sun Elf, Sun Dial, Dawn: "Whenever this dial reads 0, immediately flip it over to the Dusk
+    side": flipped to Dawn at 0 (Daybreak, an authored card), it reads 0 on Dawn and turns back at
+    once (it stayed on Dawn at 0: no Dusk +1 in Upkeep, nothing to add or reduce, for good)."""
+    game = new_game(compiled, ["sun-elf", "duelist"])
+    dial = comp(game, 0, "Sun Dial")
+    game.seats[0].components[dial] = 0
+    give_card(game, 0, "Daybreak")
+    game.active, game.phase = 0, "Main Phase (1)"
+    play = next(a for a in game.actions(0, "main") if a.kind == "play" and a.name == "Daybreak")
+    drive(game.perform(0, play), answers())
+    assert [e["side"] for e in events(game, "dial_side")] == ["Dawn", "Dusk"]
+    assert game.seats[0].sides[dial] == 0  # Dusk
+    drive(game.upkeep(0), answers())
+    assert game.seats[0].components[dial] == 1
+
+
+def test_sun_dial_at_5_turns_to_dawn_before_the_then(compiled):
+    """Sun Elf, Sun Dial, Dusk: "Whenever this dial reads 5, immediately flip it over": Ray of Light
+    ("Increase Sun Dial by 1. Then deal 7 dmg.") at 4 on Dusk: in the window its Then opens the dial
+    is on Dawn already (it waited until after the window, at 5 on Dusk, while players acted)."""
+    game = new_game(compiled, ["sun-elf", "duelist"], dice=[1, 2, 3, 4, 6])
+    game.turn_no = 2
+    dial = comp(game, 0, "Sun Dial")
+    game.seats[0].components[dial] = 4
+    give_card(game, 1, "Quick Study")  # an instant: the Duelist is asked at the Then
+    game.seats[1].cp = 3
+    seen = []
+
+    def answer(request):
+        if type(request).__name__ == "Act" and request.window == "then":
+            seen.append((game.seats[0].components[dial], game.seats[0].sides[dial]))
+        return answers(Activate=lambda r: next(i for i, c in enumerate(r.choices)
+                                                if c.label.startswith("Ray of Light")))(request)
+
+    drive(game.roll_phases(0), answer)
+    assert events(game, "activate")[0]["ability"] == "Ray of Light"
+    assert seen and seen[0] == (5, 1)  # 5, on Dawn
 
 
 def test_charged_gem_in_the_main_phase_and_sun_marked(compiled):

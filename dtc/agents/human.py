@@ -37,6 +37,7 @@ WINDOW_MOMENTS = {
     "defensive": "(after the Defensive Roll resolved)",
     "roll_end": "(at the end of the Roll Phase)",
     "then": "(at a Then)",
+    "rolled": "(dice rolled by an effect, before they count)",
     "isolated": "(isolated dmg about to land)",
 }
 HELP = ("?", "help", "h")  # at a window: what the cards in hand say

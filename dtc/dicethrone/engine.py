@@ -43,6 +43,8 @@ REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
 # or Targeting Roll Phase" ("Action Cards"): by the phase, not the window (a `Then` of an Upkeep
 # effect is no Roll Phase); the very end of the Roll Phase is still part of it
 ROLL_PHASES = {"Offensive Roll Phase", "Targeting Roll Phase", "Defensive Roll Phase", "Roll Phase end"}
+# the engine's window for each break in play an effect makes (THEN's operand, as the VM names it)
+WINDOW_OF = {"then": "then", "after defensive roll": "defensive", "after effect roll": "rolled"}
 
 
 @dataclass
@@ -61,6 +63,10 @@ class Game(GameState):
 
     def __init__(self, artifact: Artifact, heroes: list[int], seed: int, record: bool = True,
                  ruleset: str | None = None, rng: Any = None):
+        if len(heroes) != 2:
+            # the Targeting Roll Phase, team Health and King of the Hill ("4 Player Games") are not
+            # played: a game of more would attack the first opponent alone, silently
+            raise ValueError(f"a game is 1 versus 1: {len(heroes)} heroes given")
         rules = rules_of(artifact, ruleset)
         rng = rng if rng is not None else random.Random(seed)  # tests pass scripted dice
         super().__init__(artifact, rules, hero_tables(artifact), heroes, rng, record)
@@ -548,7 +554,9 @@ class Game(GameState):
             request = next(run)
             while True:
                 if isinstance(request, Window):
-                    yield from self.window("then" if request.reason == "then" else "defensive")
+                    if self.queue and not self.uninterruptible:
+                        yield from self.drain()  # what the effect set off is "immediate": before the break
+                    yield from self.window(WINDOW_OF[request.reason])
                     request = run.send(None)
                 else:
                     request = run.send((yield request))
@@ -856,8 +864,7 @@ class Game(GameState):
         if self.ultimate_lock and not own:
             return []
         main = own and window == "main"
-        attack = self.attack
-        attacking = attack is not None and attack.attacker == seat and attack.dealt
+        attacking = self.modifiable_attack(seat)
         out: list[Action] = []
         cp = p.cp
         for index, card in enumerate(p.hand):
@@ -892,6 +899,14 @@ class Game(GameState):
             for index, card in enumerate(p.hand):
                 out.append(Action("sell", card.card.name, index, value, -1.0))
         return out
+
+    def modifiable_attack(self, seat: int) -> bool:
+        """Whether `seat` has an Attack Attack Modifiers may be used on: hers ("only on Attacks (i.e.
+        an Offensive Ability that targets an opponent with at least 1 dmg)", "Attack Modifiers"), of
+        a modifiable damage type (pure dmg is "Not Modifiable": "Damage Type Attributes")."""
+        attack = self.attack
+        return (attack is not None and attack.attacker == seat and attack.dealt
+                and (attack.dtype is None or bool(self.rules.damage_types[attack.dtype].modifiable)))
 
     def _alterable(self, seat: int, card) -> bool:
         """Whether the card's dice change can be made on the dice on the table: there are dice open
@@ -932,16 +947,16 @@ class Game(GameState):
         trigger = entry.get("spendable")
         if not trigger:
             return False
-        if entry.get("attack_modifier") and self.rules.own_attacks_only:
-            if self.attack is None or self.attack.attacker != seat:
-                return False
+        if entry.get("attack_modifier") and self.rules.own_attacks_only and not self.modifiable_attack(seat):
+            return False
         on = trigger["on"]
         own = seat == self.active
         if on == "any_time":
             return True
         if on == "during":
             return own and self.a.phases[trigger["phase"]] in self._phase_names(self.phase) \
-                and window in ("main", "upkeep", "income", "discard", "offensive", "then", "conclude")
+                and window in ("main", "upkeep", "income", "discard", "offensive", "then", "rolled",
+                               "conclude")
         if on == "conclude":
             return own and window == "conclude" and self.attack is not None and self.attack.dealt
         if on == "damaged_by_phase":
@@ -1016,6 +1031,9 @@ class Game(GameState):
             ctx.attack_run = False
             if card.card.chunk is not None:
                 p.resolving.append(card)
+                # Instant and Roll Phase Action cards "can interrupt normal play, but not another
+                # Instant Action / Roll Phase Action card or Status Effects" (Quick Reference): no
+                # window opens inside one, its `Then`s included
                 shielded = card.card.timing in ("instant", "roll")
                 self.uninterruptible += shielded
                 try:

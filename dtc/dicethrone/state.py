@@ -352,11 +352,14 @@ class GameState:
                 self.queue.append(Queued(effect["chunk"], player, self.a.chunks[effect["chunk"]].hero,
                                          status, token, 0, on))
 
-    def remove_status(self, player, status, count):
+    def remove_status(self, player, status, count, by=None):
         held = self.removable(player, status)
         if held is not None:  # "remove that many tokens" ("Removing Status Effects")
             self.remove_tokens(player, held[:count])
-        elif self.a.statuses[status].get("removable", True) or self.active == player:
+        elif self.a.statuses[status].get("removable", True) or by == player:
+            # one marked not removable goes only by its owner's own effects (Unique Status Effects
+            # follow their description: "may not be removed ... except as a result of this Hero's
+            # effects"), whoever's turn it is
             self._remove(player, status, count)
 
     def removable(self, player, status):
@@ -645,6 +648,9 @@ class GameState:
             p.sides[comp] = side
             data = p.table.components[comp]
             self.event("dial_side", player=player, name=data["name"], side=data["sides"][side])
+            # the new side's "whenever it reads N" holds at once if it reads N already (flipped to
+            # the side that turns over at 0 while at 0: it would never turn over otherwise)
+            self.queue_component_trigger(player, comp, "reads", 0)
 
     def queue_component_trigger(self, seat: int, comp: int, on: str, value: int) -> None:
         p = self.seats[seat]
