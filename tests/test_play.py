@@ -47,6 +47,7 @@ PROMPTS = [
     (r"choose a player \((P\d)[^)]*\) > ", lambda m: m.group(1).decode()),
 ]
 RESULT = r"result: (.+) after (\d+) turns"
+ANY_PROMPT = r"\? [^\r\n]*> "  # `do what? (...) > `, `[y/n] > `: not the `> ` of `-> health 53`
 
 
 def spawn(*args) -> pexpect.spawn:
@@ -142,7 +143,7 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
 def test_end_of_input_or_q_leaves_cleanly(tmp_path, leave):
     """End of input, or `q`/`quit` typed at any prompt, leaves the game as Ctrl-C does."""
     child = spawn("play", "--hero", "forgemaster", "--vs", "sun-elf", "--seed", 2)
-    child.expect(r"> ")
+    child.expect(ANY_PROMPT)  # a question (keys typed before one is shown are dropped)
     if leave == "end of input":
         child.sendeof()
     else:
@@ -154,10 +155,49 @@ def test_end_of_input_or_q_leaves_cleanly(tmp_path, leave):
     assert "Traceback" not in child.before.decode()
 
 
+READ_TWICE = """
+import time
+from dtc.agents.human import read_fresh
+time.sleep(float(__import__("sys").argv[1]))  # busy (a bot's turn): keys typed now wait
+print("got", repr(read_fresh("first> ")))
+print("got", repr(read_fresh("second> ")))
+"""
+
+
+def test_keys_typed_before_a_question_do_not_answer_it():
+    """An Enter pressed while no question was shown (a window with nothing to play is not asked)
+    answered the next question, whatever it was: it skipped a Main Phase and stopped a roll with two
+    attempts left (player QA). At a terminal, what was typed before the question is dropped."""
+    child = pexpect.spawn(sys.executable, ["-c", READ_TWICE, "1.5"], timeout=15)
+    child.sendline("")  # typed while the program is busy
+    child.expect_exact("first> ")
+    child.sendline("1")
+    child.expect(r"got '(.*)'\r\n")
+    assert child.match.group(1) == b"1"
+    child.expect_exact("second> ")
+    child.sendline("2")
+    child.expect(r"got '(.*)'\r\n")
+    assert child.match.group(1) == b"2"
+    child.expect(pexpect.EOF)
+
+
+def test_piped_answers_are_all_read_in_order():
+    """Answers piped in (a script, a test) are not a terminal: none is dropped."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", READ_TWICE, "0.3"], input="a\nb\n", capture_output=True,
+                          text=True, timeout=30)
+    assert done.stdout.splitlines() == ["first> got 'a'", "second> got 'b'"]
+
+
 def test_the_prompt_shows_the_table_dice_and_what_they_meet():
+    """Before the first roll: the table (once: it is not shown again at the roll when it is what the
+    Main Phase just showed, player QA), the dice and what they meet."""
     child = spawn("play", "--hero", "sun_elf", "--vs", "druid", "--seed", 4)
+    child.logfile_read = io.BytesIO()
     answer_until(child, r"re-roll which dice\?")
-    shown = child.before.decode()
+    shown = child.logfile_read.getvalue().decode()
+    assert len(re.findall(r"P1 Sun Elf: health", shown.split("== Turn 2")[-1])) == 1
     assert re.search(r"P1 Sun Elf: health \d+, \d+ CP, \d+ cards; .*Sun Dial: \d", shown)
     assert re.search(r"P2 Druid: health \d+", shown)
     assert re.search(r"your hand: \[1\] .+ \(\d+ CP, (instant|roll phase|main phase|upgrade .+)\)", shown)
@@ -837,18 +877,18 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     game.active = 0
     typed = iter([""])
     human.answer(game, Act("Main Phase (1)", 0, "main", ()))  # her own Main Phase: no `w`
-    assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities) > "
+    assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities; s: statuses) > "
     # in her own turn's other windows (a player was asked 7-8 times a turn, player QA), `w` passes
     # them until her next Main Phase
     typed = iter(["w", ""])
     assert human.answer(game, Act("Offensive Roll Phase", 0, "offensive", ())) is None
     assert said[-2:] == ["do what? (Enter passes; w: pass until your next Main Phase; ?: your cards; "
-                         "a: abilities) > ",
+                         "a: abilities; s: statuses) > ",
                          "  (passing until your next Main Phase, unless dmg comes at you)"]
     asked = len(said)
     assert human.answer(game, Act("Offensive Roll Phase", 0, "conclude", ())) is None and len(said) == asked
     human.answer(game, Act("Main Phase (2)", 0, "main", ()))  # asked again
-    assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities) > "
+    assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities; s: statuses) > "
 
 
 def test_a_prevention_card_offered_before_any_dmg_says_none_is_coming_yet(compiled):
@@ -877,6 +917,37 @@ def test_a_prevention_card_offered_before_any_dmg_says_none_is_coming_yet(compil
     game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
     human.answer(game, Act(game.phase, 0, "offensive", offered[:1]))
     assert "  [1] play Parry (2 CP)" in said
+
+
+def test_an_effect_usable_at_any_time_alone_is_offered_in_the_main_phase_or_against_dmg(compiled):
+    """The Forge ("At any time, you may scrap 1 Ore card") offered alone stopped the game at every
+    step of every turn (7 stops for one Attack, player QA): she is asked in her own Main Phase and when
+    dmg comes at her, not in the other windows."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Act
+
+    game = Game(compiled, [compiled.hero("forgemaster")[0], 0], 1)
+    p = game.seats[0]
+    forge = next(i for i, c in enumerate(p.table.components) if c["kind"] == "zone")
+    p.zones[forge] = [next(c for c in p.deck if c.card.name == "Forge Ore")]
+    p.hand.clear()
+    said = []
+    human = Human(read=lambda prompt: "", say=said.append)
+    human.asked = True
+    for active, phase, window in ((0, "Offensive Roll Phase", "conclude"), (1, "Main Phase (1)", "main")):
+        game.active, game.phase = active, phase
+        offered = tuple(game.actions(0, window))
+        assert [a.kind for a in offered] == ["use"]
+        assert human.answer(game, Act(phase, 0, window, offered)) is None and said == []
+    game.active, game.phase = 0, "Main Phase (1)"
+    human.answer(game, Act(game.phase, 0, "main", tuple(game.actions(0, "main"))))
+    assert "  [1] use The Forge: scrap 1 Ore card" in said
+    said.clear()
+    game.active, game.phase, game.accumulate = 1, "Defensive Roll Phase", True
+    game.incoming[0].amounts.append((5, game.rules.damage_types[0]))
+    human.answer(game, Act(game.phase, 0, "defensive", tuple(game.actions(0, "defensive"))))
+    assert "  [1] use The Forge: scrap 1 Ore card" in said
 
 
 @pytest.mark.parametrize("phase, window, header", [
@@ -952,6 +1023,34 @@ def test_a_at_a_window_or_a_roll_shows_every_heros_abilities_as_they_are_now(com
     said.clear()
     human.answer(game, Act("Main Phase (1)", 0, "main", (Action("sell", "X", 0, 1),)))
     assert any(line.startswith("P1 Forgemaster's abilities:") for line in "\n".join(said).splitlines())
+
+
+def test_s_shows_every_heros_status_effects_dials_and_tracks(compiled):
+    """`s` says what the status effects, dials and tracks do, as the rules print them, and where they
+    stand now (a player held Sun Marked for turns with nothing in the game saying what it did, and
+    could not read the Sun Dial's or Footwork's rules: player QA). Then the same question again."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Act, Action
+
+    game = Game(compiled, [compiled.hero("duelist")[0], compiled.hero("sun_elf")[0]], 1)
+    game.gain_status(0, next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Sun Marked"), 1, 0)
+    said, typed = [], iter(["s", ""])
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    game.active = 0
+    assert human.answer(game, Act("Main Phase (1)", 0, "main", (Action("sell", "X", 0, 1),))) is None
+    shown = "\n".join(said)
+    assert shown.index("P1 Duelist:") < shown.index("P2 Sun Elf:")
+    assert "  - Footwork (track, now Neutral)\n      at Offense 3: When Attacking, add 3 dmg." in shown
+    assert ("  - Guard Break (stack limit 2, spendable as you conclude your Offensive Roll Phase with an "
+            "Attack)\n      When spent, roll 1 die: On 4-5, the Attack becomes undefendable.") in shown
+    # the Sun Elf's status she holds, under her
+    assert "  - Sun Marked (stack limit 1, persistent): holds 1\n      When Attacked by an opponent, the " \
+           "Attacker heals 7." in shown
+    assert "  - Sun Dial (dial, now 3 on Dusk)" in shown and \
+           "      Dawn: Whenever Sun Dial reads 0, flip Sun Dial to the Dusk side." in shown
+    assert said[-1].startswith("do what?")
 
 
 def test_choice_prompts_say_what_the_number_is_for(compiled):

@@ -6,17 +6,25 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from dtc.dicethrone.engine import Game
-from dtc.dicethrone.narrate import ability_texts, card_texts, spoken, symbols, table, who
+from dtc.dicethrone.narrate import ability_texts, card_texts, element_texts, spoken, symbols, table, who
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.dicethrone.tables import chooses_first, spent_chunks, uses
 from dtc.disasm import requirement_text
 from dtc.opcodes import PREVENTING
 from dtc.session import Quit
+
+try:
+    import termios  # POSIX terminals: keys typed ahead can be thrown away
+except ImportError:  # pragma: no cover - Windows
+    termios = None
 from dtc.vm import (
     ChooseDice,
     ChooseDirection,
@@ -42,6 +50,7 @@ WINDOW_MOMENTS = {
 }
 HELP = ("?", "help", "h")  # at a window: what the cards in hand say
 ABILITIES = ("a",)  # at a window or a roll: what every hero's abilities do now
+ELEMENTS = ("s",)  # at a window or a roll: every hero's status effects, dials and tracks, as the rules say
 QUIT = ("q", "quit", "exit")  # at any prompt: leave the game, as Ctrl-C does
 DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has come
     "none": "(the Attack made, with no Defensive Roll against it)",
@@ -49,10 +58,49 @@ DEFENSE_MOMENTS = {  # the "defensive" window by how far the Defensive Roll has 
 }
 
 
+def read_fresh(prompt: str) -> str:
+    """`input`, with what was typed before the question was shown thrown away: an Enter pressed for
+    a question that never came (nothing to play in a window) must not answer the next one (it
+    skipped Main Phases and stopped rolls: player QA). Piped answers are all read, in order. A
+    prompt wider than the terminal is wrapped, the answer typed after its last line."""
+    lines = fitted(prompt).split("\n")
+    for line in lines[:-1]:
+        print(line)
+    if termios is not None and sys.stdin.isatty():
+        try:
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+        except (termios.error, OSError, ValueError):
+            pass
+    return input(lines[-1])
+
+
+def say_fitted(text: str) -> None:
+    """`print`, lines wrapped at word ends to the terminal's width (the terminal cut words in two)."""
+    print(fitted(text))
+
+
+def fitted(text: str) -> str:
+    """The text with each line wider than the terminal wrapped at word ends, its continuation
+    indented under it; as it is when not writing to a terminal (logs and pipes keep whole lines)."""
+    if not sys.stdout.isatty():
+        return text
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        out.append(textwrap.fill(line, width, subsequent_indent=indent + "    ", break_long_words=False,
+                                 break_on_hyphens=False, drop_whitespace=True,
+                                 replace_whitespace=False) + (" " if line.endswith(" ") else ""))
+    return "\n".join(out)
+
+
 class Human:
     name = "human"
 
-    def __init__(self, read: Callable[[str], str] = input, say: Callable[[str], None] = print,
+    def __init__(self, read: Callable[[str], str] = read_fresh, say: Callable[[str], None] = say_fitted,
                  show: Callable[[Any, Request], str | None] | None = None):
         self.read = read
         self.say = say
@@ -62,6 +110,7 @@ class Human:
         # next Main Phase ("main", said in her own), or until dmg comes at her
         self.waiting: str | None = None
         self.threat_seen: tuple | None = None  # the dmg coming at her when last asked while waiting
+        self.table_shown: str | None = None  # the table as last shown to her
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
         """Ask until `parse` accepts the text (it returns None to refuse)."""
@@ -79,29 +128,37 @@ class Human:
                 return value
             self.say(f"  ? {hint}")
 
+    def show_table(self, game, player: int, again: bool = True) -> None:
+        """Both heroes and her hand; with `again` False, not when she was just shown the same (the
+        table came twice a turn, at the Main Phase and again at each roll: player QA)."""
+        shown = table(game, player)
+        if again or shown != self.table_shown:
+            self.say(shown)
+        self.table_shown = shown
+
     # ------------------------------------------------------------- requests
     def answer(self, game, request: Request) -> Any:
         handler = getattr(self, "on_" + type(request).__name__)
         if not self.asked and isinstance(game, Game) and not _draws_the_table(request):
-            self.say(table(game, request.player))  # a new or resumed game: see it before deciding
+            self.show_table(game, request.player)  # a new or resumed game: see it before deciding
         self.asked = True
         return handler(game, request)
 
     def on_RollDice(self, game, r: RollDice):
         self.say("")
-        self.say(table(game, r.player))
+        self.show_table(game, r.player, again=False)
         self.say(f"dice: {_numbered(game, r.player, r.dice)}   (roll attempt {r.attempt} of {r.attempts})")
         met = [c.label for c in game.choices(r.player)]
         self.say(f"these dice meet: {', '.join(met) or 'nothing yet'}")
         n = len(r.dice)
         while True:
             picked = self.ask(f"re-roll which dice? (positions 1-{n}, e.g. `1 3`; Enter keeps all and "
-                              "stops rolling; ?: your cards, a: abilities) > ",
+                              "stops rolling; ?: your cards, a: abilities, s: statuses) > ",
                               lambda t: _reading(t) or _positions(t, n),
                               f"give different dice positions from 1 to {n} (the #number before a die, "
                               "not its value), or press Enter")
             if isinstance(picked, str):
-                self.say(card_texts(game, r.player) if picked == "?" else _abilities(game, r.player))
+                self.say(_read_out(game, r.player, picked))
                 continue
             if picked or met or r.attempt >= r.attempts or self.ask(
                     f"these dice meet nothing and {r.attempts - r.attempt} roll attempt(s) are left: "
@@ -135,9 +192,13 @@ class Human:
                 if threat == self.threat_seen:
                     return None  # the same dmg she was asked about and let come: not again
                 self.threat_seen = threat
-        if r.actions and all(action.idle or _early(game, r.player, action) for action in r.actions):
+        later = not threatened and not (own_turn and r.window == "main")  # an any-time effect waits
+        if r.actions and all(action.idle or _early(game, r.player, action) or (later and action.kind == "use")
+                             for action in r.actions):
             # nothing offered could do anything now, or only prevent dmg not yet coming: she is
-            # asked again in a window after dmg comes at her, which is when it serves
+            # asked again in a window after dmg comes at her, which is when it serves; an effect
+            # usable at any time alone (scrap an Ore card) is offered in her Main Phase and when
+            # dmg comes at her, not at every step of every turn (player QA: 7 stops an Attack)
             return None
         moment = WINDOW_MOMENTS.get(r.window, "")
         if r.window == "defensive":  # none: undefendable, an Ultimate, or no defensive ability
@@ -145,7 +206,7 @@ class Human:
         turn = "" if own_turn else f", {who(game, game.active)}'s turn"  # her Main Phase is not yours
         self.say(f"-- {game.phase}{' ' + moment if moment else ''}{turn}: you may act --")
         if r.window == "main":
-            self.say(table(game, r.player))
+            self.show_table(game, r.player)
         if incoming is not None and game.accumulate and incoming[r.player].total_before():
             mine = incoming[r.player]  # what a prevention card would act on
             self.say(f"incoming for you so far: {mine.total_before()} dmg, {mine.prevented} prevented"
@@ -158,16 +219,15 @@ class Human:
         until = "your turn" if not own_turn else None if r.window == "main" else "your next Main Phase"
         waits = f"w: pass until {until}; " if until else ""
         while True:
-            picked = self.ask(f"do what? (Enter passes; {waits}?: your cards; a: abilities) > ",
+            picked = self.ask(f"do what? (Enter passes; {waits}?: your cards; a: abilities; s: statuses) > ",
                               lambda t: 0 if t == "" else _reading(t) or ("w" if until and t.lower() == "w"
                                                                          else _number(t, 1, count)),
                               f"{_type_number(1, count)}, or press Enter to pass ("
                               + (f"{waits}you are asked again if dmg comes at you; " if until else "")
-                              + "?: read your cards; a: every hero's abilities)")
-            if picked == "?":
-                self.say(card_texts(game, r.player))
-            elif picked == "a":
-                self.say(_abilities(game, r.player))
+                              + "?: read your cards; a: every hero's abilities; s: their status effects, "
+                                "dials and tracks)")
+            if picked in ("?", "a", "s"):
+                self.say(_read_out(game, r.player, picked))
             elif isinstance(picked, int) and picked > 0 and r.actions[picked - 1].idle:
                 chosen = r.actions[picked - 1]  # a card (or token) that would be used up for nothing
                 if self.ask(f"{chosen.name} would do nothing now: {chosen.kind} it anyway? [y/n] > ",
@@ -329,15 +389,20 @@ class Human:
 
 
 def _reading(text: str) -> str | None:
-    """`?` (the cards in hand) or `a` (the abilities) asked for instead of an answer."""
+    """`?` (the cards in hand), `a` (the abilities) or `s` (the status effects and unique elements)
+    asked for instead of an answer."""
     folded = text.lower()
-    return "?" if folded in HELP else "a" if folded in ABILITIES else None
+    return "?" if folded in HELP else "a" if folded in ABILITIES else "s" if folded in ELEMENTS else None
 
 
-def _abilities(game, player: int) -> str:
-    """Every hero's abilities as they are now, the player's first."""
+def _read_out(game, player: int, what: str) -> str:
+    """What `?`, `a` or `s` shows: the player's cards; or every hero's abilities, or status effects
+    and unique elements, as they are now, the player's first."""
+    if what == "?":
+        return card_texts(game, player)
     seats = sorted(range(len(game.seats)), key=lambda s: s != player)
-    return "\n".join(ability_texts(game, s) for s in seats)
+    texts = ability_texts if what == "a" else element_texts
+    return "\n".join(texts(game, s) for s in seats)
 
 
 def _digits(text: str) -> bool:

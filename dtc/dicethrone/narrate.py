@@ -254,6 +254,63 @@ def ability_texts(game: Game, seat: int) -> str:
     return "\n".join(lines)
 
 
+def element_texts(game: Game, seat: int) -> str:
+    """A hero's unique elements (dials, tracks, zones) and status effects, as the rules say them,
+    with where each stands now (asked for with `s` at a window): the status effects of her own set
+    and any she holds."""
+    p = game.seats[seat]
+    a = game.a
+    lines = [f"{who(game, seat)}:"]
+    for c, comp in enumerate(p.table.components):
+        if comp["kind"] == "zone":
+            now = "holds " + (", ".join(card.card.name for card in p.zones.get(c, [])) or "no card")
+        else:
+            side = f" on {comp['sides'][p.sides[c]]}" if comp.get("sides") else ""
+            now = f"now {game.shown(seat, c)}{side}"
+        lines.append(f"  - {comp['name']} ({comp['kind']}, {now})")
+        for effect in comp["effects"]:
+            at = (f"at {comp['values'][effect['at']]}: " if effect.get("at") is not None
+                  else f"{comp['sides'][effect['side']]}: " if effect.get("side") is not None else "")
+            lines.append(f"      {at}{a.chunks[effect['chunk']].text}")
+    held = [s for s, tokens in p.tokens.items() if tokens]
+    own = [s for s, entry in enumerate(a.statuses) if entry.get("owner") == p.table.name]
+    for s in dict.fromkeys(own + held):
+        entry = a.statuses[s]
+        tokens = p.tokens.get(s)
+        lines.append(f"  - {entry['name']} ({_status_facts(game, entry)})"
+                     + (f": holds {len(tokens)}" if tokens else ""))
+        sides = entry.get("sides") or []
+        for effect in entry.get("effects") or []:
+            side = f"\"{sides[effect['side']]}\" side: " if effect.get("side") is not None and sides else ""
+            lines.append(f"      {side}{a.chunks[effect['chunk']].text}")
+        for tier in entry.get("tiers") or []:
+            name = " ".join(str(tier[k]) for k in ("tier", "slot") if tier.get(k))
+            blueprint = tier.get("blueprint")
+            blueprint = f" (blueprint {requirement_text(a, blueprint)})" if blueprint else ""
+            lines.append(f"      {name}{blueprint}: {a.chunks[tier['effect']['chunk']].text}")
+    return "\n".join(lines)
+
+
+def _status_facts(game: Game, entry: dict) -> str:
+    """`stack limit 2, spendable at any time, persistent, not removable`."""
+    facts = [f"stack limit {entry['stack_limit']}"] if entry.get("stack_limit") else []
+    spendable = entry.get("spendable")
+    if spendable:
+        on = spendable["on"]
+        phase = game.a.phases[spendable["phase"]] if "phase" in spendable else ""
+        facts.append("spendable " + {
+            "any_time": "at any time",
+            "during": f"during your {phase}",
+            "conclude": f"as you conclude your {phase} with an Attack",
+            "damaged_by_phase": f"when you receive dmg from an opponent's {phase}",
+        }.get(on, on))
+    if entry.get("persistent"):
+        facts.append("persistent")
+    if entry.get("removable") is False:
+        facts.append("not removable")
+    return ", ".join(facts) or entry.get("polarity") or "status effect"
+
+
 def _tokens(status: dict, tokens: list) -> str:
     """How many tokens, and each one's side or tier when the status has them: `2 X (2, 1)`."""
     sides, tiers = status.get("sides") or [], status.get("tiers") or []
