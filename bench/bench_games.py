@@ -41,13 +41,13 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 def speed(loaded) -> tuple[float, float]:
     pairs = list(itertools.combinations_with_replacement(range(len(loaded.heroes)), 2))
-    play_games(loaded, [0, 1], 99, 0, 0, 10, "heuristic")  # warm the caches every process warms
+    play_games(loaded, [0, 1], 99, 0, 10, "heuristic")  # warm the caches every process warms
     rates, turns = [], 0
     for _ in range(RUNS):
         games = turns = 0
         start = time.perf_counter()
-        for k, (a, b) in enumerate(pairs):
-            tally = play_games(loaded, [a, b], 1, k, 0, GAMES_PER_PAIR, "heuristic")
+        for a, b in pairs:
+            tally = play_games(loaded, [a, b], 1, 0, GAMES_PER_PAIR, "heuristic")
             games += tally.games
             turns += tally.turns
         rates.append(games / (time.perf_counter() - start))

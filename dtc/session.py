@@ -386,8 +386,12 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
     replays as far as it goes: the result is then None."""
     setup, records, made_by = read_log(kind, path)
     if setup.ruleset != artifact.content_hash:
-        raise OtherRuleset(f"the log was played with ruleset {setup.ruleset[:16]}…, "
-                           f"not {artifact.content_hash[:16]}…; pass the same --ruleset")
+        played = f"the log was played with ruleset {setup.ruleset[:16]}…, not {artifact.content_hash[:16]}…"
+        if isinstance(made_by, str) and made_by != engine_version():  # the content may be the same
+            raise OtherRuleset(f"{played}: it was recorded by another version of dtc (engine {made_by}, "
+                               f"this is {engine_version()}), which compiles content to another ruleset; "
+                               "replay it with that version, or with the --ruleset FILE.dtcb played")
+        raise OtherRuleset(f"{played}; pass the same --ruleset")
     game = kind.new_game(artifact, setup)
     other = _other_version(made_by)
 

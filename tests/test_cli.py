@@ -292,7 +292,8 @@ def test_a_content_folder_is_the_same_ruleset_whatever_its_name_and_saves_rememb
     save.write_text(json.dumps(data))
     changed = run("play", "--resume", save)
     assert changed.exit_code == 2
-    assert f"saved with the ruleset in {tmp_path / 'mine'}, which has changed since" in changed.stderr
+    assert f"saved with the ruleset in {tmp_path / 'mine'} (" in changed.stderr
+    assert "…), which has changed since; pass the same --ruleset, unchanged" in changed.stderr
 
 
 def test_a_ruleset_without_heroes_says_so(tmp_path):

@@ -194,12 +194,12 @@ def test_a_damaged_cache_file_is_recomputed(compiled, tmp_path):
 
 
 def test_a_simulation_never_solves_per_roll(compiled, monkeypatch):
-    play_games(compiled, [0, 1], 5, 0, 0, 3, "heuristic")  # tables and plans made here, once
+    play_games(compiled, [0, 1], 5, 0, 3, "heuristic")  # tables and plans made here, once
     calls = []
     original = odds.solve_worth
     monkeypatch.setattr(odds, "solve_worth", lambda *a, **k: calls.append(1) or original(*a, **k))
     monkeypatch.setattr(odds, "solve", lambda *a, **k: pytest.fail("a requirement table was recomputed"))
-    play_games(compiled, [0, 1], 5, 0, 0, 3, "heuristic")
+    play_games(compiled, [0, 1], 5, 0, 3, "heuristic")
     assert calls == []
 
 
@@ -250,7 +250,7 @@ def test_the_odds_bot_beats_the_estimating_bot_it_replaced(compiled):
     """Mirror matches, the odds-driven heuristic bot against the earlier estimating one."""
     for hero in ("druid", "duelist"):
         index = compiled.hero(hero)[0]
-        tally = play_games(compiled, [index, index], 3, 0, 0, 300, "heuristic", "estimate")
+        tally = play_games(compiled, [index, index], 3, 0, 300, "heuristic", "estimate")
         from dtc.dicethrone.simulate import wilson
 
         low, _ = wilson(tally.wins[0], tally.games)

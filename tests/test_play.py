@@ -427,7 +427,35 @@ def test_a_save_from_another_ruleset_is_refused(tmp_path):
                                 "seed": 1, "heroes": ["Druid", "Duelist"], "agents": ["human", "heuristic"],
                                 "answers": []}))
     result = run("play", "--resume", save)
-    assert result.exit_code == 2 and "was saved with another ruleset" in result.stderr
+    assert result.exit_code == 2
+    assert "s.json was saved with the built-in content (abababababababab…), which has changed since" \
+        in result.stderr
+    # made by another dtc: the content may be the same, compiled otherwise (tester QA: told to pass
+    # the same --ruleset, which was the same)
+    save.write_text(json.dumps({**json.loads(save.read_text()), "engine": "0123456789abcdef"}))
+    result = run("play", "--resume", save)
+    assert result.exit_code == 2 and "which another version of dtc compiled (engine 0123456789abcdef" \
+        in result.stderr
+    # another --ruleset named than the one it was saved with: said so (it said "has changed since")
+    from conftest import ROOT
+
+    given = run("play", "--resume", save, "--ruleset", ROOT / "content" / "heroes")
+    assert given.exit_code == 2 and f"not --ruleset {ROOT / 'content' / 'heroes'} (" in given.stderr
+    assert "resume it without --ruleset" in given.stderr
+
+
+def test_a_log_from_another_dtc_says_so(tmp_path):
+    """A log recorded by another dtc names it, not "pass the same --ruleset" (tester QA)."""
+    log = tmp_path / "g.jsonl"
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 2, "--log", log)
+    assert played.exit_code == 0
+    lines = log.read_text().splitlines()
+    head = json.loads(lines[0])
+    head.update(ruleset="cd" * 32, engine="0123456789abcdef")
+    log.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    result = run("replay", log)
+    assert result.exit_code == 1
+    assert "recorded by another version of dtc (engine 0123456789abcdef" in result.stderr
 
 
 def test_the_save_is_written_atomically(tmp_path):
@@ -506,6 +534,34 @@ def test_simulate_all_gives_each_heros_win_rate_against_the_others():
     assert "heroes" not in pair  # one pair: its row says it all
 
 
+def test_a_pairs_games_are_the_same_alone_or_in_the_matrix():
+    """A designer reruns one row of the matrix to check it: the same games (each game's seed comes
+    from the seed and the heroes' names, not the pair's place in the matrix; tester QA: 57% in the
+    matrix, 46% alone)."""
+    matrix = json.loads(run("simulate", "--all", "--games", 30, "--seed", 4, "--format", "json").output)
+    alone = json.loads(run("simulate", "forgemaster", "sun_elf", "--games", 30, "--seed", 4,
+                           "--format", "json").output)
+    row = next(p for p in matrix["pairs"] if (p["hero"], p["opponent"]) == ("Forgemaster", "Sun Elf"))
+    assert alone["pairs"] == [row]
+
+
+def test_all_with_a_bot_per_seat_plays_every_seating():
+    """--all --vs-bot: the hero named first in a pair got --bot, so "each hero against the others"
+    ranked the heroes by their order (Druid 100%, Sun Elf 0.6%: tester QA). Every ordered pair is
+    played, and each hero is counted from the --bot seat."""
+    data = json.loads(run("simulate", "--all", "--games", 5, "--vs-bot", "random", "--format", "json").output)
+    seatings = {(p["hero"], p["opponent"]) for p in data["pairs"]}
+    assert ("Druid", "Sun Elf") in seatings and ("Sun Elf", "Druid") in seatings and len(seatings) == 16
+    heroes = {h["hero"]: h for h in data["heroes"]}
+    assert all(h["games"] == 3 * 5 for h in heroes.values())
+    wins = sum(p["win_rate"] * p["games"] for p in data["pairs"]
+               if p["hero"] == "Sun Elf" and p["opponent"] != "Sun Elf")
+    assert abs(heroes["Sun Elf"]["win_rate"] * 15 - wins) < 0.01
+    assert heroes["Sun Elf"]["win_rate"] > 0.5  # a heuristic bot beats a random one, whatever its hero
+    table = run("simulate", "--all", "--games", 5, "--vs-bot", "random").output
+    assert "as the heuristic bot against the random bot" in " ".join(table.split())  # a title may wrap
+
+
 def test_games_stopped_at_the_turn_limit_are_not_draws(monkeypatch):
     """A draw is every hero defeated together (000_eaa64e0770891241.txt, "Health": "If all
     remaining players are simultaneously reduced to 0 health, the game is a draw"); a game the engine stops
@@ -550,13 +606,66 @@ def test_a_compiled_ruleset_plays_like_the_built_in_content(tmp_path):
     assert compiled.exit_code == 0 and compiled.output == built_in.output
 
 
-def test_simulate_shows_progress_on_a_terminal():
+def test_a_ruleset_without_common_cards_is_said_to_have_none(tmp_path):
+    """`--ruleset content/heroes` (the heroes folder, not the content) plays decks without the common
+    cards, and the win rates differ a lot from the content's (14% against 59%, silently: tester QA):
+    a note says so, for simulate as for compile; the whole content folder has none."""
+    from conftest import ROOT
+
+    heroes = ROOT / "content" / "heroes"
+    played = run("simulate", "druid", "duelist", "--games", 2, "--ruleset", heroes)
+    assert played.exit_code == 0
+    assert f"note: {heroes} holds no common cards" in played.stderr
+    compiled = run("compile", heroes, "-o", tmp_path / "h.dtcb")
+    assert compiled.exit_code == 0 and "holds no common cards" in compiled.stderr
+    whole = run("simulate", "druid", "duelist", "--games", 2, "--ruleset", ROOT / "content")
+    assert whole.exit_code == 0 and "note:" not in whole.stderr
+
+
+def test_simulate_killed_stops_its_workers_quietly():
+    """`kill` (SIGTERM) on a run with workers: it leaves as Ctrl-C does, exit 143, with no worker
+    tracebacks (four BrokenPipeError tracebacks: tester QA) and nothing on stdout."""
+    import subprocess
+    import time
+
+    child = subprocess.Popen([DTC, "simulate", "druid", "duelist", "--games", "5000", "--jobs", "2",
+                              "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 128 + signal.SIGTERM
+    assert b"Traceback" not in err and out == b""
+
+
+def test_simulate_shows_progress_on_a_terminal(tmp_path):
     child = spawn("simulate", "druid", "duelist", "--games", 300)
     child.expect("simulating")
     child.expect(r"wins \(95% CI\)")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    # on stderr: `> results.csv` at a terminal still shows it, and the file holds the CSV alone (tester
+    # QA: no bar at all; Ctrl-C left a newline in the file)
+    out = tmp_path / "out.csv"
+
+    def to_file(games: int) -> pexpect.spawn:
+        command = f"'{DTC}' simulate druid duelist --games {games} --format csv > '{out}'"
+        return pexpect.spawn("/bin/sh", ["-c", command], timeout=60,
+                             env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())},
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    child = to_file(300)
+    child.expect("simulating")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and out.read_text().startswith("hero,opponent,games,")
+    child = to_file(3000)
+    child.expect("simulating")
+    child.sendintr()
+    child.expect("interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert out.read_text() == ""
 
 
 def test_the_table_shows_sides_tiers_zone_cards_timings_and_incoming_damage(compiled):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -55,8 +56,13 @@ def cli() -> None:
     """dtc: author, check and play dice-and-card board games from YAML content."""
 
 
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # `kill`: leave as Ctrl-C does (workers stopped, files not half-written)
+
+
 def main() -> None:
     """The console script: the commands, with interruptions and dtc bugs reported briefly."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
@@ -194,6 +200,7 @@ def compile_command(paths: tuple[Path, ...], output: Path) -> None:
 
     data = _compiled(list(paths), "{n} error(s); nothing written")
     loaded = artifact.load(data)  # never write what would not verify
+    _note_no_common_cards(loaded, " ".join(str(p) for p in paths))
     try:
         if str(output) == "-":  # a pipe: `dtc compile content/ -o - | sha256sum`
             sys.stdout.buffer.write(data)
@@ -354,7 +361,19 @@ def _compiled_content(path: Path):
     if not path.exists():
         click.echo(f"error: --ruleset {path}: no such file or folder", err=True)
         sys.exit(EXIT_USAGE)
-    return artifact.load(_compiled([path], f"{path} has {{n}} error(s); fix them (`dtc lint {path}`)"))
+    loaded = artifact.load(_compiled([path], f"{path} has {{n}} error(s); fix them (`dtc lint {path}`)"))
+    _note_no_common_cards(loaded, str(path))
+    return loaded
+
+
+def _note_no_common_cards(loaded, where: str) -> None:
+    """A note when content with Dice Throne heroes has no common cards: each deck is then its hero's
+    own cards alone, and the games differ a lot from those of the whole content (a designer pointing
+    --ruleset at a heroes folder got win rates of 14% against 59%, silently: tester QA)."""
+    if loaded.heroes and not loaded.data.get("card_sets"):
+        click.echo(f"note: {where} holds no common cards (a `cards` file, as content/cards/common.yaml): "
+                   "each deck is its hero's own cards alone; give the whole content folder to play with "
+                   "them", err=True)
 
 
 def _hero_name(loaded, name: str, option: str, builtin: bool = False) -> str:
@@ -403,13 +422,14 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     from dtc.dicethrone.session import DICE_THRONE, Setup
     from dtc.session import Session
 
+    given = ruleset_path
     ruleset_path = ruleset_path or _saved_ruleset(resume_path)
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
         _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto"])
-        setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path)
+        setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path, given)
         save_path = save_path or resume_path
         log_path = log_path or _saved_log(resume_path)
     else:
@@ -472,8 +492,9 @@ def _saved_ruleset(path: Path | None) -> Path | None:
     return recorded_ruleset(path) if path is not None else None
 
 
-def _resume(kind, loaded, resume_path: Path):
-    """The setup and answers of a save made with this ruleset (or a clean exit 2)."""
+def _resume(kind, loaded, resume_path: Path, given: Path | None):
+    """The setup and answers of a save made with this ruleset (or a clean exit 2); `given`: the
+    --ruleset the player named, if she did."""
     from dtc.session import SessionError, load_save
 
     try:
@@ -483,12 +504,29 @@ def _resume(kind, loaded, resume_path: Path):
         sys.exit(EXIT_USAGE)
     if setup.ruleset != loaded.content_hash:
         where = _saved_ruleset(resume_path)
-        said = (f"the ruleset in {where}, which has changed since" if where is not None else
-                "another ruleset")
-        click.echo(f"error: {resume_path} was saved with {said} ({setup.ruleset[:16]}…); pass the same "
-                   f"--ruleset, unchanged{_gone(resume_path)}", err=True)
+        saved = f"{resume_path} was saved with {_ruleset_named(where)} ({setup.ruleset[:16]}…)"
+        if given is not None and where != Path(given).resolve():
+            said = f"not --ruleset {given} ({loaded.content_hash[:16]}…); resume it without --ruleset"
+        else:
+            said = f"which {_changed_since(made_by)}; pass the same --ruleset, unchanged"
+        click.echo(f"error: {saved}, {said}{_gone(resume_path)}", err=True)
         sys.exit(EXIT_USAGE)
     return setup, recorded, made_by
+
+
+def _ruleset_named(where: Path | None) -> str:
+    return f"the ruleset in {where}" if where is not None else "the built-in content"
+
+
+def _changed_since(made_by) -> str:
+    """Why the ruleset it names is not the one it was made with: another dtc compiles content to
+    another ruleset (the content unchanged: tester QA was told to pass the same --ruleset)."""
+    from dtc.session import engine_version
+
+    if isinstance(made_by, str) and made_by != engine_version():
+        return (f"another version of dtc compiled (engine {made_by}, this is {engine_version()}): "
+                "continue it with that version")
+    return "has changed since"
 
 
 def _replay(kind, log_file: Path, ruleset_path: Path | None):
@@ -588,7 +626,7 @@ def replay(log_file: Path, ruleset_path: Path | None) -> None:
               show_default=True)
 def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt) -> None:
     """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage."""
-    from itertools import combinations_with_replacement
+    from itertools import combinations_with_replacement, product
 
     from dtc import artifact as artifact_mod
     from dtc.dicethrone.simulate import field_summary, summary
@@ -599,7 +637,11 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
         if heroes_:
             click.echo("error: give two heroes or --all, not both", err=True)
             sys.exit(EXIT_USAGE)
-        pairs = list(combinations_with_replacement(range(len(loaded.heroes)), 2))
+        heroes = range(len(loaded.heroes))
+        # with a bot per seat, each hero plays every opponent from the --bot seat: every ordered
+        # pair (one seating only ranked the heroes by their order in the ruleset)
+        seated = opponent_bot is not None and opponent_bot != bot
+        pairs = list(product(heroes, repeat=2) if seated else combinations_with_replacement(heroes, 2))
         if not pairs:
             click.echo("error: the ruleset has no Dice Throne heroes to simulate "
                        "(a Valeria ruleset? use `dtc valeria simulate`)", err=True)
@@ -617,7 +659,8 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
     names = [h["name"] for h in loaded.heroes]
-    field = field_summary(names, pairs, tallies) if all_pairs else None
+    seated = all_pairs and opponent_bot is not None and opponent_bot != bot
+    field = field_summary(names, pairs, tallies, first_seat_only=seated) if all_pairs else None
     _print_simulation(rows, fmt, {"games_per_pair": games, "seed": seed, "bot": bot,
                                   "opponent_bot": opponent_bot or bot, "ruleset": loaded.content_hash},
                       ruleset_path, field)
@@ -627,10 +670,12 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
 def _with_progress(work, total: int):
     if not sys.stderr.isatty():
         return work(None)
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    # on stderr, the terminal, whatever stdout is (`> results.csv` showed no bar: tester QA)
     with Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True) as bar:
+                  transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task("games", total=total)
         return work(lambda n: bar.advance(task, n))
 
@@ -685,7 +730,9 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
     console = Console(width=120)
     console.print(t)
     if field:
-        h = Table(title="each hero against the others (mirror matches left out)")
+        seats = ("" if meta["bot"] == meta["opponent_bot"]
+                 else f", as the {meta['bot']} bot against the {meta['opponent_bot']} bot")
+        h = Table(title=f"each hero against the others (mirror matches left out{seats})")
         for column in ["hero", "games", "wins (95% CI)", "losses", "draws"] + ["unfinished"] * unfinished:
             h.add_column(column)
         for r in field:
@@ -881,13 +928,14 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     from dtc.valeria.narrate import sheet as draw
     from dtc.valeria.session import VALERIA, Setup
 
+    given = ruleset_path
     ruleset_path = ruleset_path or _saved_ruleset(resume_path)
     loaded = _ruleset(ruleset_path)
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
         _ignored_on_resume(["players", "sheet", "seed", "bot", "auto"])
-        setup, recorded, made_by = _resume(VALERIA, loaded, resume_path)
+        setup, recorded, made_by = _resume(VALERIA, loaded, resume_path, given)
         save_path = save_path or resume_path
         log_path = log_path or _saved_log(resume_path)
         if setup.solo != solo:

@@ -1,7 +1,9 @@
 """Simulate: hero pairs, a game count and a seed in; win rates with confidence intervals out.
 
-Game i of pair k has its own seed, derived from (seed, k, i) only, and results
-are sums; so the numbers are the same whatever the number of worker processes.
+Game i of a pair has its own seed, derived from (seed, the heroes' names in seat
+order, i) only, and results are sums; so the numbers are the same whatever the
+number of worker processes, and a pair's games are the same played alone or in
+the matrix, whatever other heroes the ruleset holds.
 Workers get the artifact's bytes once and verify them; memory does not grow
 with the number of games (only counters are kept).
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,8 +28,8 @@ from dtc.dicethrone.tables import rules_of
 CHUNK = 25
 
 
-def game_seed(seed: int, pair: int, index: int) -> int:
-    """The seed of one game, from the run's seed, the pair and the game number."""
+def game_seed(seed: int, pair, index: int) -> int:
+    """The seed of one game, from the run's seed, the pair (what names it) and the game number."""
     digest = hashlib.sha256(f"{seed}/{pair}/{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
@@ -53,11 +56,12 @@ class Tally:
         self.decisive += other.decisive
 
 
-def play_games(a: Artifact, heroes: list[int], seed: int, pair: int, start: int, count: int,
+def play_games(a: Artifact, heroes: list[int], seed: int, start: int, count: int,
                bot: str, opponent_bot: str | None = None) -> Tally:
     """Games start..start+count-1 of a pair, bot against bot (the first hero's, the second's)."""
     tally = Tally()
     first, second = BOTS[bot], BOTS[opponent_bot or bot]
+    pair = " vs ".join(a.heroes[h]["name"] for h in heroes)  # its games, alone or in any matrix
     for index in range(start, start + count):
         s = game_seed(seed, pair, index)
         game = Game(a, heroes, s, record=False)
@@ -79,7 +83,14 @@ def play_games(a: Artifact, heroes: list[int], seed: int, pair: int, start: int,
 _WORKER: dict = {}
 
 
+def worker_signals() -> None:
+    """A worker ends quietly when told to: the command's own way of leaving on SIGTERM (raising) is
+    for it alone; its pool ends the workers with SIGTERM (they printed tracebacks: tester QA)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _init(raw: bytes) -> None:
+    worker_signals()
     loaded = _WORKER["artifact"] = artifact_mod.load(raw)
     inherited = _WORKER.get("odds")  # the parent's tables, inherited by the fork
     if inherited is not None and inherited.artifact.content_hash == loaded.content_hash:
@@ -88,7 +99,7 @@ def _init(raw: bytes) -> None:
 
 def _task(job: tuple) -> tuple[int, Tally]:
     pair, heroes, seed, start, count, bots = job
-    return pair, play_games(_WORKER["artifact"], heroes, seed, pair, start, count, *bots)
+    return pair, play_games(_WORKER["artifact"], heroes, seed, start, count, *bots)
 
 
 def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, seed: int,
@@ -105,7 +116,7 @@ def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, 
     _WORKER["odds"].warm(sorted({h for pair in pairs for h in pair}))
     if jobs <= 1:
         for job in work:
-            pair, tally = job[0], play_games(a, job[1], seed, job[0], job[3], job[4], *bots)
+            pair, tally = job[0], play_games(a, job[1], seed, job[3], job[4], *bots)
             tallies[pair].add(tally)
             if progress:
                 progress(tally.games)
@@ -153,14 +164,17 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
     return out
 
 
-def field_summary(names: list[str], pairs: list[tuple[int, int]], tallies: list[Tally]) -> list[dict]:
-    """Each hero against the others (mirror matches left out), from either side of each pair: games,
-    win, loss, draw and unfinished rates with the win rate's 95% interval; most wins first."""
+def field_summary(names: list[str], pairs: list[tuple[int, int]], tallies: list[Tally],
+                  first_seat_only: bool = False) -> list[dict]:
+    """Each hero against the others (mirror matches left out), from either side of each pair (or,
+    with `first_seat_only`, from the first: bots differ by seat and every ordered pair is played):
+    games, win, loss, draw and unfinished rates with the win rate's 95% interval; most wins first."""
     totals: dict[int, list[int]] = {}  # hero: [games, wins, losses, draws, unfinished]
     for (a, b), tally in zip(pairs, tallies, strict=True):
         if a == b:
             continue
-        for hero, won, lost in ((a, tally.wins[0], tally.wins[1]), (b, tally.wins[1], tally.wins[0])):
+        sides = ((a, tally.wins[0], tally.wins[1]), (b, tally.wins[1], tally.wins[0]))
+        for hero, won, lost in sides[:1] if first_seat_only else sides:
             t = totals.setdefault(hero, [0, 0, 0, 0, 0])
             for i, n in enumerate((tally.games, won, lost, tally.draws, tally.unfinished)):
                 t[i] += n

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from dtc import artifact as artifact_mod
 from dtc.artifact import Artifact
-from dtc.dicethrone.simulate import game_seed
+from dtc.dicethrone.simulate import game_seed, worker_signals
 from dtc.valeria.bots import BOTS
 from dtc.valeria.engine import Game
 
@@ -81,6 +81,7 @@ _WORKER: dict = {}
 
 
 def _init(raw: bytes) -> None:
+    worker_signals()
     _WORKER["artifact"] = artifact_mod.load(raw)
 
 
