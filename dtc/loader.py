@@ -170,6 +170,16 @@ def load_bytes(raw: bytes, path: str, sources: dict | None = None
                 "split the content over several files",
             )
         ]
+    if raw.startswith(b"DTCB"):  # the artifact's magic: `dtc compile`'s output given as content
+        return None, [
+            error(
+                "Y002",
+                "this is a compiled ruleset (`dtc compile`'s output), not content",
+                Span.point(path, 1, 1),
+                "give the YAML content it was compiled from; a compiled ruleset goes to --ruleset "
+                "(dtc play, simulate, odds) or to `dtc disasm`",
+            )
+        ]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -240,6 +240,9 @@ def check_writable(path: Path) -> None:
         raise SessionError(f"cannot write {path}: it is a directory; name a file")
     if path.exists() and not path.is_file():  # a device, a pipe: a save would replace it
         raise SessionError(f"cannot write {path}: it is not a regular file; name a file")
+    if path.is_file() and not _a_dtc_file(path):  # a typo must not replace a hero file (tester QA)
+        raise SessionError(f"will not write over {path}: it is not a dtc save or log; name another file, or "
+                           "remove it first")
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent  # missing folders are made when saving
@@ -247,6 +250,23 @@ def check_writable(path: Path) -> None:
         raise SessionError(f"cannot write {path}: {folder} is not a directory")
     if not os.access(folder, os.W_OK):
         raise SessionError(f"cannot write {path}: {folder} is not writable")
+
+
+def _a_dtc_file(path: Path) -> bool:
+    """Whether the file is empty or a dtc save or log (its first line a JSON object with a `dtc`
+    marker): one a save or log may be written over."""
+    try:
+        with open(path, "rb") as f:
+            first = f.read(1 << 16).split(b"\n", 1)[0]
+    except OSError:
+        return True  # unreadable: writing it will say why
+    if not first.strip():
+        return True
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(head, dict) and str(head.get("dtc", "")).startswith("dtc-")
 
 
 # ------------------------------------------------------------ saves, logs
@@ -425,8 +445,9 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
                                    f"{_short(plain(request))}")
             line, record = asks[steps]
             if plain(request) != record["ask"]:
-                raise fail(f"{path}:{line}: replay differs at request {steps + 1}: the log has "
-                                   f"{_short(record['ask'])}, the game asks {_short(plain(request))}")
+                before = f" (after the answer at line {asks[steps - 1][0]})" if steps else ""
+                raise fail(f"{path}:{line}: replay differs at request {steps + 1}{before}: "
+                           + _difference(record["ask"], plain(request), "the game asks"))
             answer = record["answer"]
             steps += 1  # counted before sending: the last answer ends the game with StopIteration
             try:
@@ -444,13 +465,36 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
                            f"requests, the log has {len(asks)}")
     for i, (got, (line, want)) in enumerate(zip(game.events, events, strict=False)):
         if got != want:
-            raise fail(f"{path}:{line}: replay differs at event {i + 1}: the log has {_short(want)}, "
-                               f"the game has {_short(got)}")
+            raise fail(f"{path}:{line}: replay differs at event {i + 1}: "
+                       + _difference(want, got, "the game has"))
     if len(game.events) != len(events):
         where = events[len(game.events)][0] if len(events) > len(game.events) else last
         raise fail(f"{path}:{where}: replay differs: {len(game.events)} events, "
                            f"the log has {len(events)}")
     return result, steps
+
+
+def _difference(logged: Any, made: Any, says: str) -> str:
+    """Where two records first differ and how: `at actions[2].extra: the log has 1, the game asks 2`
+    (both whole records cut at the same place said nothing: tester QA)."""
+    at = ""
+    while True:
+        if isinstance(logged, dict) and isinstance(made, dict):
+            key = next((k for k in list(logged) + [k for k in made if k not in logged]
+                        if logged.get(k, _MISSING) != made.get(k, _MISSING)), None)
+            if key is None or key not in logged or key not in made:
+                break
+            at, logged, made = f"{at}.{key}" if at else key, logged[key], made[key]
+        elif isinstance(logged, list) and isinstance(made, list) and len(logged) == len(made):
+            i = next(i for i, (x, y) in enumerate(zip(logged, made, strict=True)) if x != y)
+            at, logged, made = f"{at}[{i}]", logged[i], made[i]
+        else:
+            break
+    where = f"at {at}: " if at else ""
+    return f"{where}the log has {_short(logged)}, {says} {_short(made)}"
+
+
+_MISSING = object()
 
 
 def _short(value: Any) -> str:

@@ -157,6 +157,40 @@ def test_show_unknown_hero_suggests():
     assert "no hero `drood`; did you mean `Druid`?" in result.stderr
 
 
+def test_a_compiled_ruleset_given_as_content_is_named_so(tmp_path):
+    """`dtc heroes --content x.dtcb` said "byte 0x93 is not UTF-8 / save the file as UTF-8", and
+    `dtc show` "heroes here: none" (tester QA): a compiled ruleset is named as one, with where it goes."""
+    ruleset = tmp_path / "x.dtcb"
+    assert run("compile", CONTENT, "-o", ruleset).exit_code == 0
+    for command in (["heroes", "--content", ruleset], ["show", "druid", "--content", ruleset],
+                    ["lint", ruleset]):
+        result = run(*command)
+        assert result.exit_code != 0
+        assert "x.dtcb:1:1: error[Y002]: this is a compiled ruleset (`dtc compile`'s output), not content" \
+            in result.stderr, command
+        assert "goes to --ruleset" in result.stderr
+
+
+def test_outputs_do_not_replace_files_that_are_not_dtcs(tmp_path):
+    """`--log precious.yaml` or `compile -o druid.yaml` replaced a hero file with JSON or bytes
+    (tester QA): a file that is not a dtc save, log or ruleset is left alone, with an error; dtc's own
+    are written over as before."""
+    hero = tmp_path / "druid.yaml"
+    hero.write_text("hero: Druid\n")
+    game = ["play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 2]
+    for option in ("--log", "--save"):
+        refused = run(*game, option, hero)
+        assert refused.exit_code == 2 and f"will not write over {hero}: it is not a dtc save or log" \
+            in refused.stderr
+    refused = run("compile", CONTENT, "-o", hero)
+    assert refused.exit_code == 2 and "it is not a compiled ruleset" in refused.stderr
+    assert hero.read_text() == "hero: Druid\n"
+    log, ruleset = tmp_path / "g.jsonl", tmp_path / "r.dtcb"
+    for _ in range(2):
+        assert run(*game, "--log", log).exit_code == 0
+        assert run("compile", CONTENT, "-o", ruleset).exit_code == 0
+
+
 def test_show_refuses_a_broken_hero(broken):
     result = run("show", "tester", "--content", "hero.yaml")
     assert result.exit_code == 1

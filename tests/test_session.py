@@ -130,14 +130,14 @@ def test_a_save_through_a_symbolic_link_replaces_the_file_it_names(game, tmp_pat
     new, _ = GAMES[game]
     (tmp_path / "saves").mkdir()
     target = tmp_path / "saves" / "game.json"
-    target.write_text("old")
+    target.write_text('{"dtc": "dtc-dicethrone-save", "version": 0}')  # an old save: written over
     link = tmp_path / "link.json"
     link.symlink_to(target)
     result = run(*new, "--save", link)
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and json.loads(target.read_text())["answers"]
     log_target = tmp_path / "saves" / "game.jsonl"  # a log the same way (it is now renamed into place)
-    log_target.write_text("old")
+    log_target.write_text('{"dtc": "dtc-dicethrone-log", "version": 0}\n')
     log_link = tmp_path / "link.jsonl"
     log_link.symlink_to(log_target)
     assert run(*new, "--log", log_link).exit_code == 0

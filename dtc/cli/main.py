@@ -142,6 +142,9 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
         sys.exit(EXIT_USAGE)
     found, guess = find_hero(result.content, hero)
     if found is None:
+        for d in result.errors:  # a file that did not load may be where the hero was
+            if d.code.startswith("Y"):
+                click.echo(render_text(d, result.sources), err=True)
         known = ", ".join(hero_names(result.content)) or "none"
         hint = f"did you mean `{guess}`? " if guess else ""
         click.echo(f"error: no hero `{hero}`; {hint}heroes here: {known}", err=True)
@@ -190,6 +193,16 @@ def _load_artifact(path: Path):
         sys.exit(EXIT_PROBLEMS)
 
 
+def _empty_or_a_ruleset(path: Path) -> bool:
+    """Whether `compile -o` may write there: no file, an empty one, or a compiled ruleset."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(4)
+    except OSError:
+        return True  # not there, or a folder: writing it says what is wrong
+    return start in (b"", b"DTCB")
+
+
 @cli.command(name="compile")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
@@ -198,6 +211,10 @@ def compile_command(paths: tuple[Path, ...], output: Path) -> None:
     """Compile content into one verified ruleset artifact (.dtcb)."""
     from dtc import artifact
 
+    if str(output) != "-" and not _empty_or_a_ruleset(Path(output)):  # `-o <hero>.yaml` must not eat it
+        click.echo(f"error: will not write over {output}: it is not a compiled ruleset; name another file "
+                   "(e.g. build/ruleset.dtcb), or remove it first", err=True)
+        sys.exit(EXIT_USAGE)
     data = _compiled(list(paths), "{n} error(s); nothing written")
     loaded = artifact.load(data)  # never write what would not verify
     _note_no_common_cards(loaded, " ".join(str(p) for p in paths))
@@ -712,10 +729,11 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
 
     bots = (f"{meta['bot']} bots" if meta["bot"] == meta["opponent_bot"]
             else f"{meta['bot']} bot vs {meta['opponent_bot']} bot")
-    t = Table(title=f"{meta['games_per_pair']} games per pair, seed {meta['seed']}, {bots}")
+    games = meta["games_per_pair"]
+    t = Table(title=f"{games} game{'s' * (games != 1)} per pair, seed {meta['seed']}, {bots}")
     unfinished = any(r["unfinished_rate"] for r in rows)  # a column only when some game had no end
     columns = ["hero", "vs", "wins (95% CI)", "losses", "draws"] + ["unfinished"] * unfinished
-    for column in columns + ["avg turns", "start player wins"]:
+    for column in columns + ["avg turns", "start player wins (of decisive)"]:
         t.add_column(column)
     for r in rows:
         low, high = r["win_rate_ci95"]
