@@ -400,10 +400,10 @@ def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str |
     return setup, records[1:], head.get("engine")
 
 
-def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
-    """Re-run a log against the ruleset; returns (result, steps checked) or raises on a difference,
-    naming the line of the log where the game and the log part. A log of a game left before its end
-    replays as far as it goes: the result is then None."""
+def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int, Any]:
+    """Re-run a log against the ruleset; returns (result, steps checked, the game re-run) or raises
+    on a difference, naming the line of the log where the game and the log part. A log of a game
+    left before its end replays as far as it goes: the result is then None."""
     setup, records, made_by = read_log(kind, path)
     if setup.ruleset != artifact.content_hash:
         played = f"the log was played with ruleset {setup.ruleset[:16]}…, not {artifact.content_hash[:16]}…"
@@ -471,7 +471,7 @@ def replay(kind: Kind, artifact: Artifact, path: Path) -> tuple[Any, int]:
         where = events[len(game.events)][0] if len(events) > len(game.events) else last
         raise fail(f"{path}:{where}: replay differs: {len(game.events)} events, "
                            f"the log has {len(events)}")
-    return result, steps
+    return result, steps, game
 
 
 def _difference(logged: Any, made: Any, says: str) -> str:

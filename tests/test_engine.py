@@ -589,6 +589,10 @@ def test_a_normal_attack_is_defended(compiled):
     game.turn_no = 2
     drive(game.roll_phases(0), answers())
     assert events(game, "defend") == [{"e": "defend", "player": 1, "ability": "Harness the Light"}]
+    # the Attack told with the dmg it brings so far (additions were told before the dmg: player QA)
+    from dtc.dicethrone.narrate import line
+
+    assert line(game, events(game, "attack")[0]) == "P1 Druid attacks P2 Sun Elf (normal dmg): 4 dmg so far"
     # Ferocity (3 Claws) 4 dmg; Harness the Light's die shows 2 (a Stave): heal 1
     assert game.seats[1].health == 50 - 4 + 1
 
@@ -1408,6 +1412,13 @@ def test_crafting_offers_only_armor_that_improves_a_slot(compiled):
     # an upgrade of a held slot comes before an empty slot's Armor
     assert crafts(game, armor, forge) == [
         "Diamond Helmet", "Ultimanium Helmet", "Gold Shield", "Diamond Shield", "Ultimanium Shield"]
+    # crafting over a held slot says what it replaces (the Gold Helmet went silently: player QA)
+    from dtc.dicethrone.narrate import line
+
+    game.craft(0, armor, forge, 1)  # Ultimanium Helmet
+    assert line(game, events(game, "craft")[-1]) == \
+        "P1 Forgemaster crafts Ultimanium Helmet in place of the Gold Helmet"
+    assert line(game, events(game, "craft")[0]) == "P1 Forgemaster crafts Ultimanium Shield"
 
 
 def test_sun_elf_dial_dusk_dawn_and_overflow(compiled):

@@ -277,6 +277,22 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
     assert bad.exit_code == 1 and "the log is incomplete: it ends after" in bad.stderr
 
 
+def test_replay_narrate_tells_the_game_as_play_auto_did(tmp_path):
+    """A tester watching a logged game back: `replay --narrate` tells it as `play --auto` did (every
+    draw named: it is read after the game), then says it matches (it only checked: player QA)."""
+    log = tmp_path / "g.jsonl"
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 5, "--log", log)
+    told = run("replay", log, "--narrate")
+    assert told.exit_code == 0
+    lines = told.output.splitlines()
+    assert lines[-1].startswith("replay matches:")
+    draws = [x for x in lines if re.match(r"P\d \w+ draws \d+: ", x)]
+    assert draws and all(len(x.split(": ")[1].split(", ")) == int(x.split(" draws ")[1].split(":")[0])
+                         for x in draws)
+    unnamed = [re.sub(r"^(P\d \w+ draws \d+): .*", r"\1", x) for x in lines[:-1]]
+    assert unnamed == played.output.splitlines()[1:-1]  # without its `seed ...` and `result:` lines
+
+
 def test_a_save_given_to_replay_says_how_to_continue_it_and_a_moved_ruleset_is_named(tmp_path):
     from conftest import ROOT
 

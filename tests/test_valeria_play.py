@@ -92,6 +92,9 @@ def test_a_bot_game_log_replays_and_a_save_resumes_to_the_same_end(tmp_path):
     assert whole.exit_code == 0
     replayed = run("valeria", "replay", log)
     assert replayed.exit_code == 0 and replayed.output.startswith("replay matches:")
+    told = run("valeria", "replay", log, "--narrate")  # the game told as it went, then the check
+    assert told.exit_code == 0 and told.output.splitlines()[-1] == replayed.output.strip()
+    assert told.output.splitlines()[0] in whole.output.splitlines()
     data = json.loads(save.read_text())
     assert data["dtc"] == "dtc-valeria-save" and data["players"] == 3
     data["answers"] = data["answers"][: len(data["answers"]) // 3]

@@ -546,20 +546,26 @@ def _changed_since(made_by) -> str:
     return "has changed since"
 
 
-def _replay(kind, log_file: Path, ruleset_path: Path | None):
-    """(result, answers checked) of re-running a log, or a one-line error and exit 1."""
+def _replay(kind, log_file: Path, ruleset_path: Path | None, line=None):
+    """(result, answers checked) of re-running a log, or a one-line error and exit 1; with `line`
+    (the game's narration), the game is told first, as `play --auto` tells it."""
     from dtc.session import OtherRuleset, SessionError
     from dtc.session import replay as run_replay
 
     loaded = _ruleset(ruleset_path or _saved_ruleset(log_file))
     try:
-        return run_replay(kind, loaded, log_file)
+        result, steps, game = run_replay(kind, loaded, log_file)
     except OtherRuleset as exc:
         click.echo(f"error: {exc}{'' if ruleset_path else _gone(log_file)}", err=True)
         sys.exit(EXIT_PROBLEMS)
     except SessionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_PROBLEMS)
+    if line is not None:  # every draw named: a replay is read after the game, by anyone
+        narrate = _narrator(line, None)
+        for event in game.events:
+            narrate(game, event)
+    return result, steps
 
 
 def _gone(path: Path) -> str:
@@ -572,12 +578,12 @@ def _gone(path: Path) -> str:
     return f" (it was played with --ruleset {where}, which is not there any more)"
 
 
-def _narrator(line, own: set[int] = frozenset()):
-    """Narration at the terminal; the cards drawn by the players in `own` (the humans) are named to
-    them, not those of the others."""
+def _narrator(line, own: set[int] | None = frozenset()):
+    """Narration at the terminal; the cards drawn by the players in `own` (the humans; None: every
+    player) are named to them, not those of the others."""
     def narrate(game, event):
         text = line(game, event)
-        if text is not None and event.get("e") == "draw" and event.get("player") in own:
+        if text is not None and event.get("e") == "draw" and (own is None or event.get("player") in own):
             text += ": " + ", ".join(event.get("cards", ()))
         if text is not None:
             click.echo(text)
@@ -613,11 +619,13 @@ def _run(session, recorded: list, save_path: Path | None, command: str):
 @click.argument("log_file", type=click.Path(path_type=Path))
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
               help="The ruleset the game was played with (default: the built-in content).")
-def replay(log_file: Path, ruleset_path: Path | None) -> None:
+@click.option("--narrate", is_flag=True, help="Tell the game as it went (once it replays the same).")
+def replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
     """Re-run a game log and check every request and event is the same."""
+    from dtc.dicethrone.narrate import line
     from dtc.dicethrone.session import DICE_THRONE
 
-    result, steps = _replay(DICE_THRONE, log_file, ruleset_path)
+    result, steps = _replay(DICE_THRONE, log_file, ruleset_path, line if narrate else None)
     if result is None:
         click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
     else:
@@ -1001,11 +1009,13 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
 @click.argument("log_file", type=click.Path(path_type=Path))
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
               help="The ruleset the game was played with (default: the built-in content).")
-def valeria_replay(log_file: Path, ruleset_path: Path | None) -> None:
+@click.option("--narrate", is_flag=True, help="Tell the game as it went (once it replays the same).")
+def valeria_replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
     """Re-run a Valeria game log and check every request and event is the same."""
+    from dtc.valeria.narrate import line
     from dtc.valeria.session import VALERIA
 
-    result, steps = _replay(VALERIA, log_file, ruleset_path)
+    result, steps = _replay(VALERIA, log_file, ruleset_path, line if narrate else None)
     if result is None:
         click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
         sys.exit(EXIT_CLEAN)

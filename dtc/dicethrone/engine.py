@@ -399,8 +399,10 @@ class Game(GameState):
             if chunk is not None and self.over is None:
                 yield from self.run(chunk, ctx)
         if self.attack is not None and self.attack.dealt:
-            self.event("attack", attacker=a, defender=defender,
-                       type=self.a.damage_types[self.attack.dtype])
+            # with the dmg it brings so far (what the narration told piece by piece, additions
+            # before the dmg they add to among them: player QA)
+            self.event("attack", attacker=a, defender=defender, type=self.a.damage_types[self.attack.dtype],
+                       dmg=self.incoming[defender].total_before())
             # players act as the phase concludes (spend a token, change form...); then what
             # concluding it with an Attack does, in the form the hero is in by then
             yield from self.window("conclude")

@@ -68,7 +68,8 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "no_ability":
         return f"{who(game, p)} activates no ability"
     if kind == "attack":
-        return f"{who(game, e['attacker'])} attacks {who(game, e['defender'])} ({e['type']} dmg)"
+        so_far = f": {e['dmg']} dmg so far" if e.get("dmg") is not None else ""  # older logs have none
+        return f"{who(game, e['attacker'])} attacks {who(game, e['defender'])} ({e['type']} dmg){so_far}"
     if kind == "defend":
         return f"{who(game, p)} defends with {e['ability']}"
     if kind == "deal":
@@ -150,7 +151,8 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "place":
         return f"{who(game, p)} places {', '.join(e['cards'])}"
     if kind == "craft":
-        return f"{who(game, p)} crafts {e['tier']}"
+        replaces = f" in place of the {e['replaces']}" if e.get("replaces") else ""  # a slot holds one
+        return f"{who(game, p)} crafts {e['tier']}{replaces}"
     if kind == "attack_becomes":
         if p is None:  # a log from before the Attack's owner was told
             return f"the Attack becomes {e['type']}"

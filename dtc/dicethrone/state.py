@@ -496,7 +496,10 @@ class GameState:
                 card = next(c for c in cards if c.card.symbol == need["symbol"])
                 cards.remove(card)
                 self.seats[player].discard.append(card)
-        self.event("craft", player=player, tier=f"{tier['tier']} {tier['slot']}")
+        replaced = [entry["tiers"][t.tier - 1] for t in self.seats[player].tokens.get(status, ())
+                    if t.tier and entry["tiers"][t.tier - 1]["slot"] == tier["slot"]]
+        self.event("craft", player=player, tier=f"{tier['tier']} {tier['slot']}",
+                   **({"replaces": f"{replaced[0]['tier']} {tier['slot']}"} if replaced else {}))
         self.gain_status(player, status, 1, tier_index + 1)
 
     # --------------------------------------------------------------- cards
