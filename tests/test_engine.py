@@ -78,10 +78,14 @@ def drive(generator, answer):
         return stop.value, seen
 
 
-def new_game(compiled, heroes, dice=(), seed=0):
+def new_game(compiled, heroes, dice=(), seed=0, rules=None):
     indices = [compiled.hero(h)[0] for h in heroes]
-    game = Game(compiled, indices, seed, rng=Dice(dice, seed))
+    game = Game(compiled, indices, seed, rng=Dice(dice, seed), ruleset=rules)
     return game
+
+
+# Vanguard's rules (the default), Season One's
+BOTH_RULES = pytest.mark.parametrize("rules", [None, "Dice Throne v2.0"])
 
 
 def status(compiled, name):
@@ -651,13 +655,15 @@ def test_attack_modifier_cards_only_on_your_own_attack(compiled):
 FEROCITY_3 = "      - requires: 3 [Claw]\n        effect: Deal 4 dmg.\n"
 
 
-def test_no_attack_modifier_on_pure_dmg(tmp_path):
+@BOTH_RULES
+def test_no_attack_modifier_on_pure_dmg(tmp_path, rules):
     """"Pure Damage": "Not Modifiable"; "Damage Type Attributes": "Modifiable - Can be changed with
     Attack Modifiers": an Attack of pure dmg is not offered Extra Effort (it was, and its CP paid for
-    nothing: the dmg total already left the addition out)."""
+    nothing: the dmg total already left the addition out). Season One's rules alike ("Pure Damage":
+    "Not Enhanceable", 001_34bc079e63d76679.txt), though they let Attack Modifiers go on any Attack."""
     compiled = compiled_with_cards(tmp_path, "druid.yaml", "", replace=[(
         FEROCITY_3, FEROCITY_3.replace("Deal 4 dmg.", "Deal 4 pure dmg."))])
-    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6])
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6], rules=rules)
     game.turn_no = 2
     give_card(game, 0, "Extra Effort")
     game.seats[0].cp = 9
@@ -672,13 +678,20 @@ def test_no_attack_modifier_on_pure_dmg(tmp_path):
     assert game.seats[1].health == 50 - 4
 
 
-def test_an_attack_modifier_status_needs_an_attack_with_dmg(tmp_path):
+@BOTH_RULES
+def test_an_attack_modifier_needs_an_attack_with_dmg(tmp_path, rules):
     """"Attack Modifiers": "can only be used on Attacks (i.e. an Offensive Ability that targets an
     opponent with at least 1 dmg)": Bonus Damage (a shared status, "add 1 dmg") is not spendable at
-    the Then of Wild Realignment, which deals none (it was, and the Sun Elf took 1 dmg)."""
+    the Then of Wild Realignment, which deals none (it was, and the Sun Elf took 1 dmg), nor is Extra
+    Effort offered. Season One's rules alike ("Attack: An Offensive Ability that deals at least 1 dmg
+    that targets an opponent", Quick Reference, 001_34bc079e63d76679.txt): under them, Extra Effort
+    made undefendable, unpreventable dmg of nothing (Season One QA)."""
     compiled = compiled_with_cards(tmp_path, "druid.yaml", "")
     bonus = status(compiled, "Bonus Damage")
-    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 4, 5, 6, 2])  # Claw Paw Paw Leaf Claw
+    # Claw Paw Paw Leaf Claw: Wild Realignment
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 4, 5, 6, 2], rules=rules)
+    give_card(game, 0, "Extra Effort")
+    game.seats[0].cp = 5
     game.turn_no = 2
     game.gain_status(0, bonus, 1, 0)
     offered = []
@@ -691,6 +704,8 @@ def test_an_attack_modifier_status_needs_an_attack_with_dmg(tmp_path):
         i for i, c in enumerate(r.choices) if c.label.startswith("Wild Realignment"))))
     assert events(game, "activate")[0]["ability"] == "Wild Realignment" and not events(game, "attack")
     assert ("then", "Bonus Damage") not in offered and game.status_count(0, bonus) == 1
+    assert not [name for _, name in offered if name == "Extra Effort"]
+    assert game.seats[0].cp == 5 + 1  # Wild Realignment gains 1 CP; nothing paid
     assert game.seats[1].health == 50
 
 

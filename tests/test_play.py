@@ -277,6 +277,34 @@ def test_auto_log_replays_and_a_tampered_log_is_refused(tmp_path):
     assert bad.exit_code == 1 and "the log is incomplete: it ends after" in bad.stderr
 
 
+def test_season_one_rules_are_chosen_by_name_and_recorded(tmp_path):
+    """The content keeps Season One's rules as their own ruleset (seeds README: "the older wording is
+    kept as its own ruleset in content"); nothing let a player choose them (Season One QA). `--rules`
+    names them; the save and log record them, so a resume and a replay play them again."""
+    from dtc import rulesets
+    from dtc.dicethrone.session import Setup, new_game
+
+    log, save = tmp_path / "g.jsonl", tmp_path / "g.json"
+    played = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 3, "--rules", "2.0",
+                 "--log", log, "--save", save)
+    assert played.exit_code == 0 and played.output.startswith("seed 3; Druid vs Duelist; Dice Throne v2.0\n")
+    assert json.loads(log.read_text().splitlines()[0])["rules"] == "Dice Throne v2.0"
+    setup = Setup.from_json(json.loads(save.read_text()))
+    assert new_game(rulesets.builtin(), setup).rules.name == "Dice Throne v2.0"
+    assert new_game(rulesets.builtin(), Setup(**{**setup.to_json(), "rules": None})).rules.name == \
+        "Dice Throne v2.4.3"
+    assert run("replay", log).output.startswith("replay matches:")
+    default = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 3, "--log", log)
+    assert "rules" not in json.loads(log.read_text().splitlines()[0]) and "v2.0" not in default.output
+    wrong = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--rules", "3.0")
+    assert wrong.exit_code == 2
+    assert "--rules 3.0: no such rules here; there are `Dice Throne v2.0`, `Dice Throne v2.4.3`" \
+        in wrong.stderr
+    simulated = json.loads(run("simulate", "druid", "duelist", "--games", 4, "--rules", "dice throne v2.0",
+                               "--format", "json").output)
+    assert simulated["rules"] == "Dice Throne v2.0"
+
+
 def test_replay_narrate_tells_the_game_as_play_auto_did(tmp_path):
     """A tester watching a logged game back: `replay --narrate` tells it as `play --auto` did (every
     draw named: it is read after the game), then says it matches (it only checked: player QA)."""

@@ -23,6 +23,8 @@ from dtc import __version__
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 RULESET_HELP = ("A compiled ruleset (FILE.dtcb), or a content folder compiled on the spot "
                 "(default: the built-in content).")
+RULES_HELP = ("The rules to play, by name or version (`Dice Throne v2.0`, `2.0`: Season One's); default: "
+              "the content's default rules.")
 
 
 def _exit_code(result, strict: bool) -> int:
@@ -429,7 +431,8 @@ def _hero_name(loaded, name: str, option: str, builtin: bool = False) -> str:
               help="Continue a saved game.")
 @click.option("--log", "log_path", type=click.Path(path_type=Path),
               help="Write the game as JSON lines (for `dtc replay`).")
-def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, log_path) -> None:
+@click.option("--rules", help=RULES_HELP)
+def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, log_path, rules) -> None:
     """Play Dice Throne at the terminal against a bot (or watch two bots with --auto)."""
     import random as random_mod
 
@@ -445,7 +448,7 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
-        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto"])
+        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto", "rules"])
         setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path, given)
         save_path = save_path or resume_path
         log_path = log_path or _saved_log(resume_path)
@@ -457,10 +460,10 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         heroes = [_hero_name(loaded, hero, "--hero", builtin), _hero_name(loaded, opponent, "--vs", builtin)]
         seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
         agents = [bot if auto else "human", bot]
-        setup = Setup(loaded.content_hash, seed, heroes, agents)
+        setup = Setup(loaded.content_hash, seed, heroes, agents, _rules(loaded, rules))
     seats = [Human() if kind == "human" else BOTS[kind](setup.seed * 2 + i + 1)
              for i, kind in enumerate(setup.agents)]
-    click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}"
+    click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}" + (f"; {setup.rules}" if setup.rules else "")
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
     own = {i for i, kind in enumerate(setup.agents) if kind == "human"}  # whose draws are named
     session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line, own),
@@ -474,6 +477,21 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         winner = f"{setup.heroes[result.winner]} (P{result.winner + 1}) won"
     click.echo(f"result: {winner} after {result.turns} turns")
     sys.exit(EXIT_CLEAN)
+
+
+def _rules(loaded, wanted: str | None) -> str | None:
+    """The name of the rules `--rules` names (None: the content's default), or a clean exit 2 that
+    lists those there are."""
+    from dtc.dicethrone.tables import rules_named
+
+    if wanted is None:
+        return None
+    name = rules_named(loaded, wanted)
+    if name is None:
+        there = ", ".join(f"`{r['ruleset']}`" for r in loaded.data["rulesets"])
+        click.echo(f"error: --rules {wanted}: no such rules here; there are {there}", err=True)
+        sys.exit(EXIT_USAGE)
+    return name
 
 
 def _ignored_on_resume(names: list[str]) -> None:
@@ -649,7 +667,8 @@ def replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
 @click.option("--all", "all_pairs", is_flag=True, help="Every pair of heroes (the matrix).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt) -> None:
+@click.option("--rules", help=RULES_HELP)
+def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt, rules) -> None:
     """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage."""
     from itertools import combinations_with_replacement, product
 
@@ -677,18 +696,19 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
         given = f"; {len(heroes_)} given" if heroes_ else ""
         click.echo(f"error: give two heroes (`dtc simulate HERO HERO`) or --all{given}", err=True)
         sys.exit(EXIT_USAGE)
+    rules = _rules(loaded, rules)
     raw = artifact_mod.to_bytes(loaded.data)
     total = games * len(pairs)
     tallies = _with_progress(lambda progress: run_simulation(
-        loaded, raw, pairs, games, seed, jobs, bot, progress, opponent_bot), total)
+        loaded, raw, pairs, games, seed, jobs, bot, progress, opponent_bot, rules), total)
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
     names = [h["name"] for h in loaded.heroes]
     seated = all_pairs and opponent_bot is not None and opponent_bot != bot
     field = field_summary(names, pairs, tallies, first_seat_only=seated) if all_pairs else None
-    _print_simulation(rows, fmt, {"games_per_pair": games, "seed": seed, "bot": bot,
-                                  "opponent_bot": opponent_bot or bot, "ruleset": loaded.content_hash},
-                      ruleset_path, field)
+    meta = {"games_per_pair": games, "seed": seed, "bot": bot, "opponent_bot": opponent_bot or bot,
+            "ruleset": loaded.content_hash, **({"rules": rules} if rules else {})}
+    _print_simulation(rows, fmt, meta, ruleset_path, field)
     sys.exit(EXIT_CLEAN)
 
 
@@ -768,7 +788,8 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
                       *([f"{r['unfinished_rate']:.1%}"] * unfinished))
         console.print(h)
     played = str(ruleset_path) if ruleset_path is not None else "the built-in content"
-    console.print(f"ruleset: {played} ({meta['ruleset'][:16]}…)")
+    rules = f"; rules: {meta['rules']}" if meta.get("rules") else ""
+    console.print(f"ruleset: {played} ({meta['ruleset'][:16]}…){rules}")
     if unfinished:
         console.print(f"unfinished: games stopped at the turn limit ({MAX_TURNS} turns) with no winner "
                       "(not in avg turns); draws are only heroes defeated together")

@@ -878,7 +878,7 @@ class Game(GameState):
                     continue
                 if c.cost > cp or (c.alters_dice and not self._alterable(seat, c)):
                     continue
-                if c.attack_modifier and self.rules.own_attacks_only and not attacking:
+                if c.attack_modifier and not attacking:
                     continue
                 idle = c.chunk is not None and not self.vm.can_start(c.chunk, self, seat)
                 out.append(Action("play", c.name, index, c.cost, c.value, idle))
@@ -905,10 +905,13 @@ class Game(GameState):
     def modifiable_attack(self, seat: int) -> bool:
         """Whether `seat` has an Attack Attack Modifiers may be used on: hers ("only on Attacks (i.e.
         an Offensive Ability that targets an opponent with at least 1 dmg)", "Attack Modifiers"), of
-        a modifiable damage type (pure dmg is "Not Modifiable": "Damage Type Attributes")."""
+        a modifiable damage type (pure dmg is "Not Modifiable": "Damage Type Attributes"). Under
+        rules that let Attack Modifiers go on any Attack (Season One's), any not against her."""
         attack = self.attack
-        return (attack is not None and attack.attacker == seat and attack.dealt
-                and (attack.dtype is None or bool(self.rules.damage_types[attack.dtype].modifiable)))
+        if attack is None or not attack.dealt:
+            return False
+        mine = attack.attacker == seat if self.rules.own_attacks_only else attack.defender != seat
+        return mine and (attack.dtype is None or bool(self.rules.damage_types[attack.dtype].modifiable))
 
     def _alterable(self, seat: int, card) -> bool:
         """Whether the card's dice change can be made on the dice on the table: there are dice open
@@ -949,7 +952,7 @@ class Game(GameState):
         trigger = entry.get("spendable")
         if not trigger:
             return False
-        if entry.get("attack_modifier") and self.rules.own_attacks_only and not self.modifiable_attack(seat):
+        if entry.get("attack_modifier") and not self.modifiable_attack(seat):
             return False
         on = trigger["on"]
         own = seat == self.active

@@ -9,6 +9,7 @@ from dtc.agents.bots import BOTS
 from dtc.artifact import Artifact
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.requests import AnswerError
+from dtc.dicethrone.tables import rules_named
 from dtc.session import Kind, SessionError, agent_names, integer
 from dtc.vm import VMError
 
@@ -21,9 +22,13 @@ class Setup:
     seed: int
     heroes: list[str]
     agents: list[str]
+    rules: str | None = None  # the rules played, by name (`--rules`); None: the content's default
 
     def to_json(self) -> dict:
-        return dataclasses.asdict(self)
+        data = dataclasses.asdict(self)
+        if data["rules"] is None:
+            del data["rules"]  # as saves and logs were before `--rules`
+        return data
 
     @staticmethod
     def from_json(data: dict) -> Setup:
@@ -33,7 +38,10 @@ class Setup:
         if not isinstance(data["ruleset"], str):
             raise ValueError("the ruleset is not text")
         agents = agent_names(data["agents"], len(heroes), {"human", *BOTS})
-        return Setup(data["ruleset"], integer(data["seed"], "seed"), list(heroes), agents)
+        rules = data.get("rules")
+        if rules is not None and not isinstance(rules, str):
+            raise ValueError("the rules are not a name")
+        return Setup(data["ruleset"], integer(data["seed"], "seed"), list(heroes), agents, rules)
 
 
 def new_game(artifact: Artifact, setup: Setup) -> Game:
@@ -43,7 +51,9 @@ def new_game(artifact: Artifact, setup: Setup) -> Game:
         if found is None:
             raise SessionError(f"the ruleset has no hero `{name}`")
         indices.append(found[0])
-    return Game(artifact, indices, setup.seed)
+    if setup.rules is not None and rules_named(artifact, setup.rules) is None:
+        raise SessionError(f"the ruleset has no rules called `{setup.rules}`")
+    return Game(artifact, indices, setup.seed, ruleset=setup.rules)
 
 
 DICE_THRONE = Kind("dtc-dicethrone-save", "dtc-dicethrone-log", Setup.from_json, new_game,

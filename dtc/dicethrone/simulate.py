@@ -57,14 +57,15 @@ class Tally:
 
 
 def play_games(a: Artifact, heroes: list[int], seed: int, start: int, count: int,
-               bot: str, opponent_bot: str | None = None) -> Tally:
-    """Games start..start+count-1 of a pair, bot against bot (the first hero's, the second's)."""
+               bot: str, opponent_bot: str | None = None, rules: str | None = None) -> Tally:
+    """Games start..start+count-1 of a pair, bot against bot (the first hero's, the second's), under
+    the rules named (None: the content's default)."""
     tally = Tally()
     first, second = BOTS[bot], BOTS[opponent_bot or bot]
     pair = " vs ".join(a.heroes[h]["name"] for h in heroes)  # its games, alone or in any matrix
     for index in range(start, start + count):
         s = game_seed(seed, pair, index)
-        game = Game(a, heroes, s, record=False)
+        game = Game(a, heroes, s, record=False, ruleset=rules)
         result = play(game, [first(s ^ 0x5EED), second(s ^ 0xB0B)])
         tally.games += 1
         tally.turns += result.turns
@@ -98,16 +99,16 @@ def _init(raw: bytes) -> None:
 
 
 def _task(job: tuple) -> tuple[int, Tally]:
-    pair, heroes, seed, start, count, bots = job
-    return pair, play_games(_WORKER["artifact"], heroes, seed, start, count, *bots)
+    pair, heroes, seed, start, count, bots, rules = job
+    return pair, play_games(_WORKER["artifact"], heroes, seed, start, count, *bots, rules)
 
 
 def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, seed: int,
              jobs: int, bot: str, progress: Callable[[int], None] | None = None,
-             opponent_bot: str | None = None) -> list[Tally]:
+             opponent_bot: str | None = None, rules: str | None = None) -> list[Tally]:
     """A Tally per pair; `progress(n)` is told as batches of games finish."""
     bots = (bot, opponent_bot or bot)
-    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots)
+    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots, rules)
             for k, heroes in enumerate(pairs) for start in range(0, games, CHUNK)]
     tallies = [Tally() for _ in pairs]
     jobs = min(jobs, len(work))  # no more workers than pieces of work
@@ -116,7 +117,7 @@ def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, 
     _WORKER["odds"].warm(sorted({h for pair in pairs for h in pair}))
     if jobs <= 1:
         for job in work:
-            pair, tally = job[0], play_games(a, job[1], seed, job[3], job[4], *bots)
+            pair, tally = job[0], play_games(a, job[1], seed, job[3], job[4], *bots, rules)
             tallies[pair].add(tally)
             if progress:
                 progress(tally.games)

@@ -41,6 +41,17 @@ class Rules:
     damage_types: tuple[DamageType, ...]
 
 
+def rules_named(artifact: Artifact, wanted: str) -> str | None:
+    """The name of the rules `wanted` names: a ruleset's name (`Dice Throne v2.0`) or its version
+    (`v2.0`, `2.0`), in any case; None when none does."""
+    folded = wanted.strip().lower().removeprefix("v")
+    for data in artifact.data["rulesets"]:
+        name = data["ruleset"]
+        if folded in (name.lower(), name.lower().rsplit(" ", 1)[-1].removeprefix("v")):
+            return name
+    return None
+
+
 def rules_of(artifact: Artifact, name: str | None = None, mode: str = "1v1") -> Rules:
     """The ruleset called `name` (or the default one) as engine constants."""
     rulesets = artifact.data["rulesets"]
