@@ -24,7 +24,8 @@ from dtc.schema import validate_effect_ast
 from dtc.verbs import compile_pattern, pattern_problems
 
 # Warnings an author may `allow` with a reason; errors can never be allowed.
-ALLOWABLE = {"C007"}
+# the warnings an `allow:` may silence (every warning: an author who checked one says why)
+ALLOWABLE = {"C007", "C027", "C028", "C029", "C030", "C031", "C032", "C033", "C034", "C035"}
 NEEDS_TRIGGER = {"status", "passive", "component"}
 
 
@@ -38,6 +39,12 @@ class Checker:
     # -- reporting
     def add(self, d: Diagnostic) -> None:
         self.diags.append(d)
+
+    def warn(self, d: Diagnostic, doc, path: tuple) -> None:
+        """Add a warning about the entry at `path` of `doc`, silenced by an `allow:` of that entry
+        or of one holding it (`allow: {shadowed-status: ...}` on a status: designer QA could not)."""
+        reason = _allowed(doc.data, path, d.code)
+        self.add(replace(d, suppressed=reason) if reason is not None else d)
 
     def at_site(self, site: Site, p: Problem) -> None:
         p = p.narrowed(site.text)
@@ -98,10 +105,11 @@ class Checker:
             if other is None:
                 continue
             where = other.doc.span(other.path + ("name",))
-            self.add(warning("C027", f"{hero.name}'s status effect `{status.name}` has the name of a shared "
-                             f"one ({where.path}:{where.line}); this hero's effects mean its own",
-                             hero.doc.span(status.path + ("name",)),
-                             "to use the shared one, delete this entry; if it is another status, rename it"))
+            self.warn(warning("C027", f"{hero.name}'s status effect `{status.name}` has the name of a shared "
+                              f"one ({where.path}:{where.line}); this hero's effects mean its own",
+                              hero.doc.span(status.path + ("name",)),
+                              "to use the shared one, delete this entry; if it is another status, rename it, "
+                              "or `allow: {shadowed-status: <why>}` on it"), hero.doc, status.path)
 
     def check_allow_entries(self) -> None:
         docs = {id(d): d for h in self.content.heroes for d in [h.doc]}
@@ -279,10 +287,11 @@ class Checker:
         used = {fold(str(site.side)) for site in comp.effects if site.side is not None}
         for i, side in enumerate(comp.sides):
             if used and fold(str(side)) not in used:
-                self.add(warning("C033", f"{comp.name}'s {side} side has no effect: while it is face up, "
-                                 f"only {comp.name}'s effects without a `side:` act",
-                                 comp.doc.span(comp.path + ("sides", i)),
-                                 f"give it an effect with `side: {side}`, or drop the side"))
+                self.warn(warning("C033", f"{comp.name}'s {side} side has no effect: while it is face up, "
+                                  f"only {comp.name}'s effects without a `side:` act",
+                                  comp.doc.span(comp.path + ("sides", i)),
+                                  f"give it an effect with `side: {side}`, or drop the side"),
+                          comp.doc, comp.path)
 
     def check_card_types(self, hero: Hero, scope: Scope) -> None:
         """What the hero's zones hold and blueprints need, against the cards of the hero's deck."""
@@ -293,10 +302,10 @@ class Checker:
             if holds and singular(str(holds)) not in types:
                 known = ", ".join(f"`{t}`" for t in sorted({str(c.data["type"]) for c in deck
                                                             if c.data.get("type")}))
-                self.add(warning("C031", f"{comp.name} holds {holds} cards, and no card of the deck has "
-                                 f"`type: {holds}`", comp.doc.span(comp.path + ("holds",)),
-                                 f"give the cards it holds `type: {holds}`"
-                                 + (f", or hold one of {known}" if known else "")))
+                self.warn(warning("C031", f"{comp.name} holds {holds} cards, and no card of the deck has "
+                                  f"`type: {holds}`", comp.doc.span(comp.path + ("holds",)),
+                                  f"give the cards it holds `type: {holds}`"
+                                  + (f", or hold one of {known}" if known else "")), comp.doc, comp.path)
         copies: dict[str, int] = {}
         for card in deck:
             if card.data.get("symbol"):
@@ -316,11 +325,11 @@ class Checker:
                 continue
             have = copies.get(fold(item.symbol), 0)
             if item.count > have:
-                self.add(warning("C032", f"{tier.name} {slot.name} can never be crafted: its blueprint "
-                                 f"needs {item.count} [{item.symbol}] cards, and the deck has {have}",
-                                 site.span(),
-                                 f"add cards with `symbol: {item.symbol}` (or more `copies:`), or lower the "
-                                 "blueprint"))
+                self.warn(warning("C032", f"{tier.name} {slot.name} can never be crafted: its blueprint "
+                                  f"needs {item.count} [{item.symbol}] cards, and the deck has {have}",
+                                  site.span(),
+                                  f"add cards with `symbol: {item.symbol}` (or more `copies:`), or lower the "
+                                  "blueprint"), site.doc, site.path)
 
     def value_in(self, value, options, doc, path, what) -> bool:
         if any(fold(str(o)) == fold(str(value)) for o in options):
@@ -394,11 +403,11 @@ class Checker:
             spent = [site for site in status.effects if isinstance(site.ast, n.Effect)
                      and isinstance(site.ast.trigger, n.Spent)]
             if not spent and not status.slots and all(site.ast is not None for site in status.effects):
-                self.add(warning("C029", f"`{status.name}` is spendable, and spending it does nothing: "
-                                 "none of its effects begins `When spent`",
-                                 doc.key_span(path + ("spendable",)),
-                                 "say what a token does when spent: `When spent, prevent 2 dmg.`; or drop "
-                                 "`spendable:` if its effects act on their own"))
+                self.warn(warning("C029", f"`{status.name}` is spendable, and spending it does nothing: "
+                                  "none of its effects begins `When spent`",
+                                  doc.key_span(path + ("spendable",)),
+                                  "say what a token does when spent: `When spent, prevent 2 dmg.`; or drop "
+                                  "`spendable:` if its effects act on their own"), doc, path)
         elif any(isinstance(site.ast, n.Effect) and isinstance(site.ast.trigger, n.Spent)
                  for site in status.effects):
             # "Spendable Status Effects": "Unless otherwise specified, you may spend these status
@@ -552,7 +561,7 @@ class Checker:
             self.check_site(card.effect, scope, Context("card", dice=dice_here))
             body = card.effect.ast.body if isinstance(card.effect.ast, n.Effect) else ()
             if card.data.get("timing") == "main" and not (body and isinstance(body[0], n.Choose)) \
-                    and any(isinstance(node, n.AddDamage) for node in n.walk(card.effect.ast)):
+                    and any(isinstance(node, n.AddDamage) for stmt in body for node in n.walk(stmt)):
                 # "Attack Modifiers ... can only be used on Attacks": none is made in a Main Phase
                 self.add(error("C016", f"`{card.name}` adds dmg, and is played in a Main Phase, where there "
                                "is no Attack to add to: it could never be played",
@@ -597,11 +606,12 @@ class Checker:
             cards.sort(key=lambda c: c.data.get("level", 2))
             for lower, higher in zip(cards, cards[1:], strict=False):
                 if higher.data.get("level", 2) > lower.data.get("level", 2) and higher.cost <= lower.cost:
-                    self.add(warning("C035", f"`{higher.name}` costs {higher.cost} CP, no more than "
-                                     f"`{lower.name}` ({lower.cost} CP): upgrading from one to the other "
-                                     "pays the difference, so it would be free",
-                                     higher.doc.span(higher.path + ("cost",)),
-                                     f"make `{higher.name}` cost more than {lower.cost} CP"))
+                    self.warn(warning("C035", f"`{higher.name}` costs {higher.cost} CP, no more than "
+                                      f"`{lower.name}` ({lower.cost} CP): upgrading from one to the other "
+                                      "pays the difference, so it would be free",
+                                      higher.doc.span(higher.path + ("cost",)),
+                                      f"make `{higher.name}` cost more than {lower.cost} CP"),
+                              higher.doc, higher.path)
 
     def upgrade_fits(self, card: Card, target: Ability) -> bool:
         """Whether the upgrade's ability has the shape of the one it replaces: a defensive or passive
@@ -747,6 +757,24 @@ def _params_used(body) -> set[str]:
             if isinstance(value, str):
                 used.update(re.findall(r"\{([a-z_][a-z0-9_]*)\}", value))
     return used
+
+
+def _allowed(data, path: tuple, code: str) -> str | None:
+    """The reason an `allow:` gives for `code` (or its name) on the entry at `path` or one holding it."""
+    names = (code, CODES[code].name)
+    nodes = [data]
+    for key in path:
+        try:
+            nodes.append(nodes[-1][key])
+        except (KeyError, IndexError, TypeError):
+            break
+    for node in reversed(nodes):
+        allow = node.get("allow") if isinstance(node, dict) else None
+        if isinstance(allow, dict):
+            reason = next((allow[n] for n in names if n in allow), None)
+            if reason is not None:
+                return str(reason)
+    return None
 
 
 def _allow_dicts(data, path):

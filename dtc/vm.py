@@ -66,7 +66,8 @@ _ONLY_READS = frozenset(int(op) for op in (Op.PUSH, Op.ROLL, Op.THEN, Op.HAS_VAL
                                            Op.JUMP, Op.JUMP_IF_FALSE, Op.END, Op.MAY))
 _PREVENTS = frozenset(int(op) for op in PREVENTING)
 _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.IN_FORM, Op.GET_COMP,
-                                            Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE))
+                                            Op.COUNT_STATUS, Op.GET_CP, Op.HAND_SIZE, Op.NOT, Op.COMPARE,
+                                            Op.ACTOR))  # ACTOR: whose state a condition reads
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
 
 
@@ -443,6 +444,18 @@ class VM:
             self._decoded[chunk_index] = steps
         return steps
 
+    def _counts_none(self, chunk_index: int, chunk, at: int, ctx: RunContext) -> bool:
+        """Whether the steps from `at` begin with an amount of 0 per the dice (`1 dmg per [X] rolled`,
+        `for each [X] rolled`, none rolled): an option that would do nothing with these dice (it was
+        offered, and bots took it: designer QA)."""
+        steps = self._steps(chunk_index)
+        if at < len(steps) and steps[at][0] == _PUSH:
+            at += 1
+        if at >= len(steps) or steps[at][0] != Op.COUNT_SYMBOLS:
+            return False
+        wanted, faces = chunk.consts[steps[at][1]], ctx.faces
+        return not any(faces.get(v) in wanted for v in ctx.roll)
+
     def can_start(self, chunk_index: int, state: GameState, actor: int, at: int = 0,
                   alone: bool = False) -> bool:
         """Whether the steps from step `at` could do anything now, read from their first step: `spend
@@ -652,11 +665,18 @@ class VM:
 
     def _past_guards(self, steps: list[tuple], at: int, state: GameState, actor: int) -> int | None:
         """Where the steps from `at` really begin, past conditions read from the state alone (`If in
-        <a form>, ...`, `If you have 1 <status>, ...`); None when a condition fails and nothing else
-        follows: the whole effect would do nothing now."""
-        start, stack = at, []
+        <a form>, ...`, `If you have 1 <status>, ...`, `If your opponent has <status>, ...`); None
+        when a condition fails and nothing else follows: the whole effect would do nothing now."""
+        start, stack, reader = at, [], actor
         while at < len(steps):
             op, a, b, _ = steps[at]
+            if op == Op.ACTOR and TARGETS[a] in ("self", "opponent"):  # whose state the condition reads
+                found = state.players(RunContext(actor, None), TARGETS[a])
+                if not found:
+                    break
+                reader = found[0]
+                at += 1
+                continue
             if op == _JUMP_IF_FALSE and len(stack) == 1:
                 at = at + 1 if stack.pop() else a
                 if steps[at][0] == _END:
@@ -666,15 +686,15 @@ class VM:
             if op == _PUSH:
                 stack.append(a)
             elif op == Op.IN_FORM:
-                stack.append(int(state.component(actor, a) == b))
+                stack.append(int(state.component(reader, a) == b))
             elif op == Op.GET_COMP:
-                stack.append(state.component(actor, a))
+                stack.append(state.component(reader, a))
             elif op == Op.COUNT_STATUS:
-                stack.append(state.status_count(actor, a))
+                stack.append(state.status_count(reader, a))
             elif op == Op.GET_CP:
-                stack.append(state.cp(actor))
+                stack.append(state.cp(reader))
             elif op == Op.HAND_SIZE:
-                stack.append(len(state.hand(actor)))
+                stack.append(len(state.hand(reader)))
             elif op == Op.NOT and stack:
                 stack.append(int(not stack.pop()))
             elif op == Op.COMPARE and len(stack) >= 2:
@@ -939,7 +959,8 @@ class VM:
             # "If they do not (or cannot)": an option that could do nothing is not offered; a
             # single option left is taken unasked
             open_ = [i for i, target in enumerate(a)
-                     if self.can_start(chunk_index, state, actor, target, alone=True)]
+                     if self.can_start(chunk_index, state, actor, target, alone=True)
+                     and not self._counts_none(chunk_index, chunk, target, ctx)]
             if len(open_) == 1 or not open_:
                 if open_:
                     state.only_option(actor, owner, labels[open_[0]])

@@ -333,6 +333,13 @@ def test_a_hero_status_named_like_a_shared_one_is_a_warning(tmp_path, monkeypatc
     assert found.severity == "warning" and "`Burn` has the name of a shared one" in found.message
     assert "adventures.yaml:" in found.message and found.span.path.endswith("hero.yaml")
     assert result.errors == []
+    # meant so: an `allow` on the status silences it, with the reason (it could not be, so a strict
+    # lint never passed: designer QA)
+    allowed = with_hero(**{"name: Wound": "name: Burn\n    allow:\n      shadowed-status: our own Burn"})
+    (tmp_path / "hero.yaml").write_text(allowed.lstrip("\n"))
+    result = project.run([tmp_path / "hero.yaml", ROOT / "content" / "statuses" / "adventures.yaml"])
+    assert result.errors == [] and result.warnings == []
+    assert diag(result, "C027").suppressed == "our own Burn"
 
 
 def test_another_heros_status_is_unknown_with_whose_it_is(tmp_path, monkeypatch):
@@ -657,3 +664,25 @@ def test_a_tracks_position_in_a_condition_is_checked(tmp_path):
     found = diag(result, "C017")
     assert found.message == "unknown position of Footwork: `Ofense 3`"
     assert found.hint == "did you mean `Offense 3`?"
+
+
+def test_a_wording_error_in_any_effect_is_reported_not_a_crash(tmp_path):
+    """A main-phase card whose effect did not parse made lint crash ("internal error: TypeError",
+    exit 3: designer QA), in the built-in cards too. Every effect of the built-in content, each
+    with its first space taken out (`Heal3.`), is a wording error reported where it is."""
+    import re
+    import shutil
+
+    from dtc import project
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    broken = 0
+    for path in sorted((tmp_path / "content").rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        text, n = re.subn(r"(\n\s+(?:- )?effect: )(\w+) ", r"\1\2", text)
+        broken += n
+        path.write_text(text, encoding="utf-8")
+    assert broken > 50
+    result = project.run([tmp_path / "content"])  # it raised for the first main-phase card
+    errors = [d for d in result.errors if d.span is not None]
+    assert len(errors) >= broken // 2 and all(d.code.startswith(("P", "C")) for d in errors)

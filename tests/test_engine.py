@@ -1047,6 +1047,29 @@ def test_what_could_not_be_done_is_neither_asked_nor_paid_for(tmp_path):
     assert seen == [] and not events(game, "add") and me.health == 42
 
 
+def test_a_card_whose_condition_on_the_opponent_fails_would_do_nothing(tmp_path):
+    """"If your opponent has Wound, inflict Wound." with no Wound on her: the menu says "no effect
+    now" and bots keep it (it was offered as doing something, and a bot paid 2 CP for nothing:
+    designer QA); with a Wound on her it does something."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Spread
+    kind: action
+    authored: test card
+    timing: main
+    cost: 1
+    effect: If your opponent has Wound, inflict Wound.
+""")
+    game = new_game(compiled, ["druid", "sun-elf"])
+    game.active, game.phase = 0, "Main Phase (1)"
+    give_card(game, 0, "Spread")
+    game.seats[0].cp = 5
+    play = lambda: next(a for a in game.actions(0, "main") if a.kind == "play")  # noqa: E731
+    assert play().idle and play().label == "play Spread (1 CP) - no effect now"
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "main", (play(),))) is None
+    game.gain_status(1, status(compiled, "Wound"), 1, 0)
+    assert not play().idle
+
+
 def test_a_condition_on_the_opponents_status(tmp_path):
     """`If your opponent has 2 Wound, gain 2 CP.` counts the opponent's tokens, not the player's."""
     compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
@@ -1395,6 +1418,30 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
 def crafts(game, armor: int, forge: int) -> list[str]:
     """The Armor offered at The Forge by name (the labels also say its cost and effect)."""
     return [label.split(" (")[0] for label in game.craft_options(0, armor, forge)]
+
+
+@pytest.mark.parametrize("listed_first", [True, False])
+def test_the_heuristic_bot_defends_with_the_stronger_of_two_defensive_abilities(tmp_path, listed_first):
+    """A hero with two Defensive Abilities "must choose one" ("Defensive Roll Phase", step 2): the
+    bot took the first listed, always, and its win rate moved with the order of the YAML (designer
+    QA). It takes the one worth more against the Attack coming, wherever it is listed."""
+    weak = "  - name: Bark\n    dice: 1\n    effect: On [Leaf], prevent 1 dmg.\n\n"
+    replace = [("defensive:\n  - name: Thick Hide\n", f"defensive:\n{weak}  - name: Thick Hide\n")] \
+        if listed_first else [("\npassive:\n", f"{weak}passive:\n")]  # after Thick Hide
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", "", replace=replace)
+    game = new_game(compiled, ["sun-elf", "druid"], dice=[1, 1, 1, 4, 6])
+    game.turn_no = 2
+    bot, asked = HeuristicBot(1), []
+
+    def answer(request):
+        if type(request).__name__ == "ChooseDefense":
+            asked.append(request.options)
+            return bot.answer(game, request)
+        return answers()(request)
+
+    drive(game.roll_phases(0), answer)
+    assert len(asked) == 1 and set(asked[0]) == {"Bark", "Thick Hide"}
+    assert events(game, "defend")[0]["ability"] == "Thick Hide"
 
 
 def test_crafting_offers_only_armor_that_improves_a_slot(compiled):

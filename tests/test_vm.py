@@ -843,3 +843,23 @@ def test_the_can_start_shortcut_never_says_yes_where_reading_the_state_says_no(c
                         assert vm.reads_start(chunk, state, 0, at), (compiled.chunks[chunk].owner, at)
                         checked += 1
     assert checked > 1000
+
+
+def test_an_option_counting_none_of_the_dice_is_not_offered(tmp_path):
+    """"Choose one: prevent 1 dmg per [Leaf] rolled, or deal 1 dmg per [Claw] rolled to the Attacker"
+    with no Leaf rolled: the first option would prevent nothing, so it is not offered and the other
+    is taken unasked (the empty one was offered, and bots took it: designer QA)."""
+    from test_engine import compiled_with_cards
+
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", "", replace=[(
+        "effect: If in Bear Form, roll 4 dice instead. Deal 1 dmg per [Claw] rolled.",
+        'effect: "Choose one: prevent 1 dmg per [Leaf] rolled, or deal 1 dmg per [Claw] rolled to the '
+        'Attacker."')])
+    answers = Scripted()
+    state, _, _ = run_ability(compiled, "druid", "Thick Hide", [], dice=[1, 2], answers=answers)
+    assert not [r for r in answers.seen if isinstance(r, ChooseOption)]
+    assert sum(state.incoming.values()) == 2  # both Claws: 2 dmg to the Attacker (the runner's seat 0)
+    answers = Scripted(1)
+    state, _, _ = run_ability(compiled, "druid", "Thick Hide", [], dice=[1, 6], answers=answers)
+    (asked,) = [r for r in answers.seen if isinstance(r, ChooseOption)]  # one of each: both offered
+    assert len(asked.options) == 2

@@ -238,7 +238,12 @@ class HeuristicBot:
             order = sorted(range(len(hand)), key=lambda i: self.card_worth(game, request.player, hand[i]))
             return order[:request.count]
         if isinstance(request, ChooseDefense):
-            return 0
+            # the one worth most against the Attack coming (the first listed, always: designer QA)
+            seat = request.player
+            p = game.seats[seat]
+            defences = [x for x in p.abilities if x.kind == "defensive"]
+            worths = [self.defence_worth(game, seat, list(p.components), x) for x in defences]
+            return max(range(len(request.options)), key=lambda i: (worths[i] if i < len(worths) else 0.0, -i))
         return self.vm_answer(game, request)
 
     def observe(self, game, request: Request, answer: Any) -> None:
@@ -488,11 +493,13 @@ class HeuristicBot:
                     worth += self.chunk_form_worths(game, p, effect["chunk"]).get((component, form), 0.0)
         return worth
 
-    def defence_worth(self, game, seat: int, components: list[int]) -> float:
+    def defence_worth(self, game, seat: int, components: list[int], defence=None) -> float:
         """The mean worth of her Defensive Roll with `components` against the Attack coming (dmg
-        dealt, dmg prevented up to what comes, the rest), over every way her dice can fall."""
+        dealt, dmg prevented up to what comes, the rest), over every way her dice can fall; with
+        `defence` (one of her defensive abilities), of that one, else of her first."""
         p = game.seats[seat]
-        defence = next((x for x in p.abilities if x.kind == "defensive"), None)  # the one she picks
+        if defence is None:
+            defence = next((x for x in p.abilities if x.kind == "defensive"), None)
         if defence is None or defence.chunk is None:
             return 0.0
         counts = p.table.memo.setdefault("defence dice", {})
