@@ -20,7 +20,7 @@ from dtc import nodes as n
 from dtc.artifact import FORMAT_VERSION
 from dtc.chunk import Chunk
 from dtc.model import Ability, Card, Component, Content, Hero, Site, Status
-from dtc.opcodes import ANY_CARD, COMPARISONS, TARGETS, Op
+from dtc.opcodes import AFTER_DEFENSIVE_ROLL, AFTER_EFFECT_ROLL, ANY_CARD, AT_A_THEN, COMPARISONS, TARGETS, Op
 from dtc.render import render_body, render_stmt
 from dtc.resolve import GENERIC_STATUSES, fold, singular
 
@@ -395,7 +395,7 @@ class _Emitter:
         self.line_of = line_of
         self.last_line = line_of(0)
         self.current: Any = None
-        self.following: Any = None  # the statement after the one being compiled, in its block
+        self.following: Any = None  # the statement after the one being compiled (or its block's)
         self.verb_text: str | None = None
 
     def line(self, node: Any) -> int:
@@ -408,8 +408,9 @@ class _Emitter:
         return self.chunk.emit(op, *operands, line=self.line(node))
 
     def block(self, body: tuple) -> None:
+        after = self.following  # what follows the statement holding this block (`If ...`, an option)
         for i, stmt in enumerate(body):
-            self.following = body[i + 1] if i + 1 < len(body) else None
+            self.following = body[i + 1] if i + 1 < len(body) else after
             method = getattr(self, "s_" + type(stmt).__name__, None)
             if method is None:
                 raise CompileError(f"cannot compile {type(stmt).__name__}")
@@ -448,7 +449,7 @@ class _Emitter:
             if cond is not None:
                 self.land(skip)
         self.emit(Op.ROLL, 0)
-        self.emit(Op.THEN, 1)
+        self.emit(Op.THEN, AFTER_DEFENSIVE_ROLL)
         return tuple(rest)
 
     # -- amounts (each pushes one number)
@@ -570,7 +571,7 @@ class _Emitter:
 
     # -- statements
     def s_Then(self, s) -> None:
-        self.emit(Op.THEN, 0, node=s)
+        self.emit(Op.THEN, AT_A_THEN, node=s)
 
     def s_If(self, s: n.If) -> None:
         self.guarded(lambda: self.condition(s.condition), s.body, s)
@@ -804,7 +805,7 @@ class _Emitter:
         # interrupt abilities). The engine opens none inside what cannot be interrupted; a `Then`
         # next is that break already.
         if not isinstance(self.following, n.Then):
-            self.emit(Op.THEN, 2, node=s)
+            self.emit(Op.THEN, AFTER_EFFECT_ROLL, node=s)
 
     def s_ChangeDice(self, s: n.ChangeDice) -> None:
         self.push_most(s.amount)

@@ -27,6 +27,9 @@ from dtc.opcodes import (
     Op,
 )
 
+# THEN's windows (opcodes.THEN_WINDOWS) as a listing says them
+THEN_LABELS = ("Then", "after the Defensive Roll", "after the roll")
+
 
 class DecodeError(Exception):
     """The bytes are not a sequence of whole, known instructions."""
@@ -170,7 +173,7 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
     if shape == "voidkind":
         return VOID_KINDS[value]
     if op == Op.THEN and shape == "u8":
-        return ("Then", "after the Defensive Roll", "after the roll")[value] if value < 3 else "?"
+        return THEN_LABELS[value] if value < len(THEN_LABELS) else "?"
     if op == Op.DEAL and shape == "u8":
         return "isolated" if value else ""
     return ""

@@ -173,7 +173,7 @@ def load_bytes(raw: bytes, path: str, sources: dict | None = None
     if raw.startswith(b"DTCB"):  # the artifact's magic: `dtc compile`'s output given as content
         return None, [
             error(
-                "Y002",
+                "Y012",
                 "this is a compiled ruleset (`dtc compile`'s output), not content",
                 Span.point(path, 1, 1),
                 "give the YAML content it was compiled from; a compiled ruleset goes to --ruleset "

@@ -166,7 +166,7 @@ COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
 # THEN's operand: which break in play its window is (a `Then`, after a Defensive Roll, after the dice an
 # effect rolls, before they count)
 THEN_WINDOWS = ("then", "after defensive roll", "after effect roll")
-AFTER_EFFECT_ROLL = 2
+AT_A_THEN, AFTER_DEFENSIVE_ROLL, AFTER_EFFECT_ROLL = range(3)
 SECTIONS = ("gold", "wall")  # MARK_NEXT: sections marked in order with no choice
 COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "citizen_pips")
 VOID_KINDS = ("citizen", "domain", "lair")

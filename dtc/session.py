@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,20 +254,17 @@ def check_writable(path: Path) -> None:
 
 
 def _a_dtc_file(path: Path) -> bool:
-    """Whether the file is empty or a dtc save or log (its first line a JSON object with a `dtc`
-    marker): one a save or log may be written over."""
+    """Whether the file is empty or a dtc save or log (a JSON object whose first key is a `dtc-`
+    marker, however it is laid out): one a save or log may be written over."""
     try:
         with open(path, "rb") as f:
-            first = f.read(1 << 16).split(b"\n", 1)[0]
+            start = f.read(4096)
     except OSError:
         return True  # unreadable: writing it will say why
-    if not first.strip():
-        return True
-    try:
-        head = json.loads(first)
-    except ValueError:
-        return False
-    return isinstance(head, dict) and str(head.get("dtc", "")).startswith("dtc-")
+    return not start.strip() or _DTC_HEAD.match(start) is not None
+
+
+_DTC_HEAD = re.compile(rb'\s*\{\s*"dtc"\s*:\s*"dtc-')
 
 
 # ------------------------------------------------------------ saves, logs

@@ -166,7 +166,7 @@ def test_a_compiled_ruleset_given_as_content_is_named_so(tmp_path):
                     ["lint", ruleset]):
         result = run(*command)
         assert result.exit_code != 0
-        assert "x.dtcb:1:1: error[Y002]: this is a compiled ruleset (`dtc compile`'s output), not content" \
+        assert "x.dtcb:1:1: error[Y012]: this is a compiled ruleset (`dtc compile`'s output), not content" \
             in result.stderr, command
         assert "goes to --ruleset" in result.stderr
 
@@ -189,6 +189,13 @@ def test_outputs_do_not_replace_files_that_are_not_dtcs(tmp_path):
     for _ in range(2):
         assert run(*game, "--log", log).exit_code == 0
         assert run("compile", CONTENT, "-o", ruleset).exit_code == 0
+    # a save laid out by hand (`jq .`) is still a save: it resumes and is written over (code review)
+    save = tmp_path / "s.json"
+    assert run(*game, "--save", save).exit_code == 0
+    data = json.loads(save.read_text())
+    data["answers"] = data["answers"][:10]
+    save.write_text(json.dumps(data, indent=2))
+    assert run("play", "--resume", save).exit_code == 0 and len(json.loads(save.read_text())["answers"]) > 10
 
 
 def test_show_refuses_a_broken_hero(broken):

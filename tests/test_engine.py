@@ -469,6 +469,29 @@ def test_the_defender_alters_her_own_defence_die(compiled):
     assert [e["dice"] for e in events(game, "effect_roll")][-1] == [1]
 
 
+def test_a_status_effect_resolving_is_not_interrupted(compiled):
+    """Cards "can interrupt normal play, but not ... Status Effects (which are considered Instant
+    Actions)" (Quick Reference, "Instant Action card"): Wound's Upkeep effect ("receive 1 dmg. Then
+    roll 1 die: On 4-6, remove this token.") opens no window at its Then or after its roll (it opened
+    two, every Upkeep: code review); the Upkeep's own window still comes."""
+    game = new_game(compiled, ["druid", "duelist"], dice=[5])
+    game.gain_status(0, status(compiled, "Wound"), 1, 0)
+    for seat in (0, 1):
+        give_card(game, seat, "Quick Study")
+        game.seats[seat].cp = 5
+    windows = []
+
+    def answer(request):
+        if type(request).__name__ == "Act":
+            windows.append(request.window)
+        return answers()(request)
+
+    drive(game.upkeep(0), answer)
+    assert events(game, "effect_roll")[0]["dice"] == [5]
+    assert game.status_count(0, status(compiled, "Wound")) == 0
+    assert "then" not in windows and "rolled" not in windows and windows
+
+
 def test_dice_an_offensive_ability_rolls_may_be_changed_before_they_count(compiled):
     """"Offensive Roll Phase": Roll Phase Action cards may be played "after any step", and step 4 is
     "Determine its variable effects"; "Instant Action Cards" interrupt abilities, which complete

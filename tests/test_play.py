@@ -139,6 +139,19 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     assert re.match(r"replay matches: \d+ answers, \d+ turns, (P\d won|draw)", replayed.output)
 
 
+def test_kill_saves_the_game_and_leaves_as_ctrl_c_does(tmp_path):
+    """`kill` (SIGTERM) at a prompt: the game is saved and left, exit 143 (code review: it left
+    without saving the answers of the turn)."""
+    save = tmp_path / "g.json"
+    child = spawn("play", "--hero", "druid", "--vs", "duelist", "--seed", 7, "--save", save)
+    child.expect(ANY_PROMPT)
+    child.kill(signal.SIGTERM)
+    child.expect(r"left the game; saved to .*g\.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 128 + signal.SIGTERM and json.loads(save.read_text())["seed"] == 7
+
+
 @pytest.mark.parametrize("leave", ["end of input", "q", "Quit"])
 def test_end_of_input_or_q_leaves_cleanly(tmp_path, leave):
     """End of input, or `q`/`quit` typed at any prompt, leaves the game as Ctrl-C does."""
@@ -179,6 +192,25 @@ def test_keys_typed_before_a_question_do_not_answer_it():
     child.expect(r"got '(.*)'\r\n")
     assert child.match.group(1) == b"2"
     child.expect(pexpect.EOF)
+
+
+def test_long_lines_wrap_at_word_ends_and_between_items():
+    """Lines wider than the terminal wrap at word ends, indented under themselves (the terminal cut
+    words in two: player QA); a line of items set apart by two spaces or ` | ` (a Valeria sheet's
+    Lairs, the dice) breaks only between items (`Troll Bridge` was cut: code review)."""
+    from dtc.agents.human import _wrapped
+
+    lairs = ("Lairs     Goblin Warren 5/3: 1-6[.*] 7-12[.G*] | Troll Bridge 7/4: 1-4[..S] 5-8[.*.] | "
+             "Wyvern Roost 9/6: 2-5[.R.] 6-9[..*] 10-12[.*]")
+    lines = _wrapped(lairs, 60).split("\n")
+    assert lines == ["Lairs     Goblin Warren 5/3: 1-6[.*] 7-12[.G*] |",
+                     "    Troll Bridge 7/4: 1-4[..S] 5-8[.*.] |",
+                     "    Wyvern Roost 9/6: 2-5[.R.] 6-9[..*] 10-12[.*]"]
+    menu = _wrapped("  [1] play Shrug It Off (1 CP) - no effect now, and words enough to wrap", 40)
+    assert menu.split("\n") == ["  [1] play Shrug It Off (1 CP) - no",
+                                "      effect now, and words enough to", "      wrap"]
+    prompt = _wrapped("do what? (Enter passes; ?: your cards; a: abilities; s: statuses) > ", 50)
+    assert prompt.endswith("statuses) > ") and all(len(x) <= 50 for x in prompt.split("\n"))
 
 
 def test_piped_answers_are_all_read_in_order():
@@ -338,7 +370,10 @@ def test_a_save_given_to_replay_says_how_to_continue_it_and_a_moved_ruleset_is_n
     assert lost.exit_code == 1
     assert f"(it was played with --ruleset {ruleset}, which is not there any more)" in lost.stderr
     resumed = run("play", "--resume", save)
-    assert resumed.exit_code == 2 and f"--ruleset {ruleset}, which is not there any more" in resumed.stderr
+    # named as the ruleset it was saved with, not "the built-in content" (code review)
+    assert resumed.exit_code == 2 and f"was saved with the ruleset in {ruleset} (" in resumed.stderr
+    assert "which is not there any more; pass --ruleset with the content it was played with" in resumed.stderr
+    assert run("play", "--resume", save, "--ruleset", tmp_path / "moved.dtcb").exit_code == 0
     assert run("replay", log, "--ruleset", tmp_path / "moved.dtcb").exit_code == 0
 
 
@@ -676,7 +711,12 @@ def test_simulate_killed_stops_its_workers_quietly():
 
     child = subprocess.Popen([DTC, "simulate", "druid", "duelist", "--games", "5000", "--jobs", "2",
                               "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)
+    children = Path(f"/proc/{child.pid}/task/{child.pid}/children")
+    for _ in range(300):  # until its workers run (Linux tells a process's children)
+        if children.exists() and len(children.read_text().split()) >= 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)  # and play
     child.send_signal(signal.SIGTERM)
     out, err = child.communicate(timeout=60)
     assert child.returncode == 128 + signal.SIGTERM

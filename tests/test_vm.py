@@ -863,3 +863,20 @@ def test_an_option_counting_none_of_the_dice_is_not_offered(tmp_path):
     state, _, _ = run_ability(compiled, "druid", "Thick Hide", [], dice=[1, 6], answers=answers)
     (asked,) = [r for r in answers.seen if isinstance(r, ChooseOption)]  # one of each: both offered
     assert len(asked.options) == 2
+
+
+@pytest.mark.parametrize("text, windows", [
+    ("Roll 1 die: On 6, gain 1 CP.", [2]),  # the break before the die counts
+    ("Roll 1 die. Then gain 1 CP.", [0]),  # its Then is that break already
+    ("If you have 1 Wound, roll 1 die. Then gain 1 CP.", [0]),  # ... from inside an `If` too
+    ("Choose one: roll 1 die, or gain 1 CP. Then gain 2 CP.", [0]),  # ... or an option
+])
+def test_one_window_after_an_effects_roll(builtin, text, windows):
+    """A window opens after the dice an effect rolls, before they count; a `Then` right after is
+    that window already: two in a row asked players twice for nothing (code review: from inside an
+    `If` or an option, the `Then` after it was not seen)."""
+    content = builtin.content
+    druid = next(h for h in content.heroes if h.name == "Druid")
+    loaded, index = compile_text(content, druid, text)
+    steps = VM(loaded)._steps(index)
+    assert [a for op, a, _, _ in steps if op == Op.THEN] == windows

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import textwrap
@@ -85,16 +86,24 @@ def fitted(text: str) -> str:
     if not sys.stdout.isatty():
         return text
     width = max(40, shutil.get_terminal_size().columns - 1)
-    out = []
-    for line in text.split("\n"):
-        if len(line) <= width:
-            out.append(line)
-            continue
-        indent = " " * (len(line) - len(line.lstrip()))
-        out.append(textwrap.fill(line, width, subsequent_indent=indent + "    ", break_long_words=False,
-                                 break_on_hyphens=False, drop_whitespace=True,
-                                 replace_whitespace=False) + (" " if line.endswith(" ") else ""))
-    return "\n".join(out)
+    return "\n".join(line if len(line) <= width else _wrapped(line, width) for line in text.split("\n"))
+
+
+def _wrapped(line: str, width: int) -> str:
+    """One line wrapped, its continuation indented under it. A line of items set apart by two
+    spaces or ` | ` (a sheet's Lairs, the dice, a legend) breaks only between items (`Troll Bridge`
+    was cut in two: code review)."""
+    indent = " " * (len(line) - len(line.lstrip()))
+    body = line.lstrip()
+    if "  " in body or " | " in body:
+        parts = _ITEM_GAPS.split(body)
+        body = "".join(part if i % 2 else part.replace(" ", "\u00a0") for i, part in enumerate(parts))
+    wrapped = textwrap.fill(body, width, initial_indent=indent, subsequent_indent=indent + "    ",
+                            break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
+    return wrapped.replace("\u00a0", " ") + (" " if line.endswith(" ") else "")
+
+
+_ITEM_GAPS = re.compile(r"(\s{2,}| \| )")
 
 
 class Human:
@@ -197,7 +206,7 @@ class Human:
                              for action in r.actions):
             # nothing offered could do anything now, or only prevent dmg not yet coming: she is
             # asked again in a window after dmg comes at her, which is when it serves; an effect
-            # usable at any time alone (scrap an Ore card) is offered in her Main Phase and when
+            # usable at any time alone (use a card from a zone) is offered in her Main Phase and when
             # dmg comes at her, not at every step of every turn (player QA: 7 stops an Attack)
             return None
         moment = WINDOW_MOMENTS.get(r.window, "")

@@ -58,8 +58,17 @@ def cli() -> None:
     """dtc: author, check and play dice-and-card board games from YAML content."""
 
 
+_SIGNALLED: list[int] = []  # the signal that stopped the command, when one did (SIGTERM)
+
+
 def _terminated(signum, frame) -> None:
-    raise SystemExit(128 + signum)  # `kill`: leave as Ctrl-C does (workers stopped, files not half-written)
+    # `kill`: leave as Ctrl-C does (a game saved, workers stopped, no file half-written), exit 128+N
+    _SIGNALLED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _interrupted_code() -> int:
+    return 128 + _SIGNALLED[0] if _SIGNALLED else 130
 
 
 def main() -> None:
@@ -69,13 +78,13 @@ def main() -> None:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(_interrupted_code())
     except click.ClickException as exc:
         exc.show()
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(_interrupted_code())
     except BrokenPipeError:
         # the reader went away (`dtc show HERO | head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -196,7 +205,10 @@ def _load_artifact(path: Path):
 
 
 def _empty_or_a_ruleset(path: Path) -> bool:
-    """Whether `compile -o` may write there: no file, an empty one, or a compiled ruleset."""
+    """Whether `compile -o` may write there: no file, an empty one, or a compiled ruleset (a pipe or
+    a device is not read: that would wait for it)."""
+    if not path.is_file():
+        return True
     try:
         with open(path, "rb") as f:
             start = f.read(4)
@@ -530,7 +542,7 @@ def _saved_ruleset(path: Path | None) -> Path | None:
 def _resume(kind, loaded, resume_path: Path, given: Path | None):
     """The setup and answers of a save made with this ruleset (or a clean exit 2); `given`: the
     --ruleset the player named, if she did."""
-    from dtc.session import SessionError, load_save
+    from dtc.session import SessionError, load_save, named_ruleset
 
     try:
         setup, recorded, made_by = load_save(kind, resume_path)
@@ -538,18 +550,20 @@ def _resume(kind, loaded, resume_path: Path, given: Path | None):
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     if setup.ruleset != loaded.content_hash:
-        where = _saved_ruleset(resume_path)
-        saved = f"{resume_path} was saved with {_ruleset_named(where)} ({setup.ruleset[:16]}…)"
-        if given is not None and where != Path(given).resolve():
+        named = named_ruleset(resume_path)  # the --ruleset it was played with, there or not
+        saved = f"{resume_path} was saved with {_ruleset_named(named)} ({setup.ruleset[:16]}…)"
+        if named is not None and not Path(named).exists():
+            said = "which is not there any more; pass --ruleset with the content it was played with"
+        elif given is not None and (named is None or Path(named) != Path(given).resolve()):
             said = f"not --ruleset {given} ({loaded.content_hash[:16]}…); resume it without --ruleset"
         else:
             said = f"which {_changed_since(made_by)}; pass the same --ruleset, unchanged"
-        click.echo(f"error: {saved}, {said}{_gone(resume_path)}", err=True)
+        click.echo(f"error: {saved}, {said}", err=True)
         sys.exit(EXIT_USAGE)
     return setup, recorded, made_by
 
 
-def _ruleset_named(where: Path | None) -> str:
+def _ruleset_named(where: str | None) -> str:
     return f"the ruleset in {where}" if where is not None else "the built-in content"
 
 
@@ -627,7 +641,7 @@ def _run(session, recorded: list, save_path: Path | None, command: str):
                        f"(continue with `{command} --resume {save_path}`)")
         else:
             click.echo("left the game (use --save FILE to be able to continue)")
-        sys.exit(130 if left.interrupted else EXIT_CLEAN)
+        sys.exit(_interrupted_code() if left.interrupted else EXIT_CLEAN)
     except SessionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
@@ -677,14 +691,14 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     from dtc.dicethrone.simulate import simulate as run_simulation
 
     loaded = _ruleset(ruleset_path)
+    # with a bot per seat, each hero plays every opponent from the --bot seat: every ordered pair
+    # (one seating only ranked the heroes by their order in the ruleset)
+    seated = all_pairs and opponent_bot is not None and opponent_bot != bot
     if all_pairs:
         if heroes_:
             click.echo("error: give two heroes or --all, not both", err=True)
             sys.exit(EXIT_USAGE)
         heroes = range(len(loaded.heroes))
-        # with a bot per seat, each hero plays every opponent from the --bot seat: every ordered
-        # pair (one seating only ranked the heroes by their order in the ruleset)
-        seated = opponent_bot is not None and opponent_bot != bot
         pairs = list(product(heroes, repeat=2) if seated else combinations_with_replacement(heroes, 2))
         if not pairs:
             click.echo("error: the ruleset has no Dice Throne heroes to simulate "
@@ -704,7 +718,6 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
     names = [h["name"] for h in loaded.heroes]
-    seated = all_pairs and opponent_bot is not None and opponent_bot != bot
     field = field_summary(names, pairs, tallies, first_seat_only=seated) if all_pairs else None
     meta = {"games_per_pair": games, "seed": seed, "bot": bot, "opponent_bot": opponent_bot or bot,
             "ruleset": loaded.content_hash, **({"rules": rules} if rules else {})}

@@ -552,18 +552,27 @@ class Game(GameState):
         run = self.vm.run(chunk, ctx, self, self.rng)
         given = ctx.roll  # the dice the effect was handed (a card altering the dice on the table)
         outcome = None
+        # a status effect's own effect opens no window, its `Then`s included: cards "can interrupt
+        # normal play, but not ... Status Effects (which are considered Instant Actions)" (Quick
+        # Reference, "Instant Action card")
+        shielded = self.a.chunks[chunk].status is not None
+        self.uninterruptible += shielded
         try:
             request = next(run)
             while True:
                 if isinstance(request, Window):
-                    if self.queue and not self.uninterruptible:
-                        yield from self.drain()  # what the effect set off is "immediate": before the break
+                    if self.queue and request.reason == "then" and not self.uninterruptible:
+                        # what the effect set off is "immediate": before its Then's break (not at the
+                        # break after an effect's roll: a trigger rolling would take the table's dice)
+                        yield from self.drain()
                     yield from self.window(WINDOW_OF[request.reason])
                     request = run.send(None)
                 else:
                     request = run.send((yield request))
         except StopIteration as stop:
             outcome = stop.value
+        finally:
+            self.uninterruptible -= shielded
         if ctx.roll is not given and ctx.roll is self.roll:
             self.dice_open = False  # the effect that rolled them has used them
         if self.isolated:

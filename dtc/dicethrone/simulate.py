@@ -28,7 +28,7 @@ from dtc.dicethrone.tables import rules_of
 CHUNK = 25
 
 
-def game_seed(seed: int, pair, index: int) -> int:
+def game_seed(seed: int, pair: str | list | int, index: int) -> int:
     """The seed of one game, from the run's seed, the pair (what names it) and the game number."""
     digest = hashlib.sha256(f"{seed}/{pair}/{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
