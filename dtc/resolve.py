@@ -572,6 +572,11 @@ class Resolver:
             if owner is not None:
                 hint = (f"`{name}` is {owner[0]}'s own status effect (in {owner[1]}); a hero's effects "
                         "name its own and the shared ones: copy it into this hero's `status_effects`")
+            comp = self.scope.components.get(fold(name))
+            if comp is not None:  # `spend 2 <dial>` (designer QA: "unknown status effect")
+                hint = f"`{comp.name}` is this hero's {comp.kind}, not a status effect" + (
+                    f": a dial is moved with `increase {comp.name} by 2` or `reduce {comp.name} by 2`, "
+                    f"and read with `If {comp.name} is at least 2, ...`" if comp.kind == "dial" else "")
             self.report("C002", f"unknown status effect `{name}`", span, hint)
             return name
         return found

@@ -686,3 +686,15 @@ def test_a_wording_error_in_any_effect_is_reported_not_a_crash(tmp_path):
     result = project.run([tmp_path / "content"])  # it raised for the first main-phase card
     errors = [d for d in result.errors if d.span is not None]
     assert len(errors) >= broken // 2 and all(d.code.startswith(("P", "C")) for d in errors)
+
+
+def test_a_dial_spent_like_a_status_says_how_a_dial_is_moved(tmp_path):
+    """`Spend 2 Sun Dial to ...` said only "unknown status effect" (designer QA): the hint says it is
+    the hero's dial, and how a dial is moved and read."""
+    result = lint_builtin_with(tmp_path, "sun-elf.yaml", (
+        "effect: Increase Sun Dial by 1. Then deal 7 dmg.",
+        "effect: Spend 2 Sun Dial to add 3 dmg. Then deal 7 dmg."))
+    found = diag(result, "C002")
+    assert found.message == "unknown status effect `Sun Dial`"
+    assert found.hint.startswith("`Sun Dial` is this hero's dial, not a status effect: a dial is moved with "
+                                 "`increase Sun Dial by 2` or `reduce Sun Dial by 2`")

@@ -468,6 +468,8 @@ def test_having_no_tokens_is_fewer_than_one():
      "`additionally:` key"),
     ("If the Defender has Wound, add 2 dmg.", "another player's tokens are tested with `If your opponent "
      "has <status>, ...`"),
+    ("If your opponent has Wound, inflict 1 Wound on them.", "name who: `on the Attacker`"),
+    ("If in Bear Form, prevent all incoming dmg. Otherwise, prevent 2 dmg.", "there is no `Otherwise`"),
 ])
 def test_wordings_a_designer_writes_point_to_the_languages_own(text, hint):
     """Natural card wordings refused with a bare "expected ..." (designer QA) now say what to write."""

@@ -31,7 +31,7 @@ PROMPTS = [
     (r"re-roll which dice\? \(positions 1-\d, e\.g\. `1 3`; Enter keeps all and stops rolling[^)]*\) > ",
      lambda m: ""),
     (r"activate which\? > ", lambda m: "1"),
-    (r"defend with\? > ", lambda m: "1"),
+    (r"defend with\? [^>]*> ", lambda m: "1"),
     (r"choose > ", lambda m: "1"),
     (r"choose \(Enter: in the order listed\) > ", lambda m: ""),
     (r"\? \[y/n\] > ", lambda m: "y"),
@@ -1246,6 +1246,29 @@ def test_s_shows_every_heros_status_effects_dials_and_tracks(compiled):
     assert "  - Sun Dial (dial, now 3 on Dusk)" in shown and \
            "      Dawn: Whenever Sun Dial reads 0, flip Sun Dial to the Dusk side." in shown
     assert said[-1].startswith("do what?")
+
+
+def test_defend_with_says_what_each_defence_does(tmp_path):
+    """Two Defensive Abilities: the question listed their names alone, and `a` was refused (designer
+    QA). Each comes with its dice and what it does; `a` reads every ability, then the question again."""
+    from test_engine import compiled_with_cards
+
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import ChooseDefense
+
+    weak = "  - name: Bark\n    dice: 1\n    effect: On [Leaf], prevent 1 dmg.\n\n"
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", "", replace=[(
+        "defensive:\n  - name: Thick Hide\n", f"defensive:\n{weak}  - name: Thick Hide\n")])
+    game = Game(compiled, [compiled.hero("druid")[0], compiled.hero("duelist")[0]], 1)
+    typed, said = iter(["a", "2"]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    assert human.answer(game, ChooseDefense("Defensive Roll Phase", 0, ("Bark", "Thick Hide"))) == 1
+    assert "  [1] Bark (1 die): On [Leaf], prevent 1 dmg." in said
+    assert any(x.startswith("  [2] Thick Hide (2 dice): If in Bear Form, roll 4 dice instead.") for x in said)
+    assert any(x.startswith("P1 Druid's abilities:") for x in said)
+    assert said[-1] == "defend with? (?: your cards, a: abilities, s: statuses) > "
 
 
 def test_choice_prompts_say_what_the_number_is_for(compiled):

@@ -266,11 +266,21 @@ class Human:
             self.say(card_texts(game, r.player))
 
     def on_ChooseDefense(self, game, r: ChooseDefense):
+        # each with its dice and what it does, as the activation menu says (designer QA: names alone)
+        defences = [x for x in game.seats[r.player].abilities if x.kind == "defensive"]
         for i, name in enumerate(r.options, 1):
-            self.say(f"  [{i}] {name}")
+            x = defences[i - 1] if i <= len(defences) else None
+            said = game.a.chunks[x.chunk].text if x is not None and x.chunk is not None else ""
+            dice = f" ({x.dice} {'die' if x.dice == 1 else 'dice'})" if x is not None and x.dice else ""
+            self.say(f"  [{i}] {name}{dice}" + (f": {said}" if said else ""))
         n = len(r.options)
-        return self.ask("defend with? > ", lambda t: _number(t, 1, n),
-                        f"{_type_number(1, n)}: the defensive ability to roll for") - 1
+        while True:
+            picked = self.ask("defend with? (?: your cards, a: abilities, s: statuses) > ",
+                              lambda t: _reading(t) or _number(t, 1, n),
+                              f"{_type_number(1, n)}: the defensive ability to roll for")
+            if not isinstance(picked, str):
+                return picked - 1
+            self.say(_read_out(game, r.player, picked))
 
     def on_ChooseOption(self, game, r: ChooseOption):
         self.say(f"{spoken(r.owner)}: {r.question}")
