@@ -215,6 +215,8 @@ class Compiler:
         out: dict[str, Any] = {"name": ability.name, "kind": ability.kind, "shape": ability.shape,
                                "dice": ability.dice, "attack_modifier": ability.attack_modifier,
                                "gap": ability.gap}
+        if ability.note:  # what a player reads of an ability with no effect to compile (`a` at the table)
+            out["note"] = " ".join(ability.note.split())
         out["options"] = [{"requirement": self.requirement(o.requires.ast),
                            "chunk": self.effect_chunk(o.effect, scope)} for o in ability.options]
         out["shared"] = self.effect_chunk(ability.shared, scope) if ability.shared else None

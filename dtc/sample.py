@@ -418,6 +418,9 @@ class SampleState:
         if self.logging:
             self.say(f"player {player + 1}'s {data['name']} is now {data['values'][value]}")
 
+    def dial_side(self, player, comp):
+        return self.seats[player].sides[comp]
+
     def flip_dial(self, player, comp, side):
         p = self.seats[player]
         p.sides[comp] = side

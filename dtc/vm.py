@@ -55,7 +55,8 @@ _SHEET_CHOICES = {
     Op.MARK_TRACK: ("track_options", "mark_track", "mark a Guild Track pip"),
 }
 # `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
-_CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.PLACE_ANY, Op.PLACE_FOUND, Op.CRAFT))
+_CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.FLIP_DIAL, Op.PLACE_ANY,
+                                              Op.PLACE_FOUND, Op.CRAFT))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
                                               Op.STEAL_CP, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
@@ -260,6 +261,8 @@ class GameState(Protocol):
     def can_become(self, dtype: int) -> bool:
         """Whether an Attack is under way that making it that type would make harder to answer."""
     def flip_dial(self, player: int, comp: int, side: int) -> None: ...
+    def dial_side(self, player: int, comp: int) -> int:
+        """The side of the player's dial face up."""
     def players(self, ctx: RunContext, who: str) -> list[int]:
         """The players a target word means here (`opponent`, `attacker`, `chosen_player`...)."""
     def extra_attempts(self, ctx: RunContext) -> int: ...
@@ -550,6 +553,8 @@ class VM:
             return _YES if b == 0 else ("move", a, b == 1)  # b: 0 asks, 1 up, 2 down
         if op == Op.SET_COMP:
             return ("other_form", a, b)  # not the form it is in already
+        if op == Op.FLIP_DIAL:
+            return ("other_side", a, b)  # not the side up already (a card paid to flip nothing: bot QA)
         if op == Op.PLACE_ANY:
             return ("hand_cards", b)
         if op == Op.PLACE_FOUND:
@@ -610,6 +615,8 @@ class VM:
             return state.track_room(actor, check[1], check[2]) > 0
         if what == "other_form":
             return state.component(actor, check[1]) != check[2]
+        if what == "other_side":
+            return state.dial_side(actor, check[1]) != check[2]
         if what == "found":
             return bool(state.found(actor))
         if what == "becomes":

@@ -1467,6 +1467,33 @@ def test_the_heuristic_bot_defends_with_the_stronger_of_two_defensive_abilities(
     assert events(game, "defend")[0]["ability"] == "Thick Hide"
 
 
+def test_a_card_flipping_a_dial_to_the_side_up_does_nothing(compiled):
+    """Daybreak ("Flip Sun Dial to the Dawn side", authored) on Dawn already: "no effect now", and
+    bots keep it (the Sun Elf sold a card to pay for it, in 62% of its plays: bot QA)."""
+    game = new_game(compiled, ["sun-elf", "duelist"])
+    dial = comp(game, 0, "Sun Dial")
+    give_card(game, 0, "Daybreak")
+    game.active, game.phase, game.seats[0].cp = 0, "Main Phase (1)", 5
+    play = lambda: next(a for a in game.actions(0, "main") if a.kind == "play")  # noqa: E731
+    assert not play().idle  # on Dusk
+    game.seats[0].sides[dial] = 1  # Dawn
+    assert play().idle and HeuristicBot(1).act(game, Act(game.phase, 0, "main", (play(),))) is None
+
+
+def test_the_heuristic_bot_keeps_prevention_for_dmg_worth_it(compiled):
+    """Brace ("Prevent half of the incoming dmg") was paid 2 CP to halve 1 dmg, a third of its plays
+    (bot QA): a prevention card is played when it would prevent 2 dmg or more."""
+    game = new_game(compiled, ["druid", "duelist"])
+    give_card(game, 0, "Brace")
+    game.active, game.phase, game.accumulate, game.seats[0].cp = 1, "Defensive Roll Phase", True, 5
+    normal = game.rules.damage_types[0]
+    brace = lambda: next(a for a in game.actions(0, "defensive") if a.name == "Brace")  # noqa: E731
+    game.incoming[0].amounts.append((1, normal))
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (brace(),))) is None
+    game.incoming[0].amounts.append((5, normal))  # 6 coming: 3 prevented
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (brace(),))) == 0
+
+
 def test_crafting_offers_only_armor_that_improves_a_slot(compiled):
     """Forgemaster, Armor: "Stack Limit: 1 Helmet / 1 Shield"; crafting a slot's Gold when it holds
     its Ultimanium would spend the Ore for a worse Armor (and the same one, for nothing): only what

@@ -1086,6 +1086,48 @@ def test_w_passes_until_the_players_turn_unless_dmg_comes_at_her(compiled):
     assert said[-1] == "do what? (Enter passes; ?: your cards; a: abilities; s: statuses) > "
 
 
+def test_w_again_at_the_same_dmg_and_acting_while_waiting(compiled):
+    """Pressing `w` again when asked about dmg coming let the same dmg ask again at every window (9
+    dmg asked about three times: player QA); acting in a window while waiting lost the window (she
+    spent a token to change form, and was not asked again to play the card it served)."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.requests import Act, Action
+
+    game = Game(compiled, [0, 1], 1)
+    game.active, game.accumulate = 1, True
+    typed, said = iter(["w", "w"]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    act = (Action("play", "X", 0, 1),)
+    assert human.answer(game, Act("Offensive Roll Phase", 0, "offensive", act)) is None
+    game.incoming[0].amounts.append((9, game.rules.damage_types[0]))
+    assert human.answer(game, Act("Defensive Roll Phase", 0, "defensive", act)) is None  # asked: `w`
+    asked = len(said)
+    assert human.answer(game, Act("Roll Phase end", 0, "roll_end", act)) is None and len(said) == asked
+    game.incoming[0].amounts.append((2, game.rules.damage_types[0]))  # 11 now: asked, and she acts
+    typed = iter(["1", ""])
+    assert human.answer(game, Act("Roll Phase end", 0, "roll_end", act)) == 0
+    human.answer(game, Act("Roll Phase end", 0, "roll_end", act))  # the same window, after she acted
+    assert said[-1].startswith("do what?") and len(said) > asked + 3
+
+
+def test_a_yes_no_question_reads_the_table_first(compiled):
+    """`s` at `You may Mine your deck? [y/n]` was refused with "answer y or n" (player QA): `?`, `a`
+    and `s` read, then the same question."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import YesNo
+
+    game = Game(compiled, [compiled.hero("duelist")[0], 0], 1)
+    typed, said = iter(["s", "maybe", "n"]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    assert human.answer(game, YesNo("The Mines", 0, "You may Mine your deck", "")) is False
+    assert any(x.startswith("P1 Duelist:\n  - Footwork (track") for x in said)
+    assert "  ? answer y or n (?: your cards, a: abilities, s: statuses)" in said
+
+
 def test_a_prevention_card_offered_before_any_dmg_says_none_is_coming_yet(compiled):
     """Parry offered in the other player's Offensive Roll, nothing announced: it would count against
     the dmg of the Roll Phase ("Reducing Damage"). Offered alone, it is not worth a question (a
@@ -1214,6 +1256,8 @@ def test_a_at_a_window_or_a_roll_shows_every_heros_abilities_as_they_are_now(com
     assert shown.index("P1 Forgemaster's abilities:") < shown.index("P2 Druid's abilities:")
     assert "      5 [Pick]: Deal 7 dmg." in shown and "  - Masterwork (defensive, 1 die): On [Pick]" in shown
     assert "      Large Straight: Gain Shape Shift. Then deal 7 dmg & roll 1 die" in shown
+    # an ability with no effect of its own says what the board says of it (it read "(no text)")
+    assert "  - Bear Form (passive): WHEN BEAR FORM IS ACTIVE... Your Defensive Ability is stronger" in shown
     assert card_texts(game, 0) in shown  # `?`: the cards in hand
     said.clear()
     human.answer(game, Act("Main Phase (1)", 0, "main", (Action("sell", "X", 0, 1),)))

@@ -198,6 +198,13 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
     return best, picks
 
 
+def prevented_now(incoming, card) -> int:
+    """About how much of the dmg coming the prevention card would prevent now."""
+    coming = max(0, incoming.total_before() - incoming.prevented)
+    kind, amount = card.prevention or ("amount", 1)
+    return min(amount, coming) if kind == "amount" else (coming + 1) // 2 if kind == "half" else coming
+
+
 def _moment(effect: dict) -> str | None:
     """When a triggered effect is read: as its hero's Attack concludes ("attack"), as her turn ends
     ("turn_end"), or another time (None)."""
@@ -382,7 +389,8 @@ class HeuristicBot:
             score = card.value if attack is not None and attack.attacker == seat else 0.0
         elif card.prevents:  # prevention lasts its phase: only against damage on its way
             incoming = game.incoming[seat]
-            score = card.value if incoming.on_its_way() else 0.0
+            # and enough of it: Brace paid to halve 1 dmg, a third of the time (bot QA)
+            score = card.value if incoming.on_its_way() and prevented_now(incoming, card) >= 2 else 0.0
         elif card.alters_dice:
             score = 0.0
         elif window in ("defensive", "roll_end") and attack is not None and attack.defender == seat:

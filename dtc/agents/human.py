@@ -80,12 +80,17 @@ def say_fitted(text: str) -> None:
     print(fitted(text))
 
 
+def terminal_width() -> int | None:
+    """The width to write lines at: the terminal's (at least 40); None when not writing to one."""
+    return max(40, shutil.get_terminal_size().columns - 1) if sys.stdout.isatty() else None
+
+
 def fitted(text: str) -> str:
     """The text with each line wider than the terminal wrapped at word ends, its continuation
     indented under it; as it is when not writing to a terminal (logs and pipes keep whole lines)."""
-    if not sys.stdout.isatty():
+    width = terminal_width()
+    if width is None:
         return text
-    width = max(40, shutil.get_terminal_size().columns - 1)
     return "\n".join(line if len(line) <= width else _wrapped(line, width) for line in text.split("\n"))
 
 
@@ -140,7 +145,7 @@ class Human:
     def show_table(self, game, player: int, again: bool = True) -> None:
         """Both heroes and her hand; with `again` False, not when she was just shown the same (the
         table came twice a turn, at the Main Phase and again at each roll: player QA)."""
-        shown = table(game, player)
+        shown = table(game, player, terminal_width() or 100)
         if again or shown != self.table_shown:
             self.say(shown)
         self.table_shown = shown
@@ -244,10 +249,18 @@ class Human:
                     break
             else:
                 break
-        if picked == "w":  # dmg coming later is asked about afresh
-            self.waiting, self.threat_seen = ("main" if own_turn else "turn"), None
+        if picked == "w":
+            # dmg coming later is asked about afresh; what comes now, which she lets come, is not
+            # (pressing `w` again at it asked her about the same 9 dmg three times: player QA)
+            threat = None
+            if threatened:
+                mine = incoming[r.player]
+                threat = (mine.total_before(), mine.prevented, mine.halvings)
+            self.waiting, self.threat_seen = ("main" if own_turn else "turn"), threat
             self.say(f"  (passing until {until}, unless dmg comes at you)")
             return None
+        if picked and self.waiting:
+            self.threat_seen = None  # she acts: the window asks her again (she lost it: player QA)
         return None if picked == 0 else picked - 1
 
     def on_SellDown(self, game, r: SellDown):
@@ -304,8 +317,14 @@ class Human:
     def on_YesNo(self, game, r: YesNo):
         if _says_more(r.text, r.prompt):
             self.say(f"  ({spoken(r.owner)}: {r.text})")
-        return self.ask(f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}? [y/n] > ", _yes_no,
-                        "answer y or n")
+        reads = isinstance(game, Game)  # `?`, `a`, `s` read the Dice Throne table first (player QA)
+        hint = "answer y or n" + (" (?: your cards, a: abilities, s: statuses)" if reads else "")
+        while True:
+            answer = self.ask(f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}? [y/n] > ",
+                              lambda t: (reads and _reading(t)) or _yes_no(t), hint)
+            if not isinstance(answer, str):
+                return answer
+            self.say(_read_out(game, r.player, answer))
 
     def on_PickNumber(self, game, r: PickNumber):
         choices = r.choices

@@ -613,12 +613,14 @@ def _gone(path: Path) -> str:
 def _narrator(line, own: set[int] | None = frozenset()):
     """Narration at the terminal; the cards drawn by the players in `own` (the humans; None: every
     player) are named to them, not those of the others."""
+    from dtc.agents.human import fitted
+
     def narrate(game, event):
         text = line(game, event)
         if text is not None and event.get("e") == "draw" and (own is None or event.get("player") in own):
             text += ": " + ", ".join(event.get("cards", ()))
         if text is not None:
-            click.echo(text)
+            click.echo(fitted(text))  # at a terminal, wrapped at word ends (it cut words: player QA)
     return narrate
 
 

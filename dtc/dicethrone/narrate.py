@@ -182,8 +182,9 @@ def _from(e: dict) -> str:
     return f" (from {spoken(e['by'])})" if e.get("by") else ""  # `<hero> › card <card>`: the card
 
 
-def table(game: Game, viewer: int | None = None) -> str:
-    """Both heroes' Health, CP, statuses and components; the viewer's hand with costs."""
+def table(game: Game, viewer: int | None = None, width: int = 100) -> str:
+    """Both heroes' Health, CP, statuses and components; the viewer's hand with costs (its lines at
+    most `width` wide)."""
     rows = []
     for p in game.seats:
         statuses = ", ".join(
@@ -206,7 +207,7 @@ def table(game: Game, viewer: int | None = None) -> str:
         hand = game.seats[viewer].hand
         cards = [f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)})"
                  for i, c in enumerate(hand)]
-        rows.append(_wrapped("your hand: ", cards or ["empty"]))
+        rows.append(_wrapped("your hand: ", cards or ["empty"], width))
     return "\n".join(rows)
 
 
@@ -252,7 +253,7 @@ def ability_texts(game: Game, seat: int) -> str:
                              f"{text(option.chunk) or '(no text)'}")
         else:
             said = [text(ability.chunk)] + [text(e["chunk"]) for e in ability.effects]
-            lines.append(head + ": " + (" ".join(t for t in said if t) or "(no text)"))
+            lines.append(head + ": " + (" ".join(t for t in said if t) or ability.note or "(no text)"))
     return "\n".join(lines)
 
 

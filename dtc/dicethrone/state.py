@@ -645,6 +645,9 @@ class GameState:
                        value=self.shown(player, comp))
             self.queue_component_trigger(player, comp, "reads", 0)
 
+    def dial_side(self, player, comp):
+        return self.seats[player].sides[comp]
+
     def flip_dial(self, player, comp, side):
         p = self.seats[player]
         if p.sides[comp] != side:

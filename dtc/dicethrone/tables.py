@@ -228,6 +228,7 @@ class AbilityDef:
     dice: int | None = None
     effects: list[dict] = field(default_factory=list)  # passive triggered effects
     tiered: bool = False  # its options are tiers: the highest the dice meet is the one resolved
+    note: str = ""  # what the hero board says of it, when it has no effect of its own to run
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,8 @@ class CardDef:
     # 0, 0, only her own dice), a fixed count pushed just before; None for any other card
     dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
+    # how much: ("amount", N), ("half", 0) or ("all", 0), from its first prevention; None: none
+    prevention: tuple[str, int] | None = None
     sets_form: bool = False  # its effect changes its hero's form (worth playing at a moment a form serves)
     counts_own: frozenset[int] = frozenset()  # statuses whose tokens on its player its effect counts
     text: str = ""  # what the card says (its effect; an upgrade: its ability)
@@ -286,6 +289,7 @@ def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) 
     a.chunk = data.get("chunk")
     a.dice = data.get("dice")
     a.effects = list(data.get("effects", []))
+    a.note = data.get("note") or ""
     return a
 
 
@@ -294,6 +298,24 @@ def uses(artifact: Artifact, chunk: int | None, ops: set[Op] | frozenset[Op]) ->
     if chunk is None:
         return False
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
+
+
+def prevention(artifact: Artifact, chunk: int | None) -> tuple[str, int] | None:
+    """How much the chunk's first prevention prevents: ("amount", N) for `prevent N dmg` (N pushed
+    just before), ("half", 0), ("all", 0); None when it prevents nothing."""
+    if chunk is None:
+        return None
+    pushed = 0
+    for ins in instructions(artifact.chunks[chunk].code):
+        if ins.op == Op.PUSH:
+            pushed = ins.operands[0]
+        elif ins.op == Op.PREVENT:
+            return ("amount", pushed)
+        elif ins.op == Op.PREVENT_HALF:
+            return ("half", 0)
+        elif ins.op == Op.PREVENT_ALL:
+            return ("all", 0)
+    return None
 
 
 def chooses_first(artifact: Artifact, chunk: int | None) -> bool:
@@ -369,6 +391,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         alters_dice=uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
         dice_alteration=_dice_alteration(artifact, chunk),
         prevents=uses(artifact, chunk, PREVENTING),
+        prevention=prevention(artifact, chunk),
         sets_form=sets_form(artifact, chunk),
         counts_own=counts_own(artifact, chunk),
     )
