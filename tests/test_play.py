@@ -582,6 +582,11 @@ def test_simulate_all_as_csv_and_table():
     assert result.exit_code == 0
     rows = list(csv.DictReader(io.StringIO(result.output)))
     assert len(rows) == 10  # 4 heroes: 6 pairs and 4 mirror matches
+    # and how they were made, on every row (tester QA: CSV files of two runs looked the same)
+    from dtc import rulesets
+
+    assert {(r["seed"], r["bot"], r["opponent_bot"], r["ruleset"], r["rules"]) for r in rows} == \
+        {("1", "heuristic", "heuristic", rulesets.builtin().content_hash[:16], "")}
     assert {r["hero"] for r in rows} | {r["opponent"] for r in rows} == {"Druid", "Duelist", "Forgemaster",
                                                                        "Sun Elf"}
     table = run("simulate", "forgemaster", "sun-elf", "--games", 6)

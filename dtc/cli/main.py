@@ -753,16 +753,20 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
         import io
 
         out = io.StringIO()
+        # each row says how it was made, so files from different runs can be told apart and joined
+        # (tester QA: no seed, bots or ruleset in the CSV)
         columns = ["hero", "opponent", "games", "win_rate", "win_rate_low", "win_rate_high",
                    "opponent_win_rate", "draw_rate", "unfinished_rate", "average_turns",
-                   "start_player_win_rate"]
+                   "start_player_win_rate", "seed", "bot", "opponent_bot", "ruleset", "rules"]
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(columns)
+        made = [meta["seed"], meta["bot"], meta["opponent_bot"], meta["ruleset"][:16], meta.get("rules", "")]
         for r in rows:
             writer.writerow([r["hero"], r["opponent"], r["games"], r["win_rate"], *r["win_rate_ci95"],
                              r["opponent_win_rate"], r["draw_rate"], r["unfinished_rate"],
                              "" if r["average_turns"] is None else r["average_turns"],
-                             "" if r["start_player_win_rate"] is None else r["start_player_win_rate"]])
+                             "" if r["start_player_win_rate"] is None else r["start_player_win_rate"],
+                             *made])
         click.echo(out.getvalue(), nl=False)
         return
     from rich.console import Console
