@@ -1494,6 +1494,24 @@ def test_the_heuristic_bot_keeps_prevention_for_dmg_worth_it(compiled):
     assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (brace(),))) == 0
 
 
+def test_the_heuristic_bot_scraps_ore_once_nothing_better_can_be_crafted(compiled):
+    """Forgemaster: Ore left on The Forge was never scrapped (~2.4 a game: bot QA). With a Helmet and a
+    Shield of the best tier (Ultimanium), Ore can craft nothing better: in Main Phase (2) the bot
+    scraps it (`At any time, you may scrap 1 Ore card`); before that, it keeps it for crafting."""
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    p = game.seats[0]
+    forge, armor = comp(game, 0, "The Forge"), status(compiled, "Armor")
+    p.zones[forge] = [next(c for c in p.deck if c.card.name == "Pick Ore")]
+    p.hand.clear()
+    game.active, game.phase = 0, "Main Phase (2)"
+    scrap = lambda: tuple(a for a in game.actions(0, "main") if a.kind == "use" and "scrap" in a.name)  # noqa: E731
+    tiers = [t["tier"] + " " + t["slot"] for t in compiled.statuses[armor]["tiers"]]
+    game.gain_status(0, armor, 1, tiers.index("Ultimanium Helmet") + 1)
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "main", scrap())) is None  # a Shield to craft
+    game.gain_status(0, armor, 1, tiers.index("Ultimanium Shield") + 1)
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "main", scrap())) == 0
+
+
 def test_crafting_offers_only_armor_that_improves_a_slot(compiled):
     """Forgemaster, Armor: "Stack Limit: 1 Helmet / 1 Shield"; crafting a slot's Gold when it holds
     its Ultimanium would spend the Ore for a worse Armor (and the same one, for nothing): only what

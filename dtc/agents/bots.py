@@ -340,8 +340,12 @@ class HeuristicBot:
                 # at any time, which waits for Main Phase (2); each once a phase, so nothing loops
                 option = game.active == seat and any(
                     e["chunk"] == action.ref for _, e in game.main_options(seat))
-                later = game.phase == "Main Phase (2)" and not self.spends_zone_cards(game, action.ref)
-                if option or later:
+                spends = self.spends_zone_cards(game, action.ref)
+                later = game.phase == "Main Phase (2)" and not spends
+                # cards kept for crafting are used up (scrapped) once nothing better can be crafted:
+                # they were left on the zone for good (bot QA: ~2.4 Ore a game)
+                done = game.phase == "Main Phase (2)" and spends and self.crafted_all(game, seat)
+                if option or later or done:
                     score = 0.6 if option else 0.4
             elif action.kind == "sell" and game.phase == "Main Phase (2)":
                 if len(p.hand) > game.rules.hand_limit - 2 and p.cp < game.rules.cp_max:  # at 15: nothing
@@ -373,6 +377,23 @@ class HeuristicBot:
         status = actions[spend].ref
         return next((i for i, action in enumerate(actions) if action.kind == "play" and scores[i] > 0
                      and status in p.hand[action.ref].card.counts_own), spend)
+
+    @staticmethod
+    def crafted_all(game, seat: int) -> bool:
+        """Whether every slot of her hero's crafted status effects holds its best (last) tier: no
+        card kept on a zone can craft anything better."""
+        p = game.seats[seat]
+        crafted = False
+        for status, entry in enumerate(game.a.statuses):
+            tiers = entry.get("tiers") or []
+            if not tiers or entry.get("owner") != p.table.name:
+                continue
+            crafted = True
+            best = {tier["slot"]: i + 1 for i, tier in enumerate(tiers)}
+            held = {tiers[t.tier - 1]["slot"]: t.tier for t in p.tokens.get(status, ()) if t.tier}
+            if any(held.get(slot) != i for slot, i in best.items()):
+                return False
+        return crafted
 
     @staticmethod
     def spends_zone_cards(game, chunk: int) -> bool:
