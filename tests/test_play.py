@@ -209,6 +209,8 @@ def test_long_lines_wrap_at_word_ends_and_between_items():
     menu = _wrapped("  [1] play Shrug It Off (1 CP) - no effect now, and words enough to wrap", 40)
     assert menu.split("\n") == ["  [1] play Shrug It Off (1 CP) - no",
                                 "      effect now, and words enough to", "      wrap"]
+    citizens = "Citizens  " + " ".join(f"{n}:Ho[.*]" for n in range(1, 12))  # one item, wider than a line
+    assert all(len(x) <= 40 for x in _wrapped(citizens, 40).split("\n"))
     prompt = _wrapped("do what? (Enter passes; ?: your cards; a: abilities; s: statuses) > ", 50)
     assert prompt.endswith("statuses) > ") and all(len(x) <= 50 for x in prompt.split("\n"))
 

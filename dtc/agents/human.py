@@ -102,7 +102,9 @@ def _wrapped(line: str, width: int) -> str:
     body = line.lstrip()
     if "  " in body or " | " in body:
         parts = _ITEM_GAPS.split(body)
-        body = "".join(part if i % 2 else part.replace(" ", "\u00a0") for i, part in enumerate(parts))
+        room = width - len(indent) - 4  # an item wider than a line breaks at its own spaces
+        body = "".join(part if i % 2 or len(part) > room else part.replace(" ", "\u00a0")
+                       for i, part in enumerate(parts))
     wrapped = textwrap.fill(body, width, initial_indent=indent, subsequent_indent=indent + "    ",
                             break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
     return wrapped.replace("\u00a0", " ") + (" " if line.endswith(" ") else "")
