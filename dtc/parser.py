@@ -251,7 +251,7 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
                 "tier or variant is met)")
     elif re.search(r"\bif\s+(the\s+|your\s+)?(defender|attacker|target|enemy)\s+has\b", text[:where], re.I):
         hint = "another player's tokens are tested with `If your opponent has <status>, ...`"
-    elif re.search(r"\b(them|him|her|it)\b", text[max(0, where - 4):end + 4], re.I):
+    elif re.search(r"\b(on|to|from)\s+(them|him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
                 "opponent` (the effect language has no `them`)")
     elif re.search(r"\botherwise\b", text[:end], re.I):

@@ -553,8 +553,8 @@ class VM:
             return _YES if b == 0 else ("move", a, b == 1)  # b: 0 asks, 1 up, 2 down
         if op == Op.SET_COMP:
             return ("other_form", a, b)  # not the form it is in already
-        if op == Op.FLIP_DIAL:
-            return ("other_side", a, b)  # not the side up already (a card paid to flip nothing: bot QA)
+        if op == Op.FLIP_DIAL and (at + 1 == len(steps) or steps[at + 1][0] in (_END, _JUMP, _THEN)):
+            return ("other_side", a, b)  # a flip alone: not to the side up already (bot QA)
         if op == Op.PLACE_ANY:
             return ("hand_cards", b)
         if op == Op.PLACE_FOUND:

@@ -1492,6 +1492,56 @@ def test_the_heuristic_bot_keeps_prevention_for_dmg_worth_it(compiled):
     assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (brace(),))) is None
     game.incoming[0].amounts.append((5, normal))  # 6 coming: 3 prevented
     assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (brace(),))) == 0
+    game.incoming[0].amounts[:] = [(1, normal)]
+    game.seats[0].health = 1  # 1 dmg would defeat her: worth any prevention (code review)
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (brace(),))) == 0
+
+
+def test_prevention_amounts_chosen_or_worked_out_are_worth_playing(tmp_path):
+    """`Prevent up to 4 dmg` compiles to a PICK, not a PUSH: it read as preventing 0, so bots never
+    played it (code review); `Prevent 1 dmg` prevents all it can with 1 dmg coming."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """\
+  - name: Up To
+    kind: action
+    authored: test card
+    timing: instant
+    cost: 0
+    effect: Prevent up to 4 dmg.
+
+  - name: Just One
+    kind: action
+    authored: test card
+    timing: instant
+    cost: 0
+    effect: Prevent 1 dmg.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    for name in ("Up To", "Just One"):
+        give_card(game, 0, name)
+    game.active, game.phase, game.accumulate = 1, "Defensive Roll Phase", True
+    game.incoming[0].amounts.append((8, game.rules.damage_types[0]))
+    cards = {a.name: a for a in game.actions(0, "defensive") if a.kind == "play"}
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (cards["Up To"],))) == 0
+    game.incoming[0].amounts[:] = [(1, game.rules.damage_types[0])]
+    assert HeuristicBot(1).act(game, Act(game.phase, 0, "defensive", (cards["Just One"],))) == 0
+
+
+def test_a_dial_flip_with_more_to_it_is_not_idle(tmp_path):
+    """`Flip Sun Dial to the Dawn side. Gain 2 CP.` on Dawn still gains the CP: only a flip alone is
+    "no effect now" on the side up (code review)."""
+    compiled = compiled_with_cards(tmp_path, "sun-elf.yaml", """\
+  - name: Dawn Gift
+    kind: action
+    authored: test card
+    timing: main
+    cost: 0
+    effect: Flip Sun Dial to the Dawn side. Gain 2 CP.
+""")
+    game = new_game(compiled, ["sun-elf", "duelist"])
+    give_card(game, 0, "Dawn Gift")
+    game.seats[0].sides[comp(game, 0, "Sun Dial")] = 1  # Dawn
+    game.active, game.phase = 0, "Main Phase (1)"
+    assert not next(a for a in game.actions(0, "main") if a.kind == "play").idle
 
 
 def test_the_heuristic_bot_scraps_ore_once_nothing_better_can_be_crafted(compiled):

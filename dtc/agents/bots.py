@@ -198,11 +198,18 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
     return best, picks
 
 
-def prevented_now(incoming, card) -> int:
-    """About how much of the dmg coming the prevention card would prevent now."""
-    coming = max(0, incoming.total_before() - incoming.prevented)
-    kind, amount = card.prevention or ("amount", 1)
-    return min(amount, coming) if kind == "amount" else (coming + 1) // 2 if kind == "half" else coming
+def prevention_worth_it(incoming, card, health: int) -> bool:
+    """Whether the prevention card would prevent enough of the dmg coming now: 2 or more, or all a
+    card prevents, or any of dmg that would defeat her (prevention acts on avoidable dmg only)."""
+    coming = max(0, sum(a for a, t in incoming.amounts if t.avoidable) + incoming.added - incoming.prevented)
+    kind, amount = card.prevention or ("some", 0)
+    if kind == "amount":
+        prevented = min(amount, coming)
+        enough = prevented >= min(2, amount)
+    else:
+        prevented = (coming + amount) // 2 if kind == "half" else coming
+        enough = prevented >= 2
+    return prevented > 0 and (enough or incoming.total_before() >= health)
 
 
 def _moment(effect: dict) -> str | None:
@@ -411,7 +418,8 @@ class HeuristicBot:
         elif card.prevents:  # prevention lasts its phase: only against damage on its way
             incoming = game.incoming[seat]
             # and enough of it: Brace paid to halve 1 dmg, a third of the time (bot QA)
-            score = card.value if incoming.on_its_way() and prevented_now(incoming, card) >= 2 else 0.0
+            worth = incoming.on_its_way() and prevention_worth_it(incoming, card, game.seats[seat].health)
+            score = card.value if worth else 0.0
         elif card.alters_dice:
             score = 0.0
         elif window in ("defensive", "roll_end") and attack is not None and attack.defender == seat:

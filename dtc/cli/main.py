@@ -760,7 +760,7 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
                    "start_player_win_rate", "seed", "bot", "opponent_bot", "ruleset", "rules"]
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(columns)
-        made = [meta["seed"], meta["bot"], meta["opponent_bot"], meta["ruleset"][:16], meta.get("rules", "")]
+        made = [meta["seed"], meta["bot"], meta["opponent_bot"], meta["ruleset"], meta.get("rules", "")]
         for r in rows:
             writer.writerow([r["hero"], r["opponent"], r["games"], r["win_rate"], *r["win_rate_ci95"],
                              r["opponent_win_rate"], r["draw_rate"], r["unfinished_rate"],

@@ -252,7 +252,8 @@ class CardDef:
     # 0, 0, only her own dice), a fixed count pushed just before; None for any other card
     dice_alteration: tuple | None = None
     prevents: bool = False  # its effect prevents incoming damage (worth playing only when some comes)
-    # how much: ("amount", N), ("half", 0) or ("all", 0), from its first prevention; None: none
+    # how much: ("amount", N), ("half", 1 rounded up / 0 down), ("all", 0) or ("some", 0) (an amount
+    # chosen or worked out), from its first prevention; None: none
     prevention: tuple[str, int] | None = None
     sets_form: bool = False  # its effect changes its hero's form (worth playing at a moment a form serves)
     counts_own: frozenset[int] = frozenset()  # statuses whose tokens on its player its effect counts
@@ -302,19 +303,20 @@ def uses(artifact: Artifact, chunk: int | None, ops: set[Op] | frozenset[Op]) ->
 
 def prevention(artifact: Artifact, chunk: int | None) -> tuple[str, int] | None:
     """How much the chunk's first prevention prevents: ("amount", N) for `prevent N dmg` (N pushed
-    just before), ("half", 0), ("all", 0); None when it prevents nothing."""
+    just before), ("some", 0) for an amount chosen or worked out (`up to 4`, `1 per [X]`),
+    ("half", 1 rounded up or 0 down), ("all", 0); None when it prevents nothing."""
     if chunk is None:
         return None
-    pushed = 0
+    before = None
     for ins in instructions(artifact.chunks[chunk].code):
-        if ins.op == Op.PUSH:
-            pushed = ins.operands[0]
-        elif ins.op == Op.PREVENT:
-            return ("amount", pushed)
-        elif ins.op == Op.PREVENT_HALF:
-            return ("half", 0)
-        elif ins.op == Op.PREVENT_ALL:
+        if ins.op == Op.PREVENT:
+            pushed = before is not None and before.op == Op.PUSH  # `prevent 2 dmg`, not `up to 2`
+            return ("amount", before.operands[0]) if pushed else ("some", 0)
+        if ins.op == Op.PREVENT_HALF:
+            return ("half", int(ins.operands[0] == 0))
+        if ins.op == Op.PREVENT_ALL:
             return ("all", 0)
+        before = ins
     return None
 
 
