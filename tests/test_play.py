@@ -1297,6 +1297,15 @@ def test_s_shows_every_heros_status_effects_dials_and_tracks(compiled):
     assert "  - Sun Dial (dial, now 3 on Dusk)" in shown and \
            "      Dawn: Whenever Sun Dial reads 0, flip Sun Dial to the Dusk side." in shown
     assert said[-1].startswith("do what?")
+    # forms: each with what it gives (it said only "now Druid Form": player QA, round 2)
+    from dtc.dicethrone.narrate import element_texts
+
+    druid = Game(compiled, [compiled.hero("druid")[0], 0], 1)
+    forms = element_texts(druid, 0).split("\n")
+    assert forms[1:3] == ["  - Active Form (forms, now Druid Form)",
+                          "      Druid Form: While in Druid Form, at the conclusion of your turn, you or a "
+                          "chosen teammate gains Regenerate."]
+    assert any(x.startswith("      Cat Form: While in Cat Form, if you conclude") for x in forms)
 
 
 def test_defend_with_says_what_each_defence_does(tmp_path):

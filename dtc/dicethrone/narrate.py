@@ -271,6 +271,14 @@ def element_texts(game: Game, seat: int) -> str:
             side = f" on {comp['sides'][p.sides[c]]}" if comp.get("sides") else ""
             now = f"now {game.shown(seat, c)}{side}"
         lines.append(f"  - {comp['name']} ({comp['kind']}, {now})")
+        if comp["kind"] == "forms":  # each form with its passive ability, as the board has them
+            passives = {x.name: x for x in p.abilities if x.kind == "passive"}
+            for form in comp["values"]:
+                said = ""
+                if form in passives:
+                    x = passives[form]
+                    said = " ".join(a.chunks[e["chunk"]].text for e in x.effects) or x.note
+                lines.append(f"      {form}: {said or '(no passive of its own)'}")
         for effect in comp["effects"]:
             at = (f"at {comp['values'][effect['at']]}: " if effect.get("at") is not None
                   else f"{comp['sides'][effect['side']]}: " if effect.get("side") is not None else "")
