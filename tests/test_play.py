@@ -337,6 +337,14 @@ def test_season_one_rules_are_chosen_by_name_and_recorded(tmp_path):
     simulated = json.loads(run("simulate", "druid", "duelist", "--games", 4, "--rules", "dice throne v2.0",
                                "--format", "json").output)
     assert simulated["rules"] == "Dice Throne v2.0"
+    # a save naming rules the ruleset has not, or no name at all: a one-line error, exit 2
+    data = json.loads(save.read_text())
+    data["answers"] = data["answers"][:5]
+    for rules, message in (("Nope", "error: the ruleset has no rules called `Nope`"),
+                           (5, "damaged save file (the rules are not a name)")):
+        save.write_text(json.dumps({**data, "rules": rules}))
+        refused = run("play", "--resume", save)
+        assert refused.exit_code == 2 and message in refused.stderr and "Traceback" not in refused.output
 
 
 def test_replay_narrate_tells_the_game_as_play_auto_did(tmp_path):

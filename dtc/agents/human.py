@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import sys
@@ -68,10 +69,9 @@ def read_fresh(prompt: str) -> str:
     for line in lines[:-1]:
         print(line)
     if termios is not None and sys.stdin.isatty():
-        try:
+        # dropping keys typed ahead is a courtesy: a terminal that refuses it is read as it is
+        with contextlib.suppress(termios.error, OSError, ValueError):
             termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
-        except (termios.error, OSError, ValueError):
-            pass
     return input(lines[-1])
 
 
