@@ -41,6 +41,7 @@ from dtc.opcodes import (
     COMPONENT_KINDS,
     COUNTABLES,
     EITHER_GAME_OPS,
+    OTHER_SIDE,
     SECTIONS,
     TABLE,
     TARGETS,
@@ -627,7 +628,11 @@ class _Verifier:
                     (d["statuses"][chunk.status] if chunk.status is not None else None))
                 if owner is None:
                     self.fail(at, "a side of nothing")
-                self.index(value, owner.get("sides", []), at, "side")
+                if value == OTHER_SIDE:
+                    if len(owner.get("sides", [])) != 2:
+                        self.fail(at, "turns over something that has not two sides")
+                else:
+                    self.index(value, owner.get("sides", []), at, "side")
             elif shape == "phase":
                 self.index(value, d["phases"], at, "phase")
             elif shape == "dtype":

@@ -20,7 +20,16 @@ from dtc import nodes as n
 from dtc.artifact import FORMAT_VERSION
 from dtc.chunk import Chunk
 from dtc.model import Ability, Card, Component, Content, Hero, Site, Status
-from dtc.opcodes import AFTER_DEFENSIVE_ROLL, AFTER_EFFECT_ROLL, ANY_CARD, AT_A_THEN, COMPARISONS, TARGETS, Op
+from dtc.opcodes import (
+    AFTER_DEFENSIVE_ROLL,
+    AFTER_EFFECT_ROLL,
+    ANY_CARD,
+    AT_A_THEN,
+    COMPARISONS,
+    OTHER_SIDE,
+    TARGETS,
+    Op,
+)
 from dtc.render import render_body, render_stmt
 from dtc.resolve import GENERIC_STATUSES, fold, singular
 
@@ -750,14 +759,14 @@ class _Emitter:
     def s_Flip(self, s: n.Flip) -> None:
         if s.what == "component":
             comp = self.c.component_of(s.name, self.scope)
-            side = comp.sides.index(_canonical(s.side, comp.sides)) if s.side else 0
+            side = comp.sides.index(_canonical(s.side, comp.sides)) if s.side else OTHER_SIDE
             self.emit(Op.FLIP_DIAL, self.c.component_index(s.name, self.scope), side, node=s)
             return
         if s.what == "status_token":
             status, _, _ = self.c.find_status(s.name, self.scope)
         else:
             status = self.scope.status
-        side = status.sides.index(_canonical(s.side, status.sides)) if s.side else 0
+        side = status.sides.index(_canonical(s.side, status.sides)) if s.side else OTHER_SIDE
         if s.what == "this_token":
             self.emit(Op.FLIP_THIS, side, node=s)
         else:

@@ -19,6 +19,7 @@ from dtc.opcodes import (
     ANY_CARD,
     COMPARISONS,
     COUNTABLES,
+    OTHER_SIDE,
     SECTIONS,
     SHAPE_SIZE,
     TABLE,
@@ -146,6 +147,8 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
     if shape == "side":
         sides = comp["sides"] if comp is not None else (
             status["sides"] if status is not None else _this_sides(artifact, chunk))
+        if value == OTHER_SIDE:
+            return "the other side"
         return f"side {sides[value]}" if value < len(sides) else ""
     if shape == "tier" and value and status is not None:
         tier = status["tiers"][value - 1]

@@ -12,7 +12,7 @@ Operand shapes (size in bytes, what the value refers to):
   table     u8 count + count × u16 offsets   const   u8 index into the chunk's constants
   status    u16 artifact status table        symbol  u16 artifact symbol table
   comp      u8 component of the chunk's hero value   u8 index into that component's values
-  side      u8 index into a dial's or token's sides
+  side      u8 index into a dial's or token's sides, 255 = turn it over (of two sides)
   phase     u8 artifact phase table          dtype   u8 artifact damage-type table
   target    u8 TARGETS index                 die     u8 0 = the hero's dice, k = die type k-1
   ctype     u8 artifact card-type table, 255 = any card
@@ -171,6 +171,12 @@ SECTIONS = ("gold", "wall")  # MARK_NEXT: sections marked in order with no choic
 COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "citizen_pips")
 VOID_KINDS = ("citizen", "domain", "lair")
 ANY_CARD = 255
+OTHER_SIDE = 255  # a side operand: `Flip <dial> over`: to whichever of its two sides is down
+
+
+def side_after(current: int, side: int) -> int:
+    """The side a dial or token shows after a flip to `side` (OTHER_SIDE: the one not up now)."""
+    return 1 - current if side == OTHER_SIDE else side
 PREVENTING = frozenset((Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))  # the ways dmg is prevented
 
 _ROWS = [

@@ -191,7 +191,7 @@ def _flip(s: n.Flip) -> str:
     what = {"this_token": "it", "a_token": "a token"}.get(s.what)
     if what is None:
         what = f"a {s.name} token" if s.what == "status_token" else s.name
-    return f"flip {what}" + (_side(s.side) if s.side is not None else "")
+    return f"flip {what}" + (_side(s.side) if s.side is not None else " over")
 
 
 def _move(s: n.Move) -> str:

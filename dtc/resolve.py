@@ -295,6 +295,8 @@ class Resolver:
             side = s.side
             if comp is not None and side is not None:
                 side = self.one_of(side, comp.sides, s.span, f"side of {comp.name}")
+            elif comp is not None:
+                self.turned_over(f"{comp.name} has", list(comp.sides), s.span)
             return replace(s, name=name, side=side)
         status = self.ctx.status
         if s.what == "status_token":
@@ -310,7 +312,20 @@ class Resolver:
                             "give the status `sides:`")
             else:
                 s = replace(s, side=self.one_of(s.side, sides, s.span, f"side of {status.name}"))
+        elif status is not None:
+            self.turned_over(f"{status.name} tokens have", list(getattr(status, "sides", [])), s.span)
         return s
+
+    def turned_over(self, what_has: str, sides: list, span) -> None:
+        """`Flip <dial> over` (no side named) turns it to its other side: that needs two."""
+        if len(sides) == 2:
+            return
+        if not sides:
+            self.report("C017", f"{what_has} no sides to flip to", span, "give it `sides:`")
+            return
+        named = ", ".join(f"`{o}`" for o in sides)
+        self.report("C017", f"a flip with no side turns it over, but {what_has} {len(sides)} sides", span,
+                    f"say which: `to the {sides[0]} side` (its sides are {named})")
 
     def s_Place(self, s, _):
         s = replace(s, cards=self.expr(s.cards, s.span), zone=self.zone(s.zone, s.span))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dtc.artifact import Artifact
-from dtc.opcodes import ANY_CARD
+from dtc.opcodes import ANY_CARD, side_after
 from dtc.vm import (
     VM,
     ChooseDice,
@@ -257,12 +257,13 @@ class SampleState:
         elif action in ("remove", "spend") and index < len(tokens):
             tokens.pop(index)
         elif action == "flip" and index < len(tokens):
-            tokens[index].side = side
+            tokens[index].side = side_after(tokens[index].side, side)
         if self.logging:
             self.say(f"player {ctx.owner + 1} {action}s this {name} token")
 
     def flip_token(self, player, status, token, side):
-        self.seats[player].statuses[status][token].side = side
+        held = self.seats[player].statuses[status][token]
+        held.side = side_after(held.side, side)
         if self.logging:
             self.say(f"player {player + 1} flips a {self.status_name(status)} token")
 
@@ -423,7 +424,7 @@ class SampleState:
 
     def flip_dial(self, player, comp, side):
         p = self.seats[player]
-        p.sides[comp] = side
+        p.sides[comp] = side = side_after(p.sides[comp], side)
         data = self.a.heroes[p.hero]["components"][comp]
         if self.logging:
             self.say(f"player {player + 1}'s {data['name']} flips to {data['sides'][side]}")

@@ -28,6 +28,7 @@ from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
 from dtc.opcodes import (
     AFTER_EFFECT_ROLL,
     COUNTABLES,
+    OTHER_SIDE,
     PREVENTING,
     SECTIONS,
     TABLE,
@@ -616,7 +617,7 @@ class VM:
         if what == "other_form":
             return state.component(actor, check[1]) != check[2]
         if what == "other_side":
-            return state.dial_side(actor, check[1]) != check[2]
+            return check[2] == OTHER_SIDE or state.dial_side(actor, check[1]) != check[2]
         if what == "found":
             return bool(state.found(actor))
         if what == "becomes":

@@ -698,3 +698,26 @@ def test_a_dial_spent_like_a_status_says_how_a_dial_is_moved(tmp_path):
     assert found.message == "unknown status effect `Sun Dial`"
     assert found.hint.startswith("`Sun Dial` is this hero's dial, not a status effect: a dial is moved with "
                                  "`increase Sun Dial by 2` or `reduce Sun Dial by 2`")
+
+
+def test_a_flip_over_needs_two_sides(lint_text):
+    """`Flip ... over` (no side named) turns a dial or token to its other side (a dial always has
+    two): a token of three sides does not say which, one of none has nothing to turn; the hint names
+    the sides to write."""
+    moon = """\
+  - name: Moon
+    polarity: positive
+    stack_limit: 2
+    sides: [New, Half, Full]
+    effects:
+      - During your Upkeep Phase, heal 1.
+"""
+    three = with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Flip a Moon token over.",
+                         "offensive:": moon + "offensive:"})
+    found = diag(lint_text(three), "C017")
+    assert found.message == "a flip with no side turns it over, but Moon tokens have 3 sides"
+    assert found.hint == "say which: `to the New side` (its sides are `New`, `Half`, `Full`)"
+    none = with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Flip a Wound token over."})
+    assert diag(lint_text(none), "C017").message == "Wound tokens have no sides to flip to"
+    two = three.replace("[New, Half, Full]", "[New, Full]")
+    assert codes(lint_text(two)) == []

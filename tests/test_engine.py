@@ -2752,3 +2752,47 @@ def test_a_track_or_dial_moved_by_a_trigger_says_what_moved_it(compiled):
             break
     else:
         raise AssertionError(f"no track moved by Reposition, or dial lowered by Dawn: {sorted(told)}")
+
+
+def test_flip_over_turns_a_dial_or_token_to_its_other_side(tmp_path):
+    """`Flip Sun Dial over` names no side: it turns the dial to whichever side is down (it compiled to
+    the first side, so on Dusk it did nothing: code review), and `Flip a Regenerate token over` a
+    token. The Sun Elf's board says it so: "immediately flip it over to the Dawn side"."""
+    compiled = compiled_with_cards(tmp_path, "sun-elf.yaml", """\
+  - name: Turn Over
+    kind: action
+    authored: test card
+    timing: main
+    cost: 0
+    effect: Flip Sun Dial over.
+""")
+    game = new_game(compiled, ["sun-elf", "druid"])
+    dial = comp(game, 0, "Sun Dial")
+    game.active, game.phase = 0, "Main Phase (1)"
+    sides = []
+    for _ in range(3):
+        card = give_card(game, 0, "Turn Over")
+        play = next(a for a in game.actions(0, "main") if a.kind == "play" and a.name == "Turn Over")
+        assert not play.idle  # a flip over always changes something
+        drive(game.perform(0, play), answers())
+        sides.append(game.seats[0].table.components[dial]["sides"][game.seats[0].sides[dial]])
+        game.seats[0].discard.remove(card)
+        game.seats[0].deck.append(card)
+    assert sides == ["Dawn", "Dusk", "Dawn"]
+
+    druid = new_game(compiled_with_cards(tmp_path / "druid", "druid.yaml", """\
+  - name: Turn A Token
+    kind: action
+    authored: test card
+    timing: main
+    cost: 0
+    effect: Flip a Regenerate token over.
+"""), ["druid", "duelist"])
+    regen = status(druid.a, "Regenerate")
+    druid.gain_status(0, regen, 2, 0)
+    druid.active, druid.phase = 0, "Main Phase (1)"
+    give_card(druid, 0, "Turn A Token")
+    play = next(a for a in druid.actions(0, "main") if a.kind == "play" and a.name == "Turn A Token")
+    drive(druid.perform(0, play), answers(ChooseItems=[1]))
+    assert [t.side for t in druid.seats[0].tokens[regen]] == [0, 1]  # the second turned to "1"
+    assert events(druid, "flip")[-1]["side"] == "1"

@@ -168,6 +168,9 @@ CONSTRUCTS = [
     ("Flip Sun Dial to the Dawn side.", (n.Flip("component", "Sun Dial", "Dawn"),)),
     ('Flip it to the "1" side.', (n.Flip("this_token", None, "1"),)),
     ('Flip a token to the "2" side.', (n.Flip("a_token", None, "2"),)),
+    ("Flip Sun Dial over.", (n.Flip("component", "Sun Dial", None),)),  # to its other side
+    ("Flip it over.", (n.Flip("this_token", None, None),)),
+    ("Flip a Regenerate token over.", (n.Flip("status_token", "Regenerate", None),)),
     ("Double the effect of up to 2 different Armor.", (n.DoubleEffect("Armor", n.UpTo(2), True),)),
     # phases, attack
     ("Skip your Income Phase.", (n.Skip("Income Phase"),)),

@@ -17,7 +17,7 @@ from dtc.artifact import Artifact
 from dtc.dicethrone.damage import Incoming
 from dtc.dicethrone.tables import AbilityDef, CardDef, HeroTable, Rules
 from dtc.disasm import requirement_text
-from dtc.opcodes import ANY_CARD
+from dtc.opcodes import ANY_CARD, side_after
 from dtc.vm import RunContext
 
 
@@ -431,14 +431,14 @@ class GameState:
             self.spend_token(ctx.owner, ctx.status, index)
             ctx.token = None
         elif action == "flip" and index < len(tokens):
-            tokens[index].side = side
+            tokens[index].side = side = side_after(tokens[index].side, side)
             self.event("flip", player=ctx.owner, status=self.status_name(ctx.status),
                        side=self.a.statuses[ctx.status]["sides"][side])
 
     def flip_token(self, player, status, token, side):
         tokens = self.seats[player].tokens.get(status, [])
         if token < len(tokens):
-            tokens[token].side = side
+            tokens[token].side = side = side_after(tokens[token].side, side)
             self.event("flip", player=player, status=self.status_name(status),
                        side=self.a.statuses[status]["sides"][side])
 
@@ -650,6 +650,7 @@ class GameState:
 
     def flip_dial(self, player, comp, side):
         p = self.seats[player]
+        side = side_after(p.sides[comp], side)
         if p.sides[comp] != side:
             p.sides[comp] = side
             data = p.table.components[comp]
