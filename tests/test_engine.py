@@ -858,6 +858,30 @@ def test_upgrades_pay_the_difference_and_cannot_be_sold(compiled):
     assert not any(a.kind == "sell" and a.name.startswith("Ferocity") for a in game.actions(0, "main"))
     ferocity = next(a for a in game.seats[0].abilities if a.name == "Ferocity")
     assert ferocity.level == 3
+    # the menus and the narration say which level is played (they said "Ferocity": player QA)
+    labels = [label for *_, label, _ in game.seats[0].offense() if label.startswith("Ferocity")]
+    assert labels and all(label.startswith("Ferocity III") for label in labels)
+
+
+def test_the_hand_shows_what_an_upgrade_costs_now(compiled):
+    """"Hero Upgrades": II to III pays the difference, and the hand says so (it showed the printed
+    price while the menu charged the difference: player QA); a level already played over is not."""
+    from dtc.dicethrone.narrate import card_texts, table
+
+    game = new_game(compiled, ["druid", "duelist"])
+    game.seats[0].cp = 15
+    two = give_card(game, 0, "Ferocity II")
+    three = give_card(game, 0, "Ferocity III")
+    assert f"Ferocity III ({three.card.cost} CP, " in table(game, 0)
+    drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "upgrade" and a.ref == 0)),
+          answers())
+    difference = three.card.cost - two.card.cost
+    assert f"Ferocity III ({difference} CP over Ferocity II, " in table(game, 0, width=200)
+    assert f"Ferocity III ({difference} CP over Ferocity II, " in card_texts(game, 0)
+    drive(game.perform(0, next(a for a in game.actions(0, "main") if a.kind == "upgrade")), answers())
+    game.seats[0].hand.append(two)
+    shown = table(game, 0, width=200)
+    assert f"Ferocity II ({two.card.cost} CP, but Ferocity III is played already, " in shown
 
 
 def test_selling_and_the_hand_limit(compiled):
@@ -1560,6 +1584,27 @@ def test_the_heuristic_bot_scraps_ore_once_nothing_better_can_be_crafted(compile
     assert HeuristicBot(1).act(game, Act(game.phase, 0, "main", scrap())) is None  # a Shield to craft
     game.gain_status(0, armor, 1, tiers.index("Ultimanium Shield") + 1)
     assert HeuristicBot(1).act(game, Act(game.phase, 0, "main", scrap())) == 0
+
+
+def test_a_use_declined_is_told_as_nothing_done(compiled):
+    """The Forge: "At any time, you may scrap 1 Ore card": a player who uses it and then picks no
+    card was told "uses The Forge" and nothing more (player QA); now the narration says nothing came of
+    it."""
+    from dtc.dicethrone.narrate import line
+
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    p = game.seats[0]
+    forge = comp(game, 0, "The Forge")
+    p.zones[forge] = [next(c for c in p.deck if c.card.name == "Pick Ore")]
+    game.active, game.phase = 0, "Main Phase (1)"
+    use = next(a for a in game.actions(0, "main") if a.kind == "use" and "scrap" in a.name)
+    drive(game.perform(0, use), answers(ChooseItems=[]))
+    said = [line(game, e) for e in game.events[-2:]]
+    assert said == ["P1 Forgemaster uses The Forge",
+                    "P1 Forgemaster does nothing with The Forge after all"]
+    assert len(p.zones[forge]) == 1
+    drive(game.perform(0, use), answers(ChooseItems=[0]))
+    assert len(events(game, "used_nothing")) == 1 and not p.zones[forge]
 
 
 def test_crafting_offers_only_armor_that_improves_a_slot(compiled):

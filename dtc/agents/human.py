@@ -126,6 +126,7 @@ class Human:
         # next Main Phase ("main", said in her own), or until dmg comes at her
         self.waiting: str | None = None
         self.threat_seen: tuple | None = None  # the dmg coming at her when last asked while waiting
+        self.passed: tuple | None = None  # the situation she last let pass (`_situation`): not asked again
         self.table_shown: str | None = None  # the table as last shown to her
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
@@ -203,8 +204,7 @@ class Human:
             elif not threatened:
                 return None  # `w`: passing until your turn, or until dmg comes at you
             else:
-                mine = incoming[r.player]
-                threat = (mine.total_before(), mine.prevented, mine.halvings)
+                threat = threat_of(incoming, r.player)
                 if threat == self.threat_seen:
                     return None  # the same dmg she was asked about and let come: not again
                 self.threat_seen = threat
@@ -215,6 +215,16 @@ class Human:
             # asked again in a window after dmg comes at her, which is when it serves; an effect
             # usable at any time alone (use a card from a zone) is offered in her Main Phase and when
             # dmg comes at her, not at every step of every turn (player QA: 7 stops an Attack)
+            return None
+        if not own_turn and r.window == "offensive" and not threatened:
+            # another hero is still rolling: her dice are altered to better effect once she stops
+            # (the window after she announces her ability, when she chooses again)
+            return None
+        situation = _situation(game, r, threat_of(incoming, r.player) if threatened else None)
+        if r.actions and _seen(situation, self.passed) and not (own_turn and r.window == "main"):
+            # she let this pass already: the same turn, the same dmg coming, the same offers and dice
+            # (a player holding an instant card was stopped ~115 times a game, 3 times over the
+            # same dmg: player QA); anything new asks again, and her Main Phase always does
             return None
         moment = WINDOW_MOMENTS.get(r.window, "")
         if r.window == "defensive":  # none: undefendable, an Ultimate, or no defensive ability
@@ -256,13 +266,13 @@ class Human:
             # (pressing `w` again at it asked her about the same 9 dmg three times: player QA)
             threat = None
             if threatened:
-                mine = incoming[r.player]
-                threat = (mine.total_before(), mine.prevented, mine.halvings)
+                threat = threat_of(incoming, r.player)
             self.waiting, self.threat_seen = ("main" if own_turn else "turn"), threat
             self.say(f"  (passing until {until}, unless dmg comes at you)")
             return None
         if picked and self.waiting:
             self.threat_seen = None  # she acts: the window asks her again (she lost it: player QA)
+        self.passed = situation if picked == 0 else None
         return None if picked == 0 else picked - 1
 
     def on_SellDown(self, game, r: SellDown):
@@ -426,6 +436,25 @@ class Human:
 
 
 # ------------------------------------------------------------------ parsing
+
+
+def threat_of(incoming, player: int) -> tuple[int, int, int]:
+    """The dmg coming at the player as she would weigh it: total, prevented, halvings."""
+    mine = incoming[player]
+    return mine.total_before(), mine.prevented, mine.halvings
+
+
+def _situation(game, r: Act, threat: tuple | None) -> tuple:
+    """What a window offers her, as far as she can tell one from another: the turn, the dmg coming at
+    her, the dice on the table, and what she could do (worth doing now)."""
+    offers = frozenset((a.kind, a.name) for a in r.actions if not a.idle and not _early(game, r.player, a))
+    return (getattr(game, "turn_no", 0), threat, tuple(getattr(game, "roll", ()))), offers
+
+
+def _seen(situation: tuple, passed: tuple | None) -> bool:
+    """Whether she let this pass already: the same turn, dmg and dice, and nothing offered that she
+    was not offered then (a Main Phase passed covers the Discard Phase after it)."""
+    return passed is not None and situation[0] == passed[0] and situation[1] <= passed[1]
 
 
 def _reading(text: str) -> str | None:

@@ -487,7 +487,9 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
         winner = "a draw"
     else:
         winner = f"{setup.heroes[result.winner]} (P{result.winner + 1}) won"
-    click.echo(f"result: {winner} after {result.turns} turns")
+    # the narration told the end already: the summary adds where both heroes stand
+    health = ", ".join(f"{name} {h}" for name, h in zip(setup.heroes, result.health, strict=True))
+    click.echo(f"result: {winner} after {result.turns} turns (health: {health})")
     sys.exit(EXIT_CLEAN)
 
 

@@ -390,7 +390,7 @@ class Game(GameState):
             self.attack = None
             return
         self.ultimate_lock = self.attack.ultimate
-        self.event("activate", player=a, ability=ability.name, option=option_index,
+        self.event("activate", player=a, ability=ability.titled, option=option_index,
                    ultimate=self.attack.ultimate)
         ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
         ctx.attack_run = True
@@ -420,11 +420,11 @@ class Game(GameState):
                 index = 0
                 if len(defenses) > 1:
                     answer = yield ChooseDefense("Defensive Roll Phase", d,
-                                                 tuple(x.name for x in defenses))
+                                                 tuple(x.titled for x in defenses))
                     index = _index(answer, len(defenses), "defensive ability")
                 defense = defenses[index]
                 self.defense_step = "rolled"  # a window within it comes before it resolves
-                self.event("defend", player=d, ability=defense.name)
+                self.event("defend", player=d, ability=defense.titled)
                 ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
                 self.defense_chunk = defense.chunk
                 yield from self.run(defense.chunk, ctx)
@@ -1088,7 +1088,12 @@ class Game(GameState):
             if effect.get("once_per_turn"):
                 p.used.add(("ability", name))
             self.event("use_effect", player=seat, effect=name)
+            told = len(self.events)
             yield from self.run(effect["chunk"], self.ctx(seat, p.table.index, roll=self.roll, accepted=True))
+            if self.record and len(self.events) == told:
+                # she declined what it offered (`you may scrap 1 Ore card`: no): the narration said
+                # she used it, and nothing followed (player QA)
+                self.event("used_nothing", player=seat, effect=name)
 
     def sell(self, seat: int, index: int) -> None:
         p = self.seats[seat]

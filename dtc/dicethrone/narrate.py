@@ -165,6 +165,8 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)}'s {e['phase']} fails"
     if kind == "use_effect":
         return f"{who(game, p)} uses {e['effect']}"
+    if kind == "used_nothing":
+        return f"{who(game, p)} does nothing with {e['effect']} after all"
     if kind == "dice_altered":
         return f"{who(game, p)}'s dice were altered: {symbols(game, p, e['dice'])}"
     if kind == "end":
@@ -205,10 +207,26 @@ def table(game: Game, viewer: int | None = None, width: int = 100) -> str:
                     + (f"; upgrades: {upgrades}" if upgrades else ""))
     if viewer is not None:
         hand = game.seats[viewer].hand
-        cards = [f"[{i + 1}] {c.card.name} ({c.card.cost} CP, {_when(game, c.card)})"
-                 for i, c in enumerate(hand)]
+        # unnumbered: the menu's numbers pick, and a hand numbered beside it had `[4] Second Look`
+        # over the menu's `[4] sell Shed the Shape` (player QA)
+        cards = [f"{c.card.name} ({_price(game, viewer, c.card)}, {_when(game, c.card)})" for c in hand]
         rows.append(_wrapped("your hand: ", cards or ["empty"], width))
     return "\n".join(rows)
+
+
+def _price(game: Game, seat: int, card) -> str:
+    """What a card costs her now: an upgrade over a lower level pays the difference, and one over
+    the same level or a higher one cannot be played (the hand showed the printed price: player QA)."""
+    if card.kind != "upgrade":
+        return f"{card.cost} CP"
+    current = game.seats[seat].upgrades.get(card.upgrades)
+    if current is None:
+        return f"{card.cost} CP"
+    up = f"{card.upgrades} {'I' * current.card.level}"
+    now = game.upgrade_cost(seat, card)
+    if now is None:
+        return f"{card.cost} CP, but {up} is played already"
+    return f"{now} CP over {up}"
 
 
 def _wrapped(head: str, entries: list[str], width: int = 100) -> str:
@@ -228,7 +246,7 @@ def card_texts(game: Game, seat: int) -> str:
     hand = game.seats[seat].hand
     if not hand:
         return "your hand is empty"
-    return "\n".join(f"  - {c.card.name} ({c.card.cost} CP, {_when(game, c.card)}): "
+    return "\n".join(f"  - {c.card.name} ({_price(game, seat, c.card)}, {_when(game, c.card)}): "
                      f"{c.card.text or '(no text)'}" for c in hand)  # unnumbered: the menu's numbers pick
 
 

@@ -230,6 +230,11 @@ class AbilityDef:
     tiered: bool = False  # its options are tiers: the highest the dice meet is the one resolved
     note: str = ""  # what the hero board says of it, when it has no effect of its own to run
 
+    @property
+    def titled(self) -> str:
+        """Its name as the card played over the board says it: `<name> II` from level II on."""
+        return f"{self.name} {'I' * self.level}" if self.level > 1 else self.name
+
 
 @dataclass(frozen=True)
 class CardDef:
@@ -283,7 +288,7 @@ def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) 
     for j, option in enumerate(options):
         check = Check(option["requirement"], faces)
         value = chunk_value(artifact, option["chunk"]) + chunk_value(artifact, data.get("shared"))
-        label = option_label(artifact, a.name, options, j)
+        label = option_label(artifact, a.titled, options, j)
         a.options.append(Option(option["requirement"], check, option["chunk"], value, label))
     a.shared = data.get("shared")
     a.additionally = data.get("additionally")
