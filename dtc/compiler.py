@@ -784,7 +784,7 @@ class _Emitter:
         self.emit(Op.CRAFT, status, self.c.component_index(s.zone, self.scope), node=s)
 
     def s_Search(self, s: n.Search) -> None:
-        self.emit(Op.SEARCH, s.top or 0, s.count, self.c.ctype(s.card_type), node=s)
+        self.emit(Op.SEARCH, s.top or 0, s.count or 0, self.c.ctype(s.card_type), node=s)
 
     def s_Shuffle(self, s) -> None:
         self.emit(Op.SHUFFLE, node=s)

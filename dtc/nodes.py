@@ -495,10 +495,11 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Search:
-    """`search your deck for any one Ore card` / `search the top 2 cards of your deck for ...`."""
+    """`search your deck for any one Ore card` / `search the top 2 cards of your deck for all Ore
+    cards` (count None: every one it finds)."""
 
     top: int | None
-    count: int
+    count: int | None
     card_type: str | None
     span: Offsets | None = _span()
 

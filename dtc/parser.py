@@ -597,6 +597,9 @@ class _Builder(Transformer):
     def deck_top(self, meta, items):
         return self._at_least(int(items[0]), 1, meta, "the number of cards looked at")
 
+    def count_all(self, meta, _):
+        return None  # every card it finds
+
     def count_number(self, meta, items):
         return self._at_least(int(items[0]), 1, meta, "the number of cards searched for")
 

@@ -178,7 +178,7 @@ def _search(s: n.Search) -> str:
     where = "your deck" if s.top is None else f"the top {s.top} cards of your deck"
     kind = f"{s.card_type} " if s.card_type else ""
     word = "card" if s.count == 1 else "cards"
-    return f"search {where} for {s.count} {kind}{word}"
+    return f"search {where} for {'all' if s.count is None else s.count} {kind}{word}"
 
 
 def _side(side: str) -> str:

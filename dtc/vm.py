@@ -1048,7 +1048,7 @@ class VM:
             found = state.search(actor, a, c)
             picks: list[int] = []
             if found:
-                want = min(b, len(found))
+                want = len(found) if b == 0 else min(b, len(found))
                 answer = yield ChooseItems(owner, actor, tuple(found), want, want, "search")
                 picks = self._picks(answer, len(found), want, want)
             state.take_found(actor, picks)

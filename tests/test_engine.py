@@ -1439,11 +1439,16 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     game = new_game(compiled, ["forgemaster", "duelist"])
     p = game.seats[0]
     p.deck.sort(key=lambda c: c.card.name == "Pick Ore")  # draws come from the end: Ore on top
+    other = next(c for c in p.deck if not c.card.name.endswith(" Ore"))
+    p.deck.remove(other)
+    p.deck[-1:-1] = [other]  # second from the top
     drive(game.upkeep(0), answers())
     assert [c.card.name for c in p.hand] == ["Pick Ore"]
+    assert p.deck[0] is other  # looked at and not taken: to the bottom (authored reading of Mining)
     from dtc.dicethrone.narrate import line  # where it looked, and for what
-    assert line(game, events(game, "search")[0]) == \
-        "P1 Forgemaster searches the top 2 cards of the deck for Ore cards and finds Pick Ore"
+    assert line(game, events(game, "search")[0]) == ("P1 Forgemaster searches the top 2 cards of the deck "
+                                                     "for Ore cards and finds Pick Ore; 1 card goes to the "
+                                                     "bottom of the deck")
     game.phase = "Main Phase (1)"
     drive(game.fire_during(0, "Main Phase (1)"), answers(ChooseItems=lambda r: list(range(r.most))))
     forge = comp(game, 0, "The Forge")
@@ -1460,6 +1465,30 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     dealt = events(game, "deal")[-1]
     assert (dealt["target"], dealt["amount"]) == (1, 1) and game.incoming[1].total_before() == 1
     assert line(game, dealt) == "P1 Forgemaster: 1 dmg on its way to P2 Duelist (from Gold Helmet)"
+
+
+def test_mining_takes_every_ore_card_it_finds(compiled, capsys):
+    """"A Good Haul": "reveal all Ore Cards that are Mined": a Mine with two Ore cards on top takes
+    both (it took one: player QA); the narration names the cards sent to the bottom to their owner
+    alone (her own deck's top cards, which she saw)."""
+    from dtc.cli.main import _narrator
+    from dtc.dicethrone.narrate import line
+
+    game = new_game(compiled, ["forgemaster", "duelist"])
+    p = game.seats[0]
+    p.deck.sort(key=lambda c: c.card.name.endswith(" Ore"))  # Ore cards on top
+    drive(game.upkeep(0), answers())
+    assert [c.card.name.endswith(" Ore") for c in p.hand] == [True, True]
+    p.deck.sort(key=lambda c: not c.card.name.endswith(" Ore"))  # none on top
+    top = [c.card.name for c in p.deck[-2:]]
+    drive(game.upkeep(0), answers())
+    assert [c.card.name for c in p.deck[:2]] == top
+    search = events(game, "search")[-1]
+    _narrator(line, {0})(game, search)
+    _narrator(line, {1})(game, search)
+    mine, theirs = capsys.readouterr().out.splitlines()
+    assert mine == theirs + ": " + ", ".join(top)
+    assert theirs.endswith("finds nothing; 2 cards go to the bottom of the deck")
 
 
 def crafts(game, armor: int, forge: int) -> list[str]:

@@ -64,6 +64,7 @@ CONSTRUCTS = [
     ("Draw 2 cards.", (n.Draw(N(2)),)),
     ("Discard 1 card.", (n.Discard(N(1)),)),
     ("Search your deck for any one Ore card.", (n.Search(None, 1, "Ore"),)),
+    ("Search the top 2 cards of your deck for all Ore cards.", (n.Search(2, None, "Ore"),)),
     ("Search the top 2 cards of your deck for 1 Ore card.", (n.Search(2, 1, "Ore"),)),
     ("Shuffle your deck.", (n.Shuffle(),)),
     ("Place it on The Forge.", (n.Place(n.FoundCards(None), "Forge"),)),

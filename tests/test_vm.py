@@ -183,6 +183,11 @@ def test_armored_up_with_two_armor(compiled):
     assert state.added == 2 and state.incoming[1] == 10
 
 
+def mined_or_first(request):
+    """Every Ore card a Mine finds (it takes them all), the first item of anything else."""
+    return list(range(request.least)) if getattr(request, "purpose", None) == "search" else [0]
+
+
 def test_masterwork_doubles_an_armor_once(compiled):
     """Forgemaster, Masterwork: "On Forge, double the effect of one Armor. On Anvil, double the effect
     of up to two different Armor." With Masterwork II's two dice showing Forge and Anvil and one Armor,
@@ -199,14 +204,15 @@ def test_masterwork_doubles_an_armor_once(compiled):
     assert (doubles[0].least, doubles[0].most) == (1, 1)  # "one Armor": not a choice to pass up
     assert state.doubled == [(armor, [0])]
     state.gain_status(0, armor, 1, 1)  # a Gold Helmet beside it: the Anvil doubles the one left
-    _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([6, 1]), lambda r: [0])
+    _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([6, 1]), mined_or_first)
     assert [r.items for r in asked if getattr(r, "purpose", None) == "double the effect"] == [("Armor",)]
     assert state.doubled == [(armor, [0]), (armor, [1])]  # the second token, not the first again
     state = SampleState(compiled, [hero_index, 0])  # two Armor: the Anvil's "up to two" may take none
     state.gain_status(0, armor, 1, 6)
     state.gain_status(0, armor, 1, 1)
+    doubling = "double the effect"
     _, asked = run_to_end(VM(compiled), chunk, ctx, state, ScriptedRNG([6, 1]),
-                          lambda r: [] if getattr(r, "purpose", None) == "double the effect" else [0])
+                          lambda r: [] if getattr(r, "purpose", "") == doubling else mined_or_first(r))
     doubles = [r for r in asked if getattr(r, "purpose", None) == "double the effect"]
     assert [(r.least, r.most) for r in doubles] == [(0, 2)] and state.doubled == [(armor, [])]
 
@@ -629,10 +635,11 @@ RULEBOOK = [
     ("forgemaster", "Armored Up", 1, [1, 2, 3, 4, 5], [], None, {"dmg": [(10, "normal")]}),
     ("forgemaster", "Smelting Time", 0, [6] * 4 + [1], [], None,
      {"hand": 1, "dmg": [(9, "undefendable")]}),
-    ("forgemaster", "A Good Haul", 0, [1, 4, 4, 5, 6], [], [[0], False],
-     {"hand": 1, "dmg": [(8, "normal")]}),
+    # Mining takes every Ore card of the top 2 (authored: "reveal all Ore Cards that are Mined")
+    ("forgemaster", "A Good Haul", 0, [1, 4, 4, 5, 6], [], [[0, 1], False],
+     {"hand": 2, "dmg": [(8, "normal")]}),
     ("forgemaster", "Final Touches!", 0, [6] * 5, [], None, {"dmg": [(34, "normal")], "zone": 1}),
-    ("forgemaster", "Masterwork", None, [], [2], [[0]], {"hand": 1}),
+    ("forgemaster", "Masterwork", None, [], [2], [[0, 1]], {"hand": 2}),
     ("sun-elf", "Light Staff", 0, [1, 2, 3, 4, 6], [], None, {"dmg": [(4, "normal")]}),
     ("sun-elf", "Light Staff", 1, [1, 2, 3, 1, 6], [], None, {"dmg": [(5, "normal")]}),
     ("sun-elf", "Light Staff", 2, [1, 2, 3, 1, 2], [], None, {"dmg": [(7, "normal")]}),

@@ -619,8 +619,11 @@ def _narrator(line, own: set[int] | None = frozenset()):
 
     def narrate(game, event):
         text = line(game, event)
-        if text is not None and event.get("e") == "draw" and (own is None or event.get("player") in own):
+        mine = own is None or event.get("player") in own
+        if text is not None and event.get("e") == "draw" and mine:
             text += ": " + ", ".join(event.get("cards", ()))
+        if text is not None and event.get("e") == "search" and event.get("rest") and mine:
+            text += ": " + ", ".join(event["rest"])  # her own deck's top cards: she saw them
         if text is not None:
             click.echo(fitted(text))  # at a terminal, wrapped at word ends (it cut words: player QA)
     return narrate

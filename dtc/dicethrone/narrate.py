@@ -147,7 +147,10 @@ def line(game: Game, e: dict) -> str | None:
         where = "the deck" if e.get("top") is None else \
             f"the top {e['top']} card{'s' * (e['top'] != 1)} of the deck"
         wanted = f" for {e['card_type']} cards" if e.get("card_type") else ""
-        return f"{who(game, p)} searches {where}{wanted} and finds {found}"
+        rest = len(e.get("rest", ()))
+        bottom = ("; 1 card goes" if rest == 1 else f"; {rest} cards go") + " to the bottom of the deck" \
+            if rest else ""
+        return f"{who(game, p)} searches {where}{wanted} and finds {found}{bottom}"
     if kind == "place":
         return f"{who(game, p)} places {', '.join(e['cards'])}"
     if kind == "craft":
