@@ -181,12 +181,22 @@ def test_the_damage_total_says_what_did_not_count(compiled):
     game.resolve_damage(game.attack)
     assert game.seats[1].health == game.seats[1].start_health - 3
     assert line(game, events(game, "damage_total")[0]) == \
-        "P2 Duelist: 5 dmg came, 0 prevented; the 2 added dmg does not count (not modifiable) -> takes 3"
+        "P2 Duelist: 5 dmg came; the 2 added dmg does not count (not modifiable) -> takes 3"
     game.incoming[0].amounts.append((4, types["ultimate"]))
     game.incoming[0].prevented = 2
     game.resolve_damage(None)
     assert line(game, events(game, "damage_total")[1]) == \
         "P1 Druid: 4 dmg came, 2 prevented; 4 of it cannot be prevented -> takes 4"
+    # a halving is told as one, not as "0 prevented, halved 1x" (player QA)
+    game.incoming[0].amounts.append((7, types["normal"]))
+    game.incoming[0].halvings = 1
+    game.resolve_damage(None)
+    assert line(game, events(game, "damage_total")[2]) == "P1 Druid: 7 dmg came, halved -> takes 3"
+    game.incoming[0].amounts.append((9, types["normal"]))
+    game.incoming[0].prevented, game.incoming[0].halvings = 1, 2
+    game.resolve_damage(None)
+    assert line(game, events(game, "damage_total")[3]) == \
+        "P1 Druid: 9 dmg came, 1 prevented, then halved 2 times -> takes 0"
 
 
 def test_a_once_per_turn_main_phase_option_is_offered(tmp_path):
@@ -1177,7 +1187,9 @@ def test_a_played_card_is_discarded_after_its_effect(compiled):
     action = next(a for a in game.actions(0, "main") if a.name == "Replenish")
     drive(game.perform(0, action), answers())
     assert p.hand == [other] and p.discard == [replenish] and p.deck == []
-    assert game.events[-3:] == [{"e": "play", "player": 0, "card": "Replenish"},
+    # the play told before the CP it costs ("-1 CP" came before "plays Shrug It Off": player QA)
+    assert game.events[-4:] == [{"e": "play", "player": 0, "card": "Replenish"},
+                                {"e": "cp", "player": 0, "change": -2},
                                 {"e": "reshuffle", "player": 0},
                                 {"e": "draw", "player": 0, "count": 1, "cards": [other.card.name]}]  # not two
 
@@ -2814,7 +2826,8 @@ def test_dmg_dealt_as_a_turn_ends_lands_then(tmp_path):
 
 def test_a_track_or_dial_moved_by_a_trigger_says_what_moved_it(compiled):
     """"Footwork is Neutral" did not say Reposition moved it (QA): a dial or track turned by a passive,
-    a component's side or a scheduled effect names it; an ability's own move is told before it acts."""
+    a component's side or a scheduled effect names it; an ability's own move is told before it acts.
+    A dial moved by its own side says so ("Sun Dial is 4 (from Sun Dial (Dusk))": player QA)."""
     from dtc.dicethrone.narrate import line
 
     for seed in range(10):
@@ -2822,7 +2835,7 @@ def test_a_track_or_dial_moved_by_a_trigger_says_what_moved_it(compiled):
         play(game, [HeuristicBot(seed), HeuristicBot(seed + 1)])
         told = {line(game, e) for e in events(game, "component")}
         if any(t.endswith("(from Reposition)") for t in told) and \
-                any(t.endswith("(from Sun Dial (Dawn))") for t in told):
+                any(t.endswith("(by its Dawn side)") for t in told):
             break
     else:
         raise AssertionError(f"no track moved by Reposition, or dial lowered by Dawn: {sorted(told)}")

@@ -1479,3 +1479,27 @@ def test_a_window_she_let_pass_is_not_asked_again_until_something_changes(compil
     assert window("Main Phase (1)", "main") == 6  # her own Main Phase always asks
     assert window("Main Phase (2)", "main") == 7
     assert window("Discard Phase", "discard") == 7  # nothing she did not let pass in Main Phase (2)
+
+
+def test_ore_cards_say_how_they_are_used(compiled):
+    """Forgemaster, "Ore (Cards)": "choose an Ore card from your Passive Ability, The Forge, and
+    perform the Scrap Effect". `?` read "Forge Ore (0 CP, Ore): Heal 2", and the scrap picker named
+    the cards alone (player QA): the card's line says where its effect is used from and the symbol it
+    counts as for blueprints; the picker says what each card does."""
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import card_texts
+    from dtc.vm import ChooseItems
+
+    game = Game(compiled, [compiled.hero("forgemaster")[0], 0], 1)
+    p = game.seats[0]
+    ore = next(c for c in p.deck if c.card.name == "Forge Ore")
+    p.hand[:] = [ore]
+    assert card_texts(game, 0) == f"  - Forge Ore (0 CP, Ore [Forge]): used from The Forge: {ore.card.text}"
+    forge = next(i for i, c in enumerate(p.table.components) if c["kind"] == "zone")
+    p.zones[forge] = [ore]
+    said = []
+    human = Human(read=lambda prompt: "", say=said.append)
+    human.asked = True
+    assert human.answer(game, ChooseItems("Forgemaster › The Forge", 0, ("Forge Ore",), 0, 1, "use")) == []
+    assert f"  [1] Forge Ore: {ore.card.text}" in said

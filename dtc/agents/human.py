@@ -388,8 +388,9 @@ class Human:
 
     def on_ChooseItems(self, game, r: ChooseItems):
         self.say(f"{spoken(r.owner)}: {r.purpose}")
+        said = _card_says(game, r) if r.purpose == "use" else {}
         for i, item in enumerate(r.items, 1):
-            self.say(f"  [{i}] {item}")
+            self.say(f"  [{i}] {item}" + (f": {said[item]}" if said.get(item) else ""))
         n = len(r.items)
         if r.least == n:  # every item must be taken: nothing to choose, not worth a question
             self.say(f"  (the only choice: taking {'it' if n == 1 else f'all {n}'})")
@@ -455,6 +456,14 @@ def _seen(situation: tuple, passed: tuple | None) -> bool:
     """Whether she let this pass already: the same turn, dmg and dice, and nothing offered that she
     was not offered then (a Main Phase passed covers the Discard Phase after it)."""
     return passed is not None and situation[0] == passed[0] and situation[1] <= passed[1]
+
+
+def _card_says(game, r: ChooseItems) -> dict[str, str]:
+    """What the cards she may use from a zone do, by name (the picker named them alone: player QA)."""
+    seats = getattr(game, "seats", None)
+    if seats is None:
+        return {}
+    return {card.card.name: card.card.text for cards in seats[r.player].zones.values() for card in cards}
 
 
 def _reading(text: str) -> str | None:

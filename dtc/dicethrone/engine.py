@@ -504,6 +504,7 @@ class Game(GameState):
                 ignored, untouched = uncounted(incoming, attack_type)
                 self.event("damage_total", player=p.seat, incoming=incoming.total_before(),
                            prevented=incoming.prevented, halvings=incoming.halvings, total=total,
+                           **({"doublings": incoming.doublings} if incoming.doublings else {}),
                            **({"not_added": ignored} if ignored else {}),
                            **({"unavoidable": untouched} if untouched else {}))
             healing, self.heals[p.seat] = self.heals[p.seat], 0
@@ -1034,8 +1035,8 @@ class Game(GameState):
             self.sell(seat, action.ref)
         elif action.kind == "play":
             card = p.hand.pop(action.ref)
+            self.event("play", player=seat, card=card.card.name)  # told before the CP it costs
             self.change_cp(seat, -card.card.cost)
-            self.event("play", player=seat, card=card.card.name)
             ctx = self.ctx(seat, p.table.index, roll=self.roll,
                            attacker=self.attack.attacker if self.attack else None,
                            defender=self.attack.defender if self.attack else None)
@@ -1060,6 +1061,7 @@ class Game(GameState):
                 yield from self.isolated_damage()
         elif action.kind == "upgrade":
             card = p.hand.pop(action.ref)
+            self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
             self.change_cp(seat, -action.extra)
             old = p.upgrades.get(card.card.upgrades)
             if old is not None:  # "play the new card over the top of the previous Hero Upgrade"
@@ -1068,7 +1070,6 @@ class Game(GameState):
             p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
             self._trigger_index.pop(seat, None)
             self._trigger_hits.clear()
-            self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
         elif action.kind == "spend":
             told = len(self.events)
             self.spend_token(seat, action.ref, 0)

@@ -93,8 +93,13 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "prevent_half":
         return f"{who(game, p)} prevents half the incoming dmg"
     if kind == "damage_total":
-        return (f"{who(game, p)}: {e['incoming']} dmg came, {e['prevented']} prevented"
-                + (f", halved {e['halvings']}x" if e["halvings"] else "")
+        # what changed it, in the order it applies: "0 prevented, halved 1x -> takes 3" read as if a
+        # halving prevented nothing (player QA)
+        changes = [f"{e['prevented']} prevented"] if e["prevented"] else []
+        changes += [_times("halved", e["halvings"])] if e["halvings"] else []
+        changes += [_times("doubled", e["doublings"])] if e.get("doublings") else []
+        return (f"{who(game, p)}: {e['incoming']} dmg came" + "".join(
+                    f", {'then ' if i else ''}{change}" for i, change in enumerate(changes))
                 + (f"; the {e['not_added']} added dmg does not count (not modifiable)" if e.get("not_added")
                    else "")
                 + (f"; {e['unavoidable']} of it cannot be prevented" if e.get("unavoidable") else "")
@@ -128,7 +133,7 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "flip":
         return f"{who(game, p)} flips {e['status']} to \"{e['side']}\""
     if kind == "component":
-        return f"{who(game, p)}: {e['name']} is {e['value']}{_from(e)}"
+        return f"{who(game, p)}: {e['name']} is {e['value']}{_moved_by(game, p, e)}"
     if kind == "dial_side":
         return f"{who(game, p)}: {e['name']} turns to {e['side']}"
     if kind in ("play", "sell", "discard", "use"):
@@ -180,6 +185,16 @@ def line(game: Game, e: dict) -> str | None:
             return f"\nThe game is a draw: the heroes fell together after {e['turns']} turns."
         return f"\n{who(game, e['winner'])} wins after {e['turns']} turns."
     return None
+
+
+def _moved_by(game: Game, seat: int, e: dict) -> str:
+    """What moved a dial or track: its own side or position is told as such ("<dial> is 4 (from
+    <dial> (<side>))" read as if the dial moved itself: player QA)."""
+    by, name = e.get("by") or "", e["name"]
+    if not (by.startswith(name + " (") and by.endswith(")")):
+        return _from(e)
+    kind = next((c["kind"] for c in game.seats[seat].table.components if c["name"] == name), "")
+    return f" (by its {by[len(name) + 2:-1]} {'side' if kind == 'dial' else 'position'})"
 
 
 def _from(e: dict) -> str:
@@ -250,7 +265,18 @@ def card_texts(game: Game, seat: int) -> str:
     if not hand:
         return "your hand is empty"
     return "\n".join(f"  - {c.card.name} ({_price(game, seat, c.card)}, {_when(game, c.card)}): "
-                     f"{c.card.text or '(no text)'}" for c in hand)  # unnumbered: the menu's numbers pick
+                     f"{_used_from(game, seat, c.card)}{c.card.text or '(no text)'}"
+                     for c in hand)  # unnumbered: the menu's numbers pick
+
+
+def _used_from(game: Game, seat: int, card) -> str:
+    """How a card of its hero's own type does what it says: used from the zones that hold its type
+    (an Ore card's "Heal 2" read as if it could be played: player QA)."""
+    if card.kind != "unique" or card.ctype is None or card.timing is not None:
+        return ""
+    zones = [c["name"] for c in game.seats[seat].table.components
+             if c["kind"] == "zone" and c.get("holds") == card.ctype]
+    return f"used from {' or '.join(zones)}: " if zones else ""
 
 
 def ability_texts(game: Game, seat: int) -> str:
@@ -357,10 +383,15 @@ def _tokens(status: dict, tokens: list) -> str:
     return f"{len(tokens)} {status['name']}" + (f" ({', '.join(detail)})" if detail else "")
 
 
+def _times(done: str, count: int) -> str:
+    return done if count == 1 else f"{done} {count} times"
+
+
 def _when(game: Game, card) -> str:
     """When a card can be played: an upgrade in your Main Phase, an action card by its timing."""
     if card.kind == "upgrade":
         return f"upgrade {card.upgrades}"
     if card.kind == "unique" and card.ctype is not None:  # a card of its hero's own type
-        return game.a.card_types[card.ctype]
+        symbol = f" [{game.a.symbols[card.symbol]}]" if card.symbol is not None else ""  # a blueprint's
+        return game.a.card_types[card.ctype] + symbol
     return {"instant": "instant", "roll": "roll phase", "main": "main phase"}.get(card.timing, card.kind)
