@@ -213,6 +213,10 @@ def test_resuming_says_which_options_the_save_overrides(saved):
     result = run(*GAMES[game][1], "--resume", save, "--seed", 99)
     assert result.exit_code == 0
     assert "note: --seed ignored" in result.stderr and "seed 3;" in result.output
+    damaged = save.parent / "damaged.json"
+    damaged.write_text(save.read_text()[:40])  # refused: no note about options it never got to use
+    result = run(*GAMES[game][1], "--resume", damaged, "--seed", 99)
+    assert result.exit_code == 2 and "ignored" not in result.stderr and result.stderr.startswith("error:")
 
 
 def test_a_multiplayer_save_is_not_resumed_as_a_solo_game(tmp_path):

@@ -460,8 +460,8 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
-        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto", "rules"])
         setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path, given)
+        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto", "rules"])  # once the save is good
         save_path = save_path or resume_path
         log_path = log_path or _saved_log(resume_path)
     else:
@@ -1005,8 +1005,8 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
     recorded: list = []
     made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
-        _ignored_on_resume(["players", "sheet", "seed", "bot", "auto"])
         setup, recorded, made_by = _resume(VALERIA, loaded, resume_path, given)
+        _ignored_on_resume(["players", "sheet", "seed", "bot", "auto"])  # once the save is good
         save_path = save_path or resume_path
         log_path = log_path or _saved_log(resume_path)
         if setup.solo != solo:
