@@ -263,7 +263,7 @@ _ROWS = [
     (Op.DISCARD, (), 1, 0, True, "ask which N cards the actor discards"),
     (Op.SEARCH, ("u8", "u8", "ctype"), 0, 0, True,
      "search the deck (or its top u8 cards; 0 = all) for u8 cards of the type (0 = every one found); "
-     "they go to the hand, the others looked at to the bottom of the deck"),
+     "they go to the hand, the others looked at stay where they are"),
     (Op.SHUFFLE, (), 0, 0, False, "shuffle the actor's deck with the seeded RNG"),
     (Op.PLACE_FOUND, ("comp",), 0, 0, False, "place the cards the last search found on the zone"),
     (Op.PLACE_ANY, ("comp", "ctype"), 0, 0, True, "ask which cards of the type from hand go on the zone"),

@@ -277,6 +277,9 @@ class HeuristicBot:
         """The ability worth most; after dice were altered, going back to the roll attempts left
         ("Offensive Roll Phase", step 3) when that is worth more in expectation."""
         choices = request.choices
+        finishing = self.finishing(game, request)
+        if finishing is not None:
+            return finishing
         best = max(range(len(choices)), key=lambda i: choices[i].value)
         back = next((i for i, c in enumerate(choices) if c.ability < 0), None)
         if back is not None:
@@ -284,6 +287,24 @@ class HeuristicBot:
             plan_ = self.plan_for(game, game.seats[request.player])
             if plan_.keep(request.dice, left)[0] > plan_.worth(request.dice) + 1e-9:
                 return back
+        return best
+
+    @staticmethod
+    def finishing(game, request: Activate) -> int | None:
+        """The option whose sure dmg is the most, when it is enough to defeat the opponent (an Ultimate
+        first: it cannot be defended); None when none is. The worth of statuses and cards counts for
+        nothing once the game can be won (the bot took a richer option over a finishing blow)."""
+        p = game.seats[request.player]
+        health = game.seats[game.opponents(request.player)[0]].health
+        best, top = None, (0, 0)
+        for i, c in enumerate(request.choices):
+            if c.ability < 0:
+                continue
+            ability = p.abilities[c.ability]
+            dmg = ability.options[c.option].sure_dmg
+            key = (int(ability.kind == "ultimate"), dmg)
+            if dmg >= health and key > top:
+                best, top = i, key
         return best
 
     def plan_for(self, game, p):

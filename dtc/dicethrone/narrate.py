@@ -153,7 +153,7 @@ def line(game: Game, e: dict) -> str | None:
             f"the top {e['top']} card{'s' * (e['top'] != 1)} of the deck"
         wanted = f" for {e['card_type']} cards" if e.get("card_type") else ""
         rest = len(e.get("rest", ()))
-        bottom = ("; 1 card goes" if rest == 1 else f"; {rest} cards go") + " to the bottom of the deck" \
+        bottom = ("; 1 card stays" if rest == 1 else f"; {rest} cards stay") + " on top of the deck" \
             if rest else ""
         return f"{who(game, p)} searches {where}{wanted} and finds {found}{bottom}"
     if kind == "place":

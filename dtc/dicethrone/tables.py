@@ -200,6 +200,32 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     return value
 
 
+def sure_dmg(artifact: Artifact, chunk: int | None) -> int:
+    """The dmg a chunk deals to another player whatever happens: its unconditional `Deal N dmg` and
+    `add N dmg` of a fixed N (what depends on dice, choices or conditions is not sure)."""
+    if chunk is None:
+        return 0
+    dmg, before, choosing = 0, None, False
+    ends: list[int] = []  # where the conditional parts being read end
+    for ins in instructions(artifact.chunks[chunk].code):
+        while ends and ins.offset >= ends[-1]:
+            ends.pop()
+        if ins.op == Op.JUMP_IF_FALSE:
+            ends.append(ins.operands[0])
+        elif ins.op == Op.CHOOSE:
+            choosing = True  # each option its own, up to where the first jumps to: the choice's end
+        elif ins.op == Op.JUMP and choosing:
+            ends.append(ins.operands[0])
+            choosing = False
+        fixed = not ends and not choosing and before is not None and before.op == Op.PUSH
+        if fixed and ins.op == Op.DEAL and TARGETS[ins.operands[1]] != "self":
+            dmg += before.operands[0]
+        elif fixed and ins.op == Op.ADD_DMG:
+            dmg += before.operands[0]
+        before = ins
+    return dmg
+
+
 # ------------------------------------------------------------------- heroes
 
 
@@ -212,6 +238,7 @@ class Option:
     chunk: int
     value: float
     label: str  # `<ability> (4 [<symbol>])`: what players see it called
+    sure_dmg: int = 0  # the dmg it deals whatever its dice, choices or conditions (`sure_dmg`)
 
 
 @dataclass
@@ -289,7 +316,9 @@ def _ability(artifact: Artifact, data: dict, faces: dict[int, int], level: int) 
         check = Check(option["requirement"], faces)
         value = chunk_value(artifact, option["chunk"]) + chunk_value(artifact, data.get("shared"))
         label = option_label(artifact, a.titled, options, j)
-        a.options.append(Option(option["requirement"], check, option["chunk"], value, label))
+        parts = (option["chunk"], data.get("shared"), data.get("additionally"))
+        dmg = sum(sure_dmg(artifact, c) for c in parts)
+        a.options.append(Option(option["requirement"], check, option["chunk"], value, label, dmg))
     a.shared = data.get("shared")
     a.additionally = data.get("additionally")
     a.chunk = data.get("chunk")
