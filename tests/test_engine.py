@@ -1886,6 +1886,14 @@ def test_the_active_player_orders_the_upkeep_effects(compiled):
         assert asked[0] == ("Wound", "Regenerate", "Reposition") and len(asked) == 2
         orders.append([e["e"] for e in game.events if e["e"] in ("receive", "flip")])
     assert orders == [["receive", "flip"], ["flip", "receive"]]  # Wound first, or Regenerate first
+    # two Wound tokens resolve together: one question for the three sources, not one after each token
+    game = new_game(compiled, ["duelist", "druid"], dice=[3, 3])
+    game.gain_status(0, status(compiled, "Wound"), 2, 0)
+    game.gain_status(0, status(compiled, "Regenerate"), 1, 0)
+    _, seen = drive(game.upkeep(0), answers(ChooseOption=0, PickNumber=1))
+    assert [r.options for r in seen if r.owner == "Upkeep Phase"] == [
+        ("Wound", "Regenerate", "Reposition"), ("Regenerate", "Reposition")]
+    assert [e["e"] for e in game.events if e["e"] in ("receive", "flip")] == ["receive", "receive", "flip"]
 
 
 def test_the_heuristic_bot_prevents_only_damage_on_its_way(compiled):
@@ -2905,3 +2913,27 @@ def test_the_heuristic_bot_takes_the_finishing_blow(compiled):
     assert HeuristicBot(1).answer(game, request) == 1  # the game goes on: the richer one
     game.seats[1].health = 4
     assert HeuristicBot(1).answer(game, request) == 0  # 4 dmg ends it
+    game.seats[1].health = 0  # defeated already (a card at the roll): no opponent left, no crash
+    assert HeuristicBot(1).answer(game, request) == 1
+
+
+def test_sure_dmg_counts_only_what_happens_whatever_is_chosen(tmp_path):
+    """What the bot counts on to finish a game: fixed dmg outside every condition, choice and loop (a
+    loop in a choice's first option made the other options count: code review)."""
+    from dtc.dicethrone.tables import sure_dmg
+
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", "".join(f"""\
+  - name: Test {name}
+    kind: action
+    authored: test card
+    timing: main
+    cost: 0
+    effect: "{effect}"
+
+""" for name, effect in (
+        ("Loop", "Roll 2 dice. Choose one: for each [Claw] rolled, gain 1 CP, or deal 8 dmg."),
+        ("After", "Choose one: gain 1 CP, or deal 2 dmg. Then deal 3 dmg."),
+        ("Maybe", "You may spend 1 Shape Shift. If you do, deal 4 dmg. Then deal 5 dmg and heal 2."))))
+    chunk = {c.owner.split("card Test ")[-1]: i for i, c in enumerate(compiled.chunks)
+             if "card Test " in c.owner}
+    assert [sure_dmg(compiled, chunk[name]) for name in ("Loop", "After", "Maybe")] == [0, 3, 5]

@@ -1441,8 +1441,10 @@ def test_a_players_own_draws_are_named_to_her_and_the_bots_are_not(compiled, cap
 def test_a_window_she_let_pass_is_not_asked_again_until_something_changes(compiled):
     """A player holding an instant card (Quick Study) was stopped ~115 times a game, at every step of
     the other's turn (player QA): passed once, the same offers are not asked about again in that
-    turn until dmg comes at her, the dice change or something new is offered; the other hero's
-    rolls in progress are not asked about (her dice are altered once she stops and announces)."""
+    turn until dmg comes at her, something new is offered, or, holding a card that alters dice, new
+    dice are on the table or a new moment of the roll comes (new dice on the same faces too: a die
+    re-rolled to its old value hid her last chance to alter her own dice, player QA round 2). The
+    other hero's rolls in progress are not asked about (her dice are altered once she announces)."""
     from dtc.agents.human import Human
     from dtc.dicethrone.engine import Game
     from dtc.dicethrone.requests import Act
@@ -1455,30 +1457,48 @@ def test_a_window_she_let_pass_is_not_asked_again_until_something_changes(compil
     human = Human(read=lambda prompt: prompts.append(prompt) or "", say=lambda text: None)
     human.asked = True
 
-    def window(phase, name):
+    def window(phase, name, roll=None):
         game.phase = phase
+        if roll is not None:
+            game.roll, game.dice_open = list(roll), True
+            game.dice_rolled += 1
         human.answer(game, Act(phase, 0, name, tuple(game.actions(0, name))))
         return len(prompts)
 
     assert window("Upkeep Phase", "upkeep") == 1  # asked
     assert window("Income Phase", "income") == 1  # the same offers: passed already
     assert window("Main Phase (1)", "main") == 1  # the other's Main Phase
-    game.roll, game.dice_open = [1, 2, 3, 4, 5], True
-    assert window("Offensive Roll Phase", "offensive") == 1  # she is still rolling
-    assert window("Offensive Roll Phase", "announced") == 2  # dice on the table: asked
+    assert window("Offensive Roll Phase", "announced", (1, 2, 3, 4, 5)) == 1  # dice: not hers to alter
     game.accumulate = True
     game.incoming[0].amounts.append((6, game.rules.damage_types[0]))
-    assert window("Offensive Roll Phase", "conclude") == 3  # dmg coming at her: asked
-    assert window("Roll Phase end", "roll_end") == 3  # the same dmg, offers and dice
+    assert window("Offensive Roll Phase", "conclude") == 2  # dmg coming at her: asked
+    assert window("Roll Phase end", "roll_end") == 2  # the same dmg and offers
     game.incoming[0].amounts.append((2, game.rules.damage_types[0]))
-    assert window("Roll Phase end", "roll_end") == 4  # more dmg: asked again
-    game.turn_no, game.active = 3, 0
+    assert window("Roll Phase end", "roll_end") == 3  # more dmg: asked again
     game.incoming[0].amounts.clear()
-    game.roll = []
-    assert window("Upkeep Phase", "upkeep") == 5  # a new turn
-    assert window("Main Phase (1)", "main") == 6  # her own Main Phase always asks
-    assert window("Main Phase (2)", "main") == 7
-    assert window("Discard Phase", "discard") == 7  # nothing she did not let pass in Main Phase (2)
+    game.roll, game.dice_open, game.accumulate = [], False, False
+    assert window("Main Phase (2)", "main") == 3  # the dmg landed: nothing new
+
+    game.turn_no, game.active = 3, 0  # her own turn, a card that alters dice in hand
+    p.hand.append(next(c for c in p.deck if c.card.name == "Lucky Break"))
+    assert window("Upkeep Phase", "upkeep") == 4  # a new turn
+    assert window("Offensive Roll Phase", "offensive", (1, 1, 2, 4, 1)) == 5
+    assert window("Offensive Roll Phase", "offensive", (1, 1, 2, 4, 1)) == 6  # re-rolled, the same faces
+    assert window("Offensive Roll Phase", "announced") == 7  # the ability announced: the last chance
+    game.roll, game.dice_open = [], False
+    assert window("Main Phase (2)", "main") == 8  # her own Main Phase always asks
+    assert window("Discard Phase", "discard") == 8  # nothing she did not let pass in Main Phase (2)
+    # her Attack's dmg, prevented by the defender: news to her too, she may answer it (code review)
+    game.phase, game.accumulate = "Roll Phase end", True
+    game.incoming[1].amounts.append((4, game.rules.damage_types[0]))
+    assert window("Roll Phase end", "roll_end") == 9
+    assert window("Roll Phase end", "roll_end") == 9
+    game.incoming[1].prevented += 2
+    assert window("Roll Phase end", "roll_end") == 10
+    # isolated dmg is each time its own instance: always asked (code review)
+    game.incoming[1] = type(game.incoming[1])()
+    assert window("Main Phase (2)", "isolated") == 11
+    assert window("Main Phase (2)", "isolated") == 12
 
 
 def test_ore_cards_say_how_they_are_used(compiled):

@@ -295,7 +295,10 @@ class HeuristicBot:
         first: it cannot be defended); None when none is. The worth of statuses and cards counts for
         nothing once the game can be won (the bot took a richer option over a finishing blow)."""
         p = game.seats[request.player]
-        health = game.seats[game.opponents(request.player)[0]].health
+        opponents = game.opponents(request.player)
+        if not opponents:
+            return None  # none left standing: nothing to finish
+        health = game.seats[opponents[0]].health
         best, top = None, (0, 0)
         for i, c in enumerate(request.choices):
             if c.ability < 0:

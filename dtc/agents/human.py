@@ -220,8 +220,10 @@ class Human:
             # another hero is still rolling: her dice are altered to better effect once she stops
             # (the window after she announces her ability, when she chooses again)
             return None
-        situation = _situation(game, r, threat_of(incoming, r.player) if threatened else None)
-        if r.actions and _seen(situation, self.passed) and not (own_turn and r.window == "main"):
+        situation = _situation(game, r, _dmg_on_its_way(game))
+        # isolated dmg is each time its own instance, and her Main Phase always asks
+        if r.actions and _seen(situation, self.passed) and not (own_turn and r.window == "main") \
+                and r.window != "isolated":
             # she let this pass already: the same turn, the same dmg coming, the same offers and dice
             # (a player holding an instant card was stopped ~115 times a game, 3 times over the
             # same dmg: player QA); anything new asks again, and her Main Phase always does
@@ -445,17 +447,39 @@ def threat_of(incoming, player: int) -> tuple[int, int, int]:
     return mine.total_before(), mine.prevented, mine.halvings
 
 
+def _dmg_on_its_way(game) -> tuple | None:
+    """The dmg on its way to every player, as they would weigh it (dmg her Attack brings that the
+    defender prevents is news to her too: she may answer it, code review); None when none is."""
+    incoming = getattr(game, "incoming", None)
+    if incoming is None or not game.accumulate:
+        return None
+    coming = tuple((seat, *threat_of(incoming, seat)) for seat in range(len(incoming))
+                   if incoming[seat].on_its_way())
+    return coming or None
+
+
 def _situation(game, r: Act, threat: tuple | None) -> tuple:
     """What a window offers her, as far as she can tell one from another: the turn, the dmg coming at
-    her, the dice on the table, and what she could do (worth doing now)."""
-    offers = frozenset((a.kind, a.name) for a in r.actions if not a.idle and not _early(game, r.player, a))
-    return (getattr(game, "turn_no", 0), threat, tuple(getattr(game, "roll", ()))), offers
+    her, what she could do (worth doing now), and, when she could alter dice, which dice these are
+    and the moment (new dice on the same faces are new: a re-rolled die that showed its old value
+    hid her last chance to change her dice, player QA)."""
+    actions = [a for a in r.actions if not a.idle and not _early(game, r.player, a)]
+    offers = frozenset((a.kind, a.name) for a in actions)
+    hand = game.seats[r.player].hand if hasattr(game, "seats") else []
+    alters = any(a.kind == "play" and a.ref < len(hand) and hand[a.ref].card.alters_dice for a in actions)
+    dice = (getattr(game, "dice_rolled", 0), tuple(getattr(game, "roll", ())), r.window) if alters else None
+    return getattr(game, "turn_no", 0), threat, dice, offers
 
 
 def _seen(situation: tuple, passed: tuple | None) -> bool:
-    """Whether she let this pass already: the same turn, dmg and dice, and nothing offered that she
-    was not offered then (a Main Phase passed covers the Discard Phase after it)."""
-    return passed is not None and situation[0] == passed[0] and situation[1] <= passed[1]
+    """Whether she let this pass already: the same turn, nothing offered that she was not offered
+    then (a Main Phase passed covers the Discard Phase after it), and no new dmg coming at her nor
+    new dice she could alter (dmg landed or dice used up are nothing new)."""
+    if passed is None:
+        return False
+    turn, threat, dice, offers = situation
+    return (turn == passed[0] and offers <= passed[3] and threat in (None, passed[1])
+            and dice in (None, passed[2]))
 
 
 def _card_says(game, r: ChooseItems) -> dict[str, str]:

@@ -78,6 +78,7 @@ class Game(GameState):
         self.start_player = 0
         self.over: Result | None = None
         self.roll: list[int] = []  # the dice on the table: of the roll phase, or the latest effect roll
+        self.dice_rolled = 0  # how many times dice were rolled or changed: new dice, even on the same faces
         self.roll_faces: dict[int, int] | None = None  # and what their faces show
         self.roll_owner: int | None = None  # and whose dice they are (the player who rolled them)
         # whether their results are still to be used: offensive dice until the ability is activated,
@@ -272,6 +273,7 @@ class Game(GameState):
         faces = p.table.faces
         values = sorted(faces)
         self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
+        self.dice_rolled += 1
         self.roll_faces, self.roll_owner = faces, a
         self.dice_open = True
         self.ability_pending = True  # until the ability chosen has resolved (or none is)
@@ -312,6 +314,7 @@ class Game(GameState):
                 break
             for i in picks:
                 self.roll[i] = values[self.rng.randrange(len(values))]
+            self.dice_rolled += 1
             self.attempts += 1
             self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
             yield from self.window("offensive")
@@ -323,6 +326,7 @@ class Game(GameState):
             self.roll_owner = player  # new dice: hers; a card altering dice leaves them whose they were
         super().rolled(ctx, player, how, before, owner=self.roll_owner)
         self.roll, self.roll_faces = ctx.roll, ctx.faces
+        self.dice_rolled += 1
         self.dice_open = True
 
     def symbols_of(self, seat: int) -> tuple[str, ...]:
@@ -355,7 +359,7 @@ class Game(GameState):
         rule sets no limit, and each change uses up a card), or go back to the unused roll attempts
         (REROLL): "Offensive Roll Phase", step 3."""
         altered = False
-        while True:
+        while self.over is None:  # a card played at the roll can end the game before any ability
             options = self.choices(a)
             left = self.rules.roll_attempts - self.attempts
             if altered and left > 0:
@@ -595,14 +599,17 @@ class Game(GameState):
 
     def in_chosen_order(self, a: int, jobs: list[Queued]) -> Generator[Request, Any, None]:
         """"If there are multiple effects, the Active Player may choose the order in which they are
-        resolved" ("Turn Breakdown", Upkeep Phase): asked while effects of different sources wait."""
+        resolved" ("Turn Breakdown", Upkeep Phase): asked while effects of different sources wait. The
+        tokens of one status resolve together, one after the other (asked again after each of two
+        tokens of one status, the question changed nothing: player QA)."""
         while len({job.source for job in jobs}) > 1 and self.over is None:
             sources = list(dict.fromkeys(job.source for job in jobs))
             labels = tuple(self.status_name(x) if isinstance(x, int) else str(x) for x in sources)
             answer = yield ChooseOption(self.phase, a, labels, "which resolves first? (each of them will)")
             picked = sources[_index(answer, len(sources), "effect")]
-            job = jobs.pop(next(i for i, j in enumerate(jobs) if j.source == picked))
-            yield from self.run_jobs([job], None, None)
+            now = [j for j in jobs if j.source == picked]
+            jobs = [j for j in jobs if j.source != picked]
+            yield from self.run_jobs(now, None, None)
         if jobs:
             yield from self.run_jobs(jobs, None, None)
 

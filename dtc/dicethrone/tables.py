@@ -205,19 +205,23 @@ def sure_dmg(artifact: Artifact, chunk: int | None) -> int:
     `add N dmg` of a fixed N (what depends on dice, choices or conditions is not sure)."""
     if chunk is None:
         return 0
-    dmg, before, choosing = 0, None, False
+    code = artifact.chunks[chunk].code
+    program = list(instructions(code))
+    at = {ins.offset: ins for ins in program}
+    dmg, before = 0, None
     ends: list[int] = []  # where the conditional parts being read end
-    for ins in instructions(artifact.chunks[chunk].code):
+    for ins in program:
         while ends and ins.offset >= ends[-1]:
             ends.pop()
         if ins.op == Op.JUMP_IF_FALSE:
             ends.append(ins.operands[0])
         elif ins.op == Op.CHOOSE:
-            choosing = True  # each option its own, up to where the first jumps to: the choice's end
-        elif ins.op == Op.JUMP and choosing:
-            ends.append(ins.operands[0])
-            choosing = False
-        fixed = not ends and not choosing and before is not None and before.op == Op.PUSH
+            # each option its own, to the choice's end: where the first option's last step (a JUMP
+            # just before the second option) goes
+            options = ins.operands[0]
+            last = at.get(options[1] - 3) if len(options) > 1 else None
+            ends.append(last.operands[0] if last is not None and last.op == Op.JUMP else len(code))
+        fixed = not ends and before is not None and before.op == Op.PUSH
         if fixed and ins.op == Op.DEAL and TARGETS[ins.operands[1]] != "self":
             dmg += before.operands[0]
         elif fixed and ins.op == Op.ADD_DMG:
