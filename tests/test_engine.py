@@ -1458,13 +1458,14 @@ def test_forgemaster_mines_places_crafts_and_armor_answers_attacks(compiled):
     assert [c.card.name for c in p.hand] == ["Pick Ore"]
     assert p.deck[-1] is other  # looked at and not taken: it stays on top (authored reading of Mining)
     from dtc.dicethrone.narrate import line  # where it looked, and for what
-    assert line(game, events(game, "search")[0]) == ("P1 Forgemaster searches the top 2 cards of the deck "
-                                                     "for Ore cards and finds Pick Ore; 1 card stays on "
-                                                     "top of the deck")
+    assert line(game, events(game, "search")[0]) == (
+        "P1 Forgemaster searches the top 2 cards of the deck for Ore cards and finds Pick Ore (to the hand); "
+        "1 card stays on top of the deck")
     game.phase = "Main Phase (1)"
     drive(game.fire_during(0, "Main Phase (1)"), answers(ChooseItems=lambda r: list(range(r.most))))
     forge = comp(game, 0, "The Forge")
     assert [c.card.name for c in p.zones[forge]] == ["Pick Ore"]
+    assert line(game, events(game, "place")[-1]) == "P1 Forgemaster places Pick Ore on The Forge"
     p.zones[forge].append(next(c for c in p.deck if c.card.name == "Pick Ore"))
     armor = status(compiled, "Armor")
     assert crafts(game, armor, forge) == ["Gold Helmet", "Gold Shield"]
@@ -2937,3 +2938,16 @@ def test_sure_dmg_counts_only_what_happens_whatever_is_chosen(tmp_path):
     chunk = {c.owner.split("card Test ")[-1]: i for i, c in enumerate(compiled.chunks)
              if "card Test " in c.owner}
     assert [sure_dmg(compiled, chunk[name]) for name in ("Loop", "After", "Maybe")] == [0, 3, 5]
+
+
+def test_a_re_roll_says_which_dice(compiled):
+    """"Offensive Roll Phase": re-roll any of the dice. A die re-rolled to its old face was told as the
+    same five dice again, as if nothing happened (player QA): the narration names the dice re-rolled."""
+    from dtc.dicethrone.narrate import line
+
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 2, 3, 4, 6, 4, 5])
+    game.turn_no = 2
+    drive(game.roll_phases(0), answers(RollDice=lambda r: [3, 4] if r.attempt == 1 else []))
+    first, second = events(game, "roll")[:2]
+    assert line(game, first) == "P1 Druid rolls 1:Claw 2:Claw 3:Claw 4:Paw 6:Leaf (attempt 1)"
+    assert line(game, second) == "P1 Druid re-rolls dice #4 #5: 1:Claw 2:Claw 3:Claw 4:Paw 5:Paw (attempt 2)"

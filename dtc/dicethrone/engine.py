@@ -316,7 +316,7 @@ class Game(GameState):
                 self.roll[i] = values[self.rng.randrange(len(values))]
             self.dice_rolled += 1
             self.attempts += 1
-            self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts)
+            self.event("roll", player=a, dice=list(self.roll), attempt=self.attempts, rerolled=sorted(picks))
             yield from self.window("offensive")
 
     def rolled(self, ctx, player, how="rolls", before=None) -> None:

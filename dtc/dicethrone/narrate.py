@@ -43,6 +43,12 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "turn":
         return f"\n== Turn {e['turn']}: {who(game, p)} =="
     if kind == "roll":
+        rerolled = e.get("rerolled")
+        if rerolled:  # which dice: one re-rolled to its old face looked as if nothing happened (player QA)
+            which = "die" if len(rerolled) == 1 else "dice"
+            positions = " ".join(f"#{i + 1}" for i in rerolled)
+            return (f"{who(game, p)} re-rolls {which} {positions}: {symbols(game, p, e['dice'])} "
+                    f"(attempt {e['attempt']})")
         return f"{who(game, p)} rolls {symbols(game, p, e['dice'])} (attempt {e['attempt']})"
     if kind == "effect_roll":
         shown = " ".join(f"{v}:{s}" for v, s in zip(e["dice"], e["symbols"], strict=True))
@@ -148,7 +154,7 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "draw":
         return f"{who(game, p)} draws {e['count']}"
     if kind == "search":
-        found = ", ".join(e["found"]) or "nothing"
+        found = ", ".join(e["found"]) + " (to the hand)" if e["found"] else "nothing"
         where = "the deck" if e.get("top") is None else \
             f"the top {e['top']} card{'s' * (e['top'] != 1)} of the deck"
         wanted = f" for {e['card_type']} cards" if e.get("card_type") else ""
@@ -157,7 +163,8 @@ def line(game: Game, e: dict) -> str | None:
             if rest else ""
         return f"{who(game, p)} searches {where}{wanted} and finds {found}{bottom}"
     if kind == "place":
-        return f"{who(game, p)} places {', '.join(e['cards'])}"
+        on = f" on {e['zone']}" if e.get("zone") else ""  # older logs do not say where
+        return f"{who(game, p)} places {', '.join(e['cards'])}{on}"
     if kind == "craft":
         replaces = f" in place of the {e['replaces']}" if e.get("replaces") else ""  # a slot holds one
         return f"{who(game, p)} crafts {e['tier']}{replaces}"

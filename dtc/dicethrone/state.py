@@ -571,7 +571,8 @@ class GameState:
             p.zones.setdefault(zone, []).append(card)
         p.found = []
         if placed:
-            self.event("place", player=player, cards=[c.card.name for c in placed])
+            self.event("place", player=player, cards=[c.card.name for c in placed],
+                       zone=p.table.components[zone]["name"])
 
     def place(self, player, zone, ctype, picks):
         p = self.seats[player]
@@ -580,7 +581,8 @@ class GameState:
             p.hand.remove(cards[i])
             p.zones.setdefault(zone, []).append(cards[i])
         if picks:
-            self.event("place", player=player, cards=[cards[i].card.name for i in picks])
+            self.event("place", player=player, cards=[cards[i].card.name for i in picks],
+                       zone=p.table.components[zone]["name"])
 
     def zone_cards(self, player, zone, ctype):
         return [c.card.name for c in self.seats[player].zones.get(zone, []) if self._matches(c, ctype)]
