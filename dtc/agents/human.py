@@ -224,7 +224,7 @@ class Human:
         # isolated dmg is each time its own instance, and her Main Phase always asks
         if r.actions and _seen(situation, self.passed) and not (own_turn and r.window == "main") \
                 and r.window != "isolated":
-            # she let this pass already: the same turn, the same dmg coming, the same offers and dice
+            # she let this pass already: the same turn, the same dmg on its way, no new offers or dice
             # (a player holding an instant card was stopped ~115 times a game, 3 times over the
             # same dmg: player QA); anything new asks again, and her Main Phase always does
             return None
@@ -459,10 +459,10 @@ def _dmg_on_its_way(game) -> tuple | None:
 
 
 def _situation(game, r: Act, threat: tuple | None) -> tuple:
-    """What a window offers her, as far as she can tell one from another: the turn, the dmg coming at
-    her, what she could do (worth doing now), and, when she could alter dice, which dice these are
-    and the moment (new dice on the same faces are new: a re-rolled die that showed its old value
-    hid her last chance to change her dice, player QA)."""
+    """What a window offers her, as far as she can tell one from another: the turn, the dmg on its way
+    (`_dmg_on_its_way`), what she could do (worth doing now), and, when she could alter dice, which
+    dice these are and the moment (new dice on the same faces are new: a re-rolled die that showed its
+    old value hid her last chance to change her dice, player QA)."""
     actions = [a for a in r.actions if not a.idle and not _early(game, r.player, a)]
     offers = frozenset((a.kind, a.name) for a in actions)
     hand = game.seats[r.player].hand if hasattr(game, "seats") else []
@@ -473,8 +473,8 @@ def _situation(game, r: Act, threat: tuple | None) -> tuple:
 
 def _seen(situation: tuple, passed: tuple | None) -> bool:
     """Whether she let this pass already: the same turn, nothing offered that she was not offered
-    then (a Main Phase passed covers the Discard Phase after it), and no new dmg coming at her nor
-    new dice she could alter (dmg landed or dice used up are nothing new)."""
+    then (a Main Phase passed covers the Discard Phase after it), and no new dmg on its way nor new
+    dice she could alter (dmg landed or dice used up are nothing new)."""
     if passed is None:
         return False
     turn, threat, dice, offers = situation
