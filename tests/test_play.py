@@ -1523,3 +1523,22 @@ def test_ore_cards_say_how_they_are_used(compiled):
     human.asked = True
     assert human.answer(game, ChooseItems("Forgemaster › The Forge", 0, ("Forge Ore",), 0, 1, "use")) == []
     assert f"  [1] Forge Ore: {ore.card.text}" in said
+
+
+def test_the_same_event_in_a_row_is_told_once_with_a_count(compiled, capsys):
+    """Retreat's "For every [Blade] rolled, deal 1 dmg" was told as one identical line per Blade
+    (player QA): a run of the same event is one line with how many; the same event after another is
+    told again."""
+    from dtc.cli.main import _narrator
+    from dtc.dicethrone.engine import Game
+    from dtc.dicethrone.narrate import line
+
+    game = Game(compiled, [compiled.hero("duelist")[0], compiled.hero("druid")[0]], 1)
+    deal = {"e": "deal", "source": 0, "target": 1, "amount": 1, "type": "normal"}
+    game.events[:] = [dict(deal), dict(deal), dict(deal), {"e": "cp", "player": 0, "change": 1}, dict(deal)]
+    narrate = _narrator(line)
+    for event in game.events:
+        narrate(game, event)
+    assert capsys.readouterr().out.splitlines() == [
+        "P1 Duelist: 1 dmg on its way to P2 Druid (x3)", "P1 Duelist +1 CP",
+        "P1 Duelist: 1 dmg on its way to P2 Druid"]

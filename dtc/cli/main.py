@@ -614,11 +614,26 @@ def _gone(path: Path) -> str:
 
 def _narrator(line, own: set[int] | None = frozenset()):
     """Narration at the terminal; the cards drawn by the players in `own` (the humans; None: every
-    player) are named to them, not those of the others."""
+    player) are named to them, not those of the others. The same event several times in a row is
+    told once, with how many (`For every [<symbol>], deal 1 dmg` told one line per die: player QA)."""
     from dtc.agents.human import fitted
 
+    at = [0, 0]  # where the event told last is in the game's events, and how many after it were told with it
+
     def narrate(game, event):
+        events = game.events
+        while at[0] < len(events) and events[at[0]] is not event:
+            at[0] += 1  # events are only appended: the next one told is further on (or not told)
+        if at[1] > 0:
+            at[1] -= 1  # told already, with the first of its run
+            return
+        same = 0
+        while at[0] + same + 1 < len(events) and events[at[0] + same + 1] == event:
+            same += 1
+        at[1] = same
         text = line(game, event)
+        if text is not None and same:
+            text += f" (x{same + 1})"
         mine = own is None or event.get("player") in own
         if text is not None and event.get("e") == "draw" and mine:
             text += ": " + ", ".join(event.get("cards", ()))
