@@ -38,7 +38,7 @@ from typing import Any
 
 from dtc.artifact import Artifact
 from dtc.dice import STRAIGHT_LENGTH, has_run
-from dtc.dicethrone.tables import Check
+from dtc.dicethrone.tables import Check, leveled
 from dtc.resources import cache_dir
 
 FORMAT = 1  # of the cache file
@@ -567,7 +567,7 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
             continue
         options = ability.get("options", [])
         for j, option in enumerate(options):
-            name = ability["name"] + (f" {'I' * level}" if upgrades else "")
+            name = leveled(ability["name"], level) if upgrades else ability["name"]
             label = option_label(artifact, name, options, j)
             table = b.table(hero, [option["requirement"]])
             chances = [table.chance(k) for k in range(1, attempts + 1)]
@@ -581,7 +581,7 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
     if every:
         union = b.table(hero, every)
         report["any"] = [union.chance(k) for k in range(1, attempts + 1)]
-    report["defensive"] = [{"ability": a["name"] + (f" {'I' * level}" if upgrades else ""),
+    report["defensive"] = [{"ability": leveled(a["name"], level) if upgrades else a["name"],
                             "dice": a.get("dice") or 0, "outcomes": defense_outcomes(artifact, hero, a)}
                            for a, level in abilities if a.get("kind") == "defensive"]
     # the defences are run with the hero as the game starts: a form, a track, a dial may change them

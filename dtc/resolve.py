@@ -293,10 +293,8 @@ class Resolver:
             name = self.component(s.name, s.span, ("dial",))
             comp = self.scope.components.get(fold(name))
             side = s.side
-            if comp is not None and side is not None:
-                side = self.one_of(side, comp.sides, s.span, f"side of {comp.name}")
-            elif comp is not None:
-                self.turned_over(f"{comp.name} has", list(comp.sides), s.span)
+            if comp is not None:
+                side = self.flipped_to(side, list(comp.sides), comp.name, f"{comp.name} has", s.span)
             return replace(s, name=name, side=side)
         status = self.ctx.status
         if s.what == "status_token":
@@ -305,27 +303,23 @@ class Resolver:
             s = replace(s, name=name)
         elif s.what == "this_token" and status is None:
             self.report("C016", "`flip it` needs a token: use it in a status effect's text", s.span)
-        if status is not None and s.side is not None:
-            sides = list(getattr(status, "sides", []))
-            if not sides:
-                self.report("C017", f"{status.name} tokens have no sides to flip to", s.span,
-                            "give the status `sides:`")
-            else:
-                s = replace(s, side=self.one_of(s.side, sides, s.span, f"side of {status.name}"))
-        elif status is not None:
-            self.turned_over(f"{status.name} tokens have", list(getattr(status, "sides", [])), s.span)
+        if status is not None:
+            sides, has = list(getattr(status, "sides", [])), f"{status.name} tokens have"
+            s = replace(s, side=self.flipped_to(s.side, sides, status.name, has, s.span))
         return s
 
-    def turned_over(self, what_has: str, sides: list, span) -> None:
-        """`Flip <dial> over` (no side named) turns it to its other side: that needs two."""
-        if len(sides) == 2:
-            return
+    def flipped_to(self, side: str | None, sides: list, owner: str, what_has: str, span) -> str | None:
+        """The side a flip names, as the content spells it; with none (`Flip <dial> over`), it turns
+        to its other side, which needs exactly two."""
         if not sides:
             self.report("C017", f"{what_has} no sides to flip to", span, "give it `sides:`")
-            return
-        named = ", ".join(f"`{o}`" for o in sides)
-        self.report("C017", f"a flip with no side turns it over, but {what_has} {len(sides)} sides", span,
-                    f"say which: `to the {sides[0]} side` (its sides are {named})")
+        elif side is not None:
+            return self.one_of(side, sides, span, f"side of {owner}")
+        elif len(sides) != 2:
+            named = ", ".join(f"`{o}`" for o in sides)
+            self.report("C017", f"a flip with no side turns it over, but {what_has} {len(sides)} sides", span,
+                        f"say which: `to the {sides[0]} side` (its sides are {named})")
+        return side
 
     def s_Place(self, s, _):
         s = replace(s, cards=self.expr(s.cards, s.span), zone=self.zone(s.zone, s.span))

@@ -73,6 +73,12 @@ _GUARD_READS = frozenset(int(op) for op in (Op.PUSH, Op.PICK, Op.PICK_FROM, Op.I
 MAX_CALL_DEPTH = 24  # cards within cards, and Valeria reward chains (a pip's reward marks a pip...)
 
 
+def _last_step(steps: list, at: int) -> bool:
+    """Whether the step at `at` is the last of its effect: nothing follows it before a `Then`, the
+    end, or a jump out of the block it is in."""
+    return at + 1 == len(steps) or steps[at + 1][0] in (_END, _JUMP, _THEN)
+
+
 def compared(x: int, y: int, how: int) -> int:
     """COMPARE: 1 if `x` is at least / more than / fewer than / exactly `y` (COMPARISONS order)."""
     return int((x >= y, x > y, x < y, x == y)[how])
@@ -554,7 +560,7 @@ class VM:
             return _YES if b == 0 else ("move", a, b == 1)  # b: 0 asks, 1 up, 2 down
         if op == Op.SET_COMP:
             return ("other_form", a, b)  # not the form it is in already
-        if op == Op.FLIP_DIAL and (at + 1 == len(steps) or steps[at + 1][0] in (_END, _JUMP, _THEN)):
+        if op == Op.FLIP_DIAL and _last_step(steps, at):
             return ("other_side", a, b)  # a flip alone: not to the side up already (bot QA)
         if op == Op.PLACE_ANY:
             return ("hand_cards", b)
@@ -567,8 +573,7 @@ class VM:
             acts += 1  # past the amount (`add dmg equal to the dial's value`)
         if acts < len(steps) and steps[acts][0] == Op.ADD_DMG:
             return ("attacking",)  # dmg added counts only on an Attack of one's own
-        if acts < len(steps) and steps[acts][0] in _PREVENTS and (
-                acts + 1 == len(steps) or steps[acts + 1][0] in (_END, _JUMP, _THEN)):
+        if acts < len(steps) and steps[acts][0] in _PREVENTS and _last_step(steps, acts):
             return ("damage_coming",)  # preventing, and nothing else (before a `Then`): dmg on its way
         if op != _PUSH or at + 1 >= len(steps):
             return _YES

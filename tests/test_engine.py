@@ -2951,3 +2951,22 @@ def test_a_re_roll_says_which_dice(compiled):
     first, second = events(game, "roll")[:2]
     assert line(game, first) == "P1 Druid rolls 1:Claw 2:Claw 3:Claw 4:Paw 6:Leaf (attempt 1)"
     assert line(game, second) == "P1 Druid re-rolls dice #4 #5: 1:Claw 2:Claw 3:Claw 4:Paw 5:Paw (attempt 2)"
+
+
+def test_no_ability_is_asked_once_the_game_is_over(compiled):
+    """"Winning the Game": a card played at the roll that defeats the opponent ends the game there; the
+    roller was still asked which ability to activate, and the bot's finishing blow then looked for an
+    opponent left standing and crashed (code review)."""
+    from dtc.dicethrone.requests import Activate
+
+    game = new_game(compiled, ["druid", "duelist"], dice=[1, 1, 1, 4, 6])
+    game.turn_no = 2
+
+    def defeat_at_the_roll(request):  # as an isolated dmg card played there would
+        game.seats[1].health = 0
+        game.check_defeat()
+        return [0]  # and a die re-rolled: the rolling stops all the same
+
+    _, seen = drive(game.roll_phases(0), answers(RollDice=defeat_at_the_roll))
+    assert game.over is not None and game.over.winner == 0
+    assert not [r for r in seen if isinstance(r, Activate)]

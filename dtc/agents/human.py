@@ -145,6 +145,15 @@ class Human:
                 return value
             self.say(f"  ? {hint}")
 
+    def ask_or_read(self, game, player: int, prompt: str, parse, hint: str, reads: bool = True) -> Any:
+        """`ask`, where (with `reads`) `?`, `a` and `s` show the cards, abilities or status effects
+        and ask again; `parse` gives anything but a string for an answer."""
+        while True:
+            answer = self.ask(prompt, lambda t: (reads and _reading(t)) or parse(t), hint)
+            if not (reads and isinstance(answer, str)):
+                return answer
+            self.say(_read_out(game, player, answer))
+
     def show_table(self, game, player: int, again: bool = True) -> None:
         """Both heroes and her hand; with `again` False, not when she was just shown the same (the
         table came twice a turn, at the Main Phase and again at each roll: player QA)."""
@@ -169,14 +178,11 @@ class Human:
         self.say(f"these dice meet: {', '.join(met) or 'nothing yet'}")
         n = len(r.dice)
         while True:
-            picked = self.ask(f"re-roll which dice? (positions 1-{n}, e.g. `1 3`; Enter keeps all and "
-                              "stops rolling; ?: your cards, a: abilities, s: statuses) > ",
-                              lambda t: _reading(t) or _positions(t, n),
-                              f"give different dice positions from 1 to {n} (the #number before a die, "
-                              "not its value), or press Enter")
-            if isinstance(picked, str):
-                self.say(_read_out(game, r.player, picked))
-                continue
+            picked = self.ask_or_read(game, r.player, f"re-roll which dice? (positions 1-{n}, e.g. `1 3`; "
+                                      "Enter keeps all and stops rolling; ?: your cards, a: abilities, s: "
+                                      "statuses) > ", lambda t: _positions(t, n),
+                                      f"give different dice positions from 1 to {n} (the #number before a "
+                                      "die, not its value), or press Enter")
             if picked or met or r.attempt >= r.attempts or self.ask(
                     f"these dice meet nothing and {r.attempts - r.attempt} roll attempt(s) are left: "
                     "stop rolling anyway? [y/n] > ", _yes_no, "answer y or n"):
@@ -266,9 +272,7 @@ class Human:
         if picked == "w":
             # dmg coming later is asked about afresh; what comes now, which she lets come, is not
             # (pressing `w` again at it asked her about the same 9 dmg three times: player QA)
-            threat = None
-            if threatened:
-                threat = threat_of(incoming, r.player)
+            threat = threat_of(incoming, r.player) if threatened else None
             self.waiting, self.threat_seen = ("main" if own_turn else "turn"), threat
             self.say(f"  (passing until {until}, unless dmg comes at you)")
             return None
@@ -301,13 +305,9 @@ class Human:
             dice = f" ({x.dice} {'die' if x.dice == 1 else 'dice'})" if x is not None and x.dice else ""
             self.say(f"  [{i}] {name}{dice}" + (f": {said}" if said else ""))
         n = len(r.options)
-        while True:
-            picked = self.ask("defend with? (?: your cards, a: abilities, s: statuses) > ",
-                              lambda t: _reading(t) or _number(t, 1, n),
-                              f"{_type_number(1, n)}: the defensive ability to roll for")
-            if not isinstance(picked, str):
-                return picked - 1
-            self.say(_read_out(game, r.player, picked))
+        return self.ask_or_read(game, r.player, "defend with? (?: your cards, a: abilities, s: statuses) > ",
+                                lambda t: _number(t, 1, n), f"{_type_number(1, n)}: the defensive ability to "
+                                "roll for") - 1
 
     def on_ChooseOption(self, game, r: ChooseOption):
         self.say(f"{spoken(r.owner)}: {r.question}")
@@ -333,12 +333,8 @@ class Human:
             self.say(f"  ({spoken(r.owner)}: {r.text})")
         reads = isinstance(game, Game)  # `?`, `a`, `s` read the Dice Throne table first (player QA)
         hint = "answer y or n" + (" (?: your cards, a: abilities, s: statuses)" if reads else "")
-        while True:
-            answer = self.ask(f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}? [y/n] > ",
-                              lambda t: (reads and _reading(t)) or _yes_no(t), hint)
-            if not isinstance(answer, str):
-                return answer
-            self.say(_read_out(game, r.player, answer))
+        prompt = f"{_from(r.owner, r.prompt)}{r.prompt}{_named_values(game, r)}? [y/n] > "
+        return self.ask_or_read(game, r.player, prompt, _yes_no, hint, reads)
 
     def on_PickNumber(self, game, r: PickNumber):
         choices = r.choices
@@ -465,10 +461,10 @@ def _situation(game, r: Act, threat: tuple | None) -> tuple:
     old value hid her last chance to change her dice, player QA)."""
     actions = [a for a in r.actions if not a.idle and not _early(game, r.player, a)]
     offers = frozenset((a.kind, a.name) for a in actions)
-    hand = game.seats[r.player].hand if hasattr(game, "seats") else []
+    hand = game.seats[r.player].hand
     alters = any(a.kind == "play" and a.ref < len(hand) and hand[a.ref].card.alters_dice for a in actions)
-    dice = (getattr(game, "dice_rolled", 0), tuple(getattr(game, "roll", ())), r.window) if alters else None
-    return getattr(game, "turn_no", 0), threat, dice, offers
+    dice = (game.dice_rolled, tuple(game.roll), r.window) if alters else None
+    return game.turn_no, threat, dice, offers
 
 
 def _seen(situation: tuple, passed: tuple | None) -> bool:

@@ -33,7 +33,7 @@ from dtc.dicethrone.requests import (
     SellDown,
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
-from dtc.dicethrone.tables import hero_tables, rules_of, spent_chunks, symbol_counts
+from dtc.dicethrone.tables import hero_tables, leveled, rules_of, spent_chunks, symbol_counts
 from dtc.opcodes import Op
 from dtc.vm import VM, ChooseOption, Request, RunContext, Window
 
@@ -902,7 +902,7 @@ class Game(GameState):
             elif c.kind == "upgrade" and main:
                 cost = self.upgrade_cost(seat, c)
                 if cost is not None and cp >= cost:
-                    out.append(Action("upgrade", f"{c.upgrades} {'I' * c.level}", index, cost,
+                    out.append(Action("upgrade", leveled(c.upgrades, c.level), index, cost,
                                       3.0 + c.level))
         if p.tokens:
             for status, tokens in p.tokens.items():

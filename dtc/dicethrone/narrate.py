@@ -7,6 +7,7 @@ Used by `dtc play` (narration of bot games, the terminal player's view) and by
 from __future__ import annotations
 
 from dtc.dicethrone.engine import Game
+from dtc.dicethrone.tables import leveled
 from dtc.disasm import requirement_text
 
 
@@ -225,7 +226,7 @@ def table(game: Game, viewer: int | None = None, width: int = 100) -> str:
                 value = game.shown(p.seat, c)
                 side = f" ({comp['sides'][p.sides[c]]})" if comp.get("sides") else ""
                 comps.append(f"{comp['name']}: {value}{side}")
-        upgrades = ", ".join(f"{k} {'I' * v.card.level}" for k, v in p.upgrades.items())
+        upgrades = ", ".join(leveled(k, v.card.level) for k, v in p.upgrades.items())
         cards = f"{len(p.hand)} card{'s' * (len(p.hand) != 1)}"
         rows.append(f"{who(game, p.seat)}: health {p.health}, {p.cp} CP, {cards}; "
                     f"{statuses}" + (f"; {'; '.join(comps)}" if comps else "")
@@ -247,7 +248,7 @@ def _price(game: Game, seat: int, card) -> str:
     current = game.seats[seat].upgrades.get(card.upgrades)
     if current is None:
         return f"{card.cost} CP"
-    up = f"{card.upgrades} {'I' * current.card.level}"
+    up = leveled(card.upgrades, current.card.level)
     now = game.upgrade_cost(seat, card)
     if now is None:
         return f"{card.cost} CP, but {up} is played already"
@@ -296,9 +297,8 @@ def ability_texts(game: Game, seat: int) -> str:
 
     lines = [f"{who(game, seat)}'s abilities:"]
     for ability in p.abilities:
-        level = f" {'I' * ability.level}" if ability.level > 1 else ""
         dice = f", {ability.dice} {'die' if ability.dice == 1 else 'dice'}" if ability.dice else ""
-        head = f"  - {ability.name}{level} ({ability.kind}{dice})"
+        head = f"  - {ability.titled} ({ability.kind}{dice})"
         shared = " ".join(t for t in (text(ability.shared), text(ability.additionally)) if t)
         if ability.kind in ("offensive", "ultimate"):
             lines.append(head + (f": {shared}" if shared else ""))

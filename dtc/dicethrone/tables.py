@@ -41,6 +41,11 @@ class Rules:
     damage_types: tuple[DamageType, ...]
 
 
+def leveled(name: str, level: int) -> str:
+    """An ability's name with its level as the upgrade cards print it: `<name> III`."""
+    return f"{name} {'I' * level}"
+
+
 def rules_named(artifact: Artifact, wanted: str) -> str | None:
     """The name of the rules `wanted` names: a ruleset's name (`Dice Throne v2.0`) or its version
     (`v2.0`, `2.0`), in any case; None when none does."""
@@ -264,7 +269,7 @@ class AbilityDef:
     @property
     def titled(self) -> str:
         """Its name as the card played over the board says it: `<name> II` from level II on."""
-        return f"{self.name} {'I' * self.level}" if self.level > 1 else self.name
+        return leveled(self.name, self.level) if self.level > 1 else self.name
 
 
 @dataclass(frozen=True)
