@@ -43,6 +43,8 @@ from dtc.opcodes import (
     EITHER_GAME_OPS,
     OTHER_SIDE,
     SECTIONS,
+    SKIP_NEXT_TURN,
+    SKIPPABLE,
     TABLE,
     TARGETS,
     THEN_WINDOWS,
@@ -52,8 +54,9 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 5  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
-# 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll
+FORMAT_VERSION = 6  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+# 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
+# second (`next turn`), and only phases the engine plays
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -676,6 +679,18 @@ class _Verifier:
             self.fail(at, "an empty range to pick from")
         if ins.op == Op.CHANGE_DICE and ins.operands[0] == 2:
             self.index(ins.operands[1], d["symbols"], at, "symbol")
+        if ins.op == Op.SKIP:
+            self.skip(ins.operands, at)
+
+    def skip(self, operands: tuple, at: str) -> None:
+        """What SKIP names is a phase the engine plays (or the turn), as the checker allows: one it
+        does not play would be skipped by no one."""
+        phase, mode = operands
+        name = self.data["phases"][phase]
+        if name not in SKIPPABLE:
+            self.fail(at, f"skips {name}, a phase the engine does not play")
+        if mode == SKIP_NEXT_TURN and name != "turn":
+            self.fail(at, f"`next turn` mode on {name}, not the turn")
 
     def constant(self, op: Op, value: Any, at: str, hero: dict | None) -> None:
         if op == Op.COUNT_SYMBOLS:

@@ -14,11 +14,12 @@ from dataclasses import replace
 from itertools import combinations_with_replacement
 from math import comb
 
-from dtc import dice
+from dtc import dice, phrases
 from dtc import nodes as n
 from dtc.diagnostics import CODE_BY_NAME, CODES, Diagnostic, Severity, error, warning
 from dtc.model import Ability, Card, Component, Content, Hero, Ruleset, Site, Status
 from dtc.parser import Problem, parse_effect, parse_requirement, parse_trigger
+from dtc.render import render_trigger
 from dtc.resolve import Context, Scope, fold, parse_verb_body, resolve_effect, singular
 from dtc.schema import validate_effect_ast
 from dtc.verbs import compile_pattern, pattern_problems
@@ -35,6 +36,7 @@ class Checker:
     def __init__(self, content: Content):
         self.content = content
         self.diags: list[Diagnostic] = []
+        self.book = phrases.EMPTY  # every phrasebook of the content, checked (`check_phrasebooks`)
 
     # -- reporting
     def add(self, d: Diagnostic) -> None:
@@ -51,6 +53,8 @@ class Checker:
         span = site.doc.text_span(site.path, p.start, p.end)
         severity = Severity(p.severity)
         d = Diagnostic(p.code, severity, p.message, span, p.hint, notes=p.notes)
+        if severity == Severity.ERROR:
+            site.broken = True
         if severity == Severity.WARNING:
             reason = site.allow.get(p.code) or site.allow.get(CODES[p.code].name)
             if reason is not None:
@@ -61,6 +65,7 @@ class Checker:
     def run(self) -> list[Diagnostic]:
         self.check_allow_entries()
         rulesets = self.check_rulesets()
+        self.book = self.check_phrasebooks()
         self.check_unique(
             [(h.name, h.doc, ("hero",)) for h in self.content.heroes], "hero")
         all_statuses = [s for ss in self.content.status_sets for s in ss.statuses]
@@ -149,6 +154,29 @@ class Checker:
                                for i, p in enumerate(r.data["phases"])], "phase")
         return rulesets
 
+    def check_phrasebooks(self) -> phrases.Phrasebook:
+        """The phrases of every phrasebook, in file order; a phrase that cannot be used is reported
+        and left out."""
+        entries = []
+        seen: dict[str, tuple] = {}
+        for book in self.content.phrasebooks:
+            for say, means, path in book.entries:
+                problems = phrases.pattern_problems(say, means)
+                where = book.doc.span(path + ("say",))
+                if problems:
+                    self.add(error("C020", f"phrase `{say}` cannot be used: {problems[0]}", where,
+                                   "a phrase is words, with `{n}` for an amount or `{name}` for words"))
+                    continue
+                shape = " ".join(phrases.stem(w) if not w.startswith("{") else "{}" for w in say.split())
+                if shape in seen:
+                    self.add(error("C008", f"phrase `{say}` is in the phrasebook already as "
+                                   f"`{seen[shape][0]}`",
+                                   where, "keep one of them"))
+                    continue
+                seen[shape] = (say, means)
+                entries.append((say, means))
+        return phrases.phrasebook(entries)
+
     def ruleset_for(self, name: str | None, rulesets: list[Ruleset], doc, path=("ruleset",)):
         if name is not None:
             for r in rulesets:
@@ -163,7 +191,7 @@ class Checker:
         return defaults[0] if defaults else None
 
     def base_scope(self, ruleset: Ruleset | None, statuses: list[Status]) -> Scope:
-        scope = Scope()
+        scope = Scope(phrasebook=self.book)
         if ruleset is not None:
             scope.dice_count = ruleset.data["dice"]["per_hero"]
             scope.faces = {v: "" for v in ruleset.data.get("dice_faces", [])}
@@ -174,7 +202,7 @@ class Checker:
             scope.phases.setdefault("turn", "turn")
         for status in statuses:
             _add_status(scope, status)
-        return scope
+        return _shielded(scope)
 
     # -- heroes
     def hero_scope(self, hero: Hero, ruleset, shared_statuses) -> Scope:
@@ -202,7 +230,7 @@ class Checker:
         for other in self.content.heroes:
             for status in other.statuses if other is not hero else ():
                 scope.others.setdefault(fold(status.name), (other.name, other.doc.path))
-        return scope
+        return _shielded(scope)
 
     def check_hero(self, hero: Hero, rulesets, shared_statuses) -> None:
         ruleset = self.ruleset_for(hero.ruleset, rulesets, hero.doc, ("rules",))
@@ -361,7 +389,7 @@ class Checker:
                 patterns.append(compile_pattern(text))
             if patterns:
                 scope.verbs.append((verb, patterns))
-            body, problems = parse_verb_body(verb.means.text)
+            body, problems = parse_verb_body(verb.means.text, scope.phrasebook)
             for p in problems:
                 self.at_site(verb.means, p)
             if body is not None and not any(p.severity == "error" for p in problems):
@@ -393,12 +421,17 @@ class Checker:
         doc, path = status.doc, status.path
         self.check_unique([(s, doc, path + ("sides", i)) for i, s in enumerate(status.sides)], "side")
         ctx = Context("status", status=status)
+        status.effects = list(status.written)  # as written: `read_as_printed` makes effects of them
+        told = status.spendable is not None and status.spendable.ast is not None
+        if told and "spendable" not in status.data:
+            status.spendable = None  # said by the text in an earlier check: said again now
         for site in status.effects:
             if site.side is not None:
                 self.value_in(site.side, status.sides, doc, site.path[:-1] + ("side",),
                               f"side of {status.name}")
             self.check_site(site, scope, ctx)
-        if status.spendable is not None:
+        self.read_as_printed(status)
+        if status.spendable is not None and status.spendable.ast is None:
             self.check_trigger_site(status.spendable, scope, ctx)
             spent = [site for site in status.effects if isinstance(site.ast, n.Effect)
                      and isinstance(site.ast.trigger, n.Spent)]
@@ -408,8 +441,7 @@ class Checker:
                                   doc.key_span(path + ("spendable",)),
                                   "say what a token does when spent: `When spent, prevent 2 dmg.`; or drop "
                                   "`spendable:` if its effects act on their own"), doc, path)
-        elif any(isinstance(site.ast, n.Effect) and isinstance(site.ast.trigger, n.Spent)
-                 for site in status.effects):
+        elif status.spendable is None and any(_spent(site) for site in status.effects):
             # "Spendable Status Effects": "Unless otherwise specified, you may spend these status
             # effects at any time"; a `When spent` effect with no `spendable:` was never spent
             status.spendable = Site("at any time", doc, path + ("name",), status.owner, "trigger",
@@ -420,8 +452,40 @@ class Checker:
                     self.check_requirement(tier.blueprint, scope, None)
                 self.check_site(tier.effect, scope, ctx)
 
+    def read_as_printed(self, status: Status) -> None:
+        """A status effect's printed description holds several effects: `When spent, ...` and `If you
+        gain this token while at Stack Limit, ...` sentences are effects of their own, and `<when>, you
+        may spend this token [and ...]` says when it is spent (its `spendable:`) and what spending does."""
+        sites: list[Site] = []
+        for site in status.effects:
+            if not isinstance(site.ast, n.Effect):
+                sites.append(site)
+                continue
+            for part in _own_effects(site.ast):
+                if _spends_this_token(part):
+                    part = self.spend_window(status, site, part)
+                if part is not None:
+                    sites.append(replace(site, ast=part))
+        status.effects = sites
+
+    def spend_window(self, status: Status, site: Site, part: n.Effect) -> n.Effect | None:
+        """`<when>, you may spend this token and <X>`: spendable then; spending it does X."""
+        when = part.trigger or n.AnyTime()
+        if "spendable" in status.data:
+            self.add(error("C036", f"the text of {status.name} says when it is spent, and so does "
+                           "`spendable:`", status.doc.key_span(status.path + ("spendable",)),
+                           "drop `spendable:`: the printed text says it"))
+        status.spendable = Site(render_trigger(when), site.doc, site.path, status.owner, "trigger",
+                                status=status, ast=when)
+        first, rest = part.body[0], part.body[1:]
+        inner = first.body if isinstance(first, (n.May, n.Must)) else (first,)
+        then = inner[1:] + rest
+        while then and isinstance(then[0], n.Then):
+            then = then[1:]
+        return n.Effect(n.Spent(span=when.span), False, then, part.labels, span=part.span) if then else None
+
     def check_trigger_site(self, site: Site, scope: Scope, ctx: Context) -> None:
-        trigger, problems = parse_trigger(site.text)
+        trigger, problems = parse_trigger(site.text, scope.phrasebook)
         for p in problems:
             self.at_site(site, p)
         if trigger is not None:
@@ -648,7 +712,7 @@ class Checker:
 
     # -- one piece of effect text
     def check_site(self, site: Site, scope: Scope, ctx: Context) -> None:
-        effect, problems = parse_effect(site.text)
+        effect, problems = parse_effect(site.text, scope.phrasebook)
         for p in problems:
             self.at_site(site, _named_hint(p, site.text, scope))
         if effect is None or any(p.severity == "error" for p in problems):
@@ -656,13 +720,25 @@ class Checker:
         for message in validate_effect_ast(n.to_json(effect)):
             self.add(error("C019", f"parsed effect does not match the effect schema: {message}",
                            site.span(), "this is a dtc bug; please report it with the effect text"))
+        for label in effect.labels:
+            self.check_label(site, label, ctx)
         effect = self.fit_trigger(site, effect, ctx)
         resolved, problems = resolve_effect(effect, scope, ctx)
         for p in problems:
             self.at_site(site, p)
         site.ast = resolved
 
+    def check_label(self, site: Site, label: n.Label, ctx: Context) -> None:
+        """`Attack Modifier.`, `Persistent.`, `Stack Limit: 2.` in the text: the YAML fields the engine
+        reads must say the same, or the card would be played as something the text says it is not."""
+        problem = _label_problem(label, site, ctx)
+        if problem is not None:
+            span = label.span or n.Offsets(0, len(site.text))
+            self.at_site(site, Problem("C036", problem[0], span.start, span.end, problem[1]))
+
     def fit_trigger(self, site: Site, effect: n.Effect, ctx: Context) -> n.Effect:
+        if ctx.kind in NEEDS_TRIGGER and not effect.body and effect.labels:
+            return effect  # `Persistent.` alone: a label, nothing that happens
         if ctx.kind in NEEDS_TRIGGER:
             effect = _trigger_first(effect)
             if effect.trigger is None:
@@ -682,7 +758,7 @@ class Checker:
             span = effect.trigger.span
             later, rest = _first_sentence(effect.body, site.text, span.end if span else 0)
             return n.Effect(None, False, (n.Delayed(effect.trigger, later, span=span),) + rest,
-                            span=effect.span)
+                            effect.labels, span=effect.span)
         return effect
 
 
@@ -712,7 +788,87 @@ def _trigger_first(effect: n.Effect) -> n.Effect:
         return effect
     delayed = guard.body[0]
     guarded = n.If(guard.condition, delayed.body, span=guard.span)
-    return n.Effect(delayed.trigger, effect.once_per_turn, (guarded,), span=effect.span)
+    return n.Effect(delayed.trigger, effect.once_per_turn, (guarded,), effect.labels, span=effect.span)
+
+
+_OWN_TRIGGERS = (n.Spent, n.GainedAtLimit)
+
+
+def _spent(site: Site) -> bool:
+    """Whether the site is a `When spent` effect."""
+    return isinstance(site.ast, n.Effect) and isinstance(site.ast.trigger, n.Spent)
+
+
+def _own_effects(effect: n.Effect) -> list[n.Effect]:
+    """The effect, and each `When spent` or `If you gain this token while at Stack Limit` sentence in it
+    with what follows it, as effects of their own (spending and gaining are moments of their own, not
+    something the first effect schedules)."""
+    parts: list[n.Effect] = []
+    head: list = []
+    current: n.Effect | None = None
+    for stmt in effect.body:
+        if isinstance(stmt, n.Delayed) and isinstance(stmt.trigger, _OWN_TRIGGERS):
+            if current is not None:
+                parts.append(current)
+            current = n.Effect(stmt.trigger, False, stmt.body, span=stmt.span)
+        elif current is not None:
+            current = replace(current, body=current.body + (stmt,))
+        else:
+            head.append(stmt)
+    first = replace(effect, body=tuple(head))
+    rest = parts + ([current] if current is not None else [])
+    return ([first] if head or first.trigger is not None or not rest else []) + rest
+
+
+def _spends_this_token(effect: n.Effect) -> bool:
+    """`<when>, you may spend this token ...` (or `spend this token and ...`)."""
+    if not effect.body or isinstance(effect.trigger, n.Spent):
+        return False
+    first = effect.body[0]
+    inner = first.body if isinstance(first, (n.May, n.Must)) else (first,)
+    return bool(inner) and isinstance(inner[0], n.Spend) and isinstance(inner[0].status, n.ThisToken)
+
+
+def _label_problem(label: n.Label, site: Site, ctx: Context) -> tuple[str, str] | None:
+    """(message, hint) when the label and the YAML disagree."""
+    status = ctx.status if ctx.kind == "status" else None
+    owner = site.doc.get(site.path[:-1]) if site.path else None
+    owner = owner if isinstance(owner, dict) else {}
+    if label.name == "attack modifier":
+        if ctx.kind == "card":
+            if owner.get("timing") != "roll":
+                return ("the text says `Attack Modifier`, and an Attack Modifier card is played in the Roll "
+                        "Phase", "give the card `timing: roll`")
+            return None
+        marked = status.data.get("attack_modifier") if status is not None else (
+            site.attack_modifier or owner.get("attack_modifier"))
+        if not marked:
+            return ("the text says `Attack Modifier`, and `attack_modifier:` is not set",
+                    "add `attack_modifier: true` beside this effect (the engine reads that field)")
+    elif label.name == "ultimate" and not ctx.ultimate:
+        return ("the text says `Ultimate`, and this is no Ultimate Ability",
+                "write the ability under `ultimate:`, or drop the label")
+    elif label.name == "persistent" and (status is None or not status.data.get("persistent")):
+        return ("the text says `Persistent`, and " + ("`persistent:` is not set" if status is not None
+                                                      else "only a status effect is persistent"),
+                "add `persistent: true` to the status effect" if status is not None else "drop the label")
+    elif label.name == "stack limit" and (status is None or status.stack_limit != label.value):
+        if status is None:
+            return "the text says `Stack Limit`, and only a status effect has one", "drop the label"
+        return (f"the text says `Stack Limit: {label.value}`, and `stack_limit:` is {status.stack_limit}",
+                f"write `stack_limit: {label.value}` (the engine reads that field)")
+    return None
+
+
+def _shielded(scope: Scope) -> Scope:
+    """The scope reading its text through the phrasebook without touching the content's own names
+    (a status named `Heavy Damage` is no `Heavy dmg`)."""
+    names = [*scope.status_names.values(), *(c.name for c in scope.components.values()),
+             *(form for _, form in scope.forms.values()), *scope.card_types.values(),
+             *(hero_status for hero_status in scope.others)]
+    if scope.phrasebook is not None:
+        scope.phrasebook = scope.phrasebook.shielding(names)
+    return scope
 
 
 def _named_hint(problem, text: str, scope: Scope):

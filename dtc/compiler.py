@@ -490,6 +490,12 @@ class _Emitter:
         self.countable(a.count)
         self.emit(Op.MUL, node=a)
 
+    def a_Sum(self, a: n.Sum) -> None:
+        for i, term in enumerate(a.terms):
+            self.amount(term)
+            if i:
+                self.emit(Op.ADD, node=a)
+
     def a_Capped(self, a: n.Capped) -> None:
         self.amount(a.amount)
         self.emit(Op.PUSH, a.cap, node=a)
@@ -513,6 +519,14 @@ class _Emitter:
             self.emit(Op.COUNT_SYMBOLS, self.chunk.const([self.c.symbol(s) for s in c.symbols]), node=c)
         elif isinstance(c, n.Excess):
             self.emit(Op.EVENT_VALUE, node=c)
+        elif isinstance(c, n.TokensHeld):  # another's tokens: read as that player, then back
+            if c.holder != "self":
+                self.emit(Op.ACTOR, TARGETS.index(c.holder), node=c)
+            self.emit(Op.COUNT_STATUS, self.c.status_index(c.status, self.scope)[0], node=c)
+            if c.holder != "self":
+                self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
+        elif isinstance(c, n.CardsInHand):
+            self.emit(Op.HAND_SIZE, node=c)
         else:
             self.emit(Op.EXTRA_ATTEMPTS, node=c)
 
@@ -524,7 +538,13 @@ class _Emitter:
 
     # -- tests and conditions (each pushes 1 or 0)
     def test(self, t: Any) -> None:
-        if isinstance(t, n.ValueRange):
+        if isinstance(t, n.OtherResult):  # none of the tests before it: not (t1 + t2 + ...)
+            for i, each in enumerate(t.tests):
+                self.test(each)
+                if i:
+                    self.emit(Op.ADD, node=t)
+            self.emit(Op.NOT, node=t)
+        elif isinstance(t, n.ValueRange):
             self.emit(Op.HAS_VALUE, t.low, t.high, node=t)
         elif len(t.items) == 1 and isinstance(t.items[0], n.SymbolNeed):
             item = t.items[0]
@@ -553,10 +573,14 @@ class _Emitter:
                 self.emit(Op.COUNT_STATUS, status, node=c)
             elif c.kind == "component":
                 self.emit(Op.GET_COMP, self.c.component_index(c.what, self.scope), node=c)
-            elif c.kind in ("opponent_status", "opponent_cp"):  # read as the opponent, then back
+            elif c.kind == "roll_total":
+                self.emit(Op.ROLL_TOTAL, node=c)
+            elif c.kind in ("opponent_status", "opponent_cp", "opponent_cards"):  # read as the opponent
                 self.emit(Op.ACTOR, TARGETS.index("opponent"), node=c)
                 if c.kind == "opponent_cp":
                     self.emit(Op.GET_CP, node=c)
+                elif c.kind == "opponent_cards":
+                    self.emit(Op.HAND_SIZE, node=c)
                 else:
                     self.emit(Op.COUNT_STATUS, self.c.status_index(c.what, self.scope)[0], node=c)
                 self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
@@ -585,7 +609,16 @@ class _Emitter:
         self.emit(Op.THEN, AT_A_THEN, node=s)
 
     def s_If(self, s: n.If) -> None:
-        self.guarded(lambda: self.condition(s.condition), s.body, s)
+        if not s.orelse:
+            self.guarded(lambda: self.condition(s.condition), s.body, s)
+            return
+        self.condition(s.condition)
+        otherwise = self.jump_if_false(s)
+        self.block(s.body)
+        done = self.jump(s)
+        self.land(otherwise)
+        self.block(s.orelse)
+        self.land(done)
 
     def s_On(self, s: n.On) -> None:
         self.guarded(lambda: self.test(s.test), s.body, s)
@@ -848,7 +881,12 @@ class _Emitter:
         self.emit(Op.MOVE, self.c.component_index(s.component, self.scope), direction, node=s)
 
     def s_Skip(self, s: n.Skip) -> None:
-        self.emit(Op.SKIP, self.c.phase(s.phase), node=s)
+        from dtc.opcodes import SKIP_NEXT_TURN  # (imported here: this method is all of the module it needs)
+
+        # the checker leaves `next` only before `turn`: `skip your next turn` is never the turn under way
+        ahead = s.phase.startswith("next ")
+        phase = s.phase[len("next "):] if ahead else s.phase
+        self.emit(Op.SKIP, self.c.phase(phase), SKIP_NEXT_TURN if ahead else 0, node=s)
 
     def s_PhaseFails(self, s: n.PhaseFails) -> None:
         self.emit(Op.FAIL_PHASE, self.c.phase(s.phase), node=s)

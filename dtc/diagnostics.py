@@ -93,6 +93,7 @@ CODES: dict[str, Code] = {
         Code("C033", "side-without-effect", "a component's side has no effect of its own"),
         Code("C034", "aimed-at-oneself", "an ability aims at the Attacker or Defender that is its own hero"),
         Code("C035", "upgrade-cheaper", "a higher level of an upgrade costs no more than a lower one"),
+        Code("C036", "label-mismatch", "the text says what a card or token is, and its YAML fields disagree"),
     ]
 }
 

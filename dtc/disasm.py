@@ -22,6 +22,7 @@ from dtc.opcodes import (
     OTHER_SIDE,
     SECTIONS,
     SHAPE_SIZE,
+    SKIP_NEXT_TURN,
     TABLE,
     TARGETS,
     VOID_KINDS,
@@ -159,6 +160,8 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
         return "rounded up" if value == 0 else "rounded down"
     if shape == "mode" and op == Op.CHANGE_DICE:
         return ("to any value", "to a value", "to a symbol")[value]
+    if shape == "mode" and op == Op.SKIP:
+        return "the next one" if value == SKIP_NEXT_TURN else ""
     if shape == "dir":
         return ("player chooses", "up", "down")[value]
     if shape in ("guild", "color"):

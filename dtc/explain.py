@@ -13,6 +13,7 @@ from typing import Any
 
 from dtc import artifact as artifact_mod
 from dtc import nodes as n
+from dtc import phrases
 from dtc.artifact import Artifact
 from dtc.checker import Checker
 from dtc.compiler import Compiler, _Scope
@@ -32,6 +33,7 @@ KINDS = ("offensive", "defensive", "card", "status", "passive")
 @dataclass
 class Explanation:
     tokens: list[str] = field(default_factory=list)
+    reading: str | None = None  # the text as the phrasebook rewrote it, when it did
     tree: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     listing: str = ""
@@ -64,10 +66,15 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
             seed: int, status: Any = None) -> Explanation:
     """Every stage's view of `text` as `hero`'s effect of the given kind (`--as status`: the text
     of `status`, the hero's first one when not given)."""
-    result = Explanation(tokens=tokens(text))
     site = _site(text, kind, hero)
+    book = _phrasebook(content, hero)
+    try:
+        reading = phrases.read(text, book).text
+    except phrases.Unsettled:
+        reading = text  # the diagnostics say so
+    result = Explanation(tokens=tokens(reading), reading=reading if reading != text else None)
     result.sources[site.doc.path] = site.doc.source
-    parsed, _ = parse_effect(text)
+    parsed, _ = parse_effect(text, book)
     if parsed is not None:
         result.tree = n.dump(parsed)
     if kind == "status" and status is None and hero.statuses:
@@ -93,9 +100,19 @@ def compile_text(content: Content, hero: Hero, text: str, kind: str = "card") ->
     return loaded, chunk_index
 
 
+def _phrasebook(content: Content, hero: Hero) -> phrases.Phrasebook | None:
+    """The phrasebook the hero's text is read through."""
+    checker = Checker(content)
+    checker.book = checker.check_phrasebooks()
+    ruleset = checker.ruleset_for(hero.ruleset, content.rulesets, hero.doc, ("rules",))
+    statuses = [s for ss in content.status_sets for s in ss.statuses]
+    return checker.hero_scope(hero, ruleset, statuses).phrasebook
+
+
 def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any) -> list[Diagnostic]:
     """Check the text as the hero's (filling `site.ast`); the diagnostics."""
     checker = Checker(content)
+    checker.book = checker.check_phrasebooks()
     ruleset = checker.ruleset_for(hero.ruleset, content.rulesets, hero.doc, ("rules",))
     statuses = [s for ss in content.status_sets for s in ss.statuses]
     scope = checker.hero_scope(hero, ruleset, statuses)

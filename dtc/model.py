@@ -32,6 +32,7 @@ class Site:
     requirement: Any = None  # the activation requirement (text site) this effect rides on
     attack_modifier: bool = False
     ast: Any = None
+    broken: bool = False  # the checker found an error in it: what `ast` holds is not what runs
 
     def span(self):
         return self.doc.span(self.path)
@@ -101,10 +102,11 @@ class Status:
     path: tuple
     owner: str
     data: dict
-    effects: list[Site] = field(default_factory=list)
+    effects: list[Site] = field(default_factory=list)  # as the engine runs them (`Checker.read_as_printed`)
     spendable: Site | None = None
     sides: list[str] = field(default_factory=list)
     slots: list[Slot] = field(default_factory=list)
+    written: list[Site] = field(default_factory=list)  # the effect texts as written in the YAML
 
 
 @dataclass
@@ -200,6 +202,15 @@ class StatusSet:
 
 
 @dataclass
+class Phrasebook:
+    """A phrasebook document: printed phrasings, each `say` pattern with the core text it `means`."""
+
+    name: str
+    doc: Document
+    entries: list[tuple[str, str, tuple]]  # (say, means, path of the phrase)
+
+
+@dataclass
 class CardSet:
     name: str
     doc: Document
@@ -239,6 +250,7 @@ class Content:
     status_sets: list[StatusSet] = field(default_factory=list)
     card_sets: list[CardSet] = field(default_factory=list)
     rulesets: list[Ruleset] = field(default_factory=list)
+    phrasebooks: list[Phrasebook] = field(default_factory=list)
     valeria: Any = None  # dtc.valeria.content.Valeria: the Kingdoms of Valeria documents
 
 
@@ -259,7 +271,17 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.card_sets.append(CardSet(data["card_set"], doc, cards, data.get("for") == "every hero"))
         elif kind == "ruleset":
             content.rulesets.append(Ruleset(doc.data["ruleset"], doc, doc.data))
+        elif kind == "phrasebook":
+            content.phrasebooks.append(_phrasebook(doc))
     return content
+
+
+def _phrasebook(doc: Document) -> Phrasebook:
+    entries = []
+    for i, phrase in enumerate(doc.data["phrases"]):
+        says = phrase["say"] if isinstance(phrase["say"], list) else [phrase["say"]]
+        entries.extend((say, phrase["means"], ("phrases", i)) for say in says)
+    return Phrasebook(doc.data["phrasebook"], doc, entries)
 
 
 def _site(doc, path, owner, context, allow=None, **extra) -> Site:
@@ -371,6 +393,7 @@ def _status(doc, path, data, owner_name) -> Status:
                 _site(doc, path + ("effects", i, "effect"), label, "status",
                       {**allow, **item.get("allow", {})}, status=status, side=item.get("side"))
             )
+    status.written = list(status.effects)
     if "spendable" in data:
         status.spendable = _site(doc, path + ("spendable",), owner, "trigger", allow, status=status)
     for i, slot in enumerate(data.get("slots", [])):

@@ -95,7 +95,32 @@ class ExtraRollAttempts:
     span: Offsets | None = _span()
 
 
-Countable = SymbolsRolled | Excess | ExtraRollAttempts
+@dataclass(frozen=True, slots=True)
+class TokensHeld:
+    """Countable: the tokens of a status a player has: `per Fire Mastery token you have`, `for each
+    Hex on your opponent` (`holder`: a target, `self` for you)."""
+
+    status: str
+    holder: str = "self"
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class CardsInHand:
+    """Countable: the cards in the player's hand: `per card in your hand`."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Sum:
+    """Amounts added up: `1 + 2 × [Heart]`."""
+
+    terms: tuple
+    span: Offsets | None = _span()
+
+
+Countable = SymbolsRolled | Excess | ExtraRollAttempts | TokensHeld | CardsInHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +226,15 @@ class Requirement:
     span: Offsets | None = _span()
 
 
-DiceTest = Requirement | ValueRange
+@dataclass(frozen=True, slots=True)
+class OtherResult:
+    """`On any other result`: none of the `On` tests before it (in the same sentence run) held."""
+
+    tests: tuple
+    span: Offsets | None = _span()
+
+
+DiceTest = Requirement | ValueRange | OtherResult
 
 # ------------------------------------------------------------- triggers
 
@@ -337,7 +370,8 @@ class YouHave:
     compare: str  # at_least | more_than | fewer_than | exactly
     count: int
     what: str
-    kind: str  # status | opponents | cp | cards | component | opponent_status | opponent_cp
+    kind: str  # status | opponents | cp | cards | component | opponent_status | opponent_cp | opponent_cards
+    # | roll_total (the dice rolled, added up)
     span: Offsets | None = _span()
 
 
@@ -752,10 +786,11 @@ class Then:
 
 @dataclass(frozen=True, slots=True)
 class If:
-    """`If in Wolf Form, ...`."""
+    """`If in Wolf Form, ...`; `orelse` is what `Otherwise, ...` does when the condition fails."""
 
     condition: Condition
     body: tuple
+    orelse: tuple = ()
     span: Offsets | None = _span()
 
 
@@ -819,12 +854,24 @@ class Instead:
 
 
 @dataclass(frozen=True, slots=True)
+class Label:
+    """What the text says the card or token is: `Attack Modifier.`, `Ultimate.`, `Persistent.`,
+    `Stack Limit: 2.` (`value`); the checker holds it against the YAML fields the engine reads."""
+
+    name: str  # attack modifier | ultimate | persistent | stack limit
+    value: int | None = None
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Effect:
-    """A whole effect text: an optional trigger and limit, then statements in order."""
+    """A whole effect text: an optional trigger and limit, then statements in order, and the labels
+    the text gives itself."""
 
     trigger: Trigger | None
     once_per_turn: bool
     body: tuple
+    labels: tuple = ()
     span: Offsets | None = _span()
 
 
@@ -839,15 +886,16 @@ Stmt = (
 NODE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in [
-        Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, Per, Capped,
-        TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange,
+        Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, TokensHeld,
+        CardsInHand, Sum, Per, Capped,
+        TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, OtherResult,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
         Inflict, Remove, Spend, Draw, Discard, Search, Shuffle, FoundCards, HandCards, Place,
         UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll, Reroll, ChangeDice, Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
-        Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Effect,
+        Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
     ]
 }
 
@@ -892,6 +940,20 @@ def respan(node: Any, span: Offsets | None) -> Any:
     return replace(node, span=span, **changes)
 
 
+def remap(node: Any, where) -> Any:
+    """A copy of the tree with each span moved by `where(start, end) -> (start, end)` (the phrasebook's
+    map from the text as read back to the printed text)."""
+    if isinstance(node, tuple):
+        return tuple(remap(x, where) for x in node)
+    if not is_dataclass(node) or isinstance(node, Offsets):
+        return node
+    changes = {f.name: remap(getattr(node, f.name), where) for f in fields(node) if f.name != "span"}
+    span = getattr(node, "span", None)
+    if span is not None:
+        changes["span"] = Offsets(*where(span.start, span.end))
+    return replace(node, **changes)
+
+
 # ------------------------------------------------------------------ to JSON
 
 
@@ -914,7 +976,7 @@ def to_json(node: Any) -> Any:
 
 # -------------------------------------------------------------------- dump
 
-_BLOCK_FIELDS = ("body", "options")
+_BLOCK_FIELDS = ("body", "options", "orelse")
 
 
 def dump(node: Any, indent: str = "") -> str:
@@ -927,7 +989,10 @@ def dump(node: Any, indent: str = "") -> str:
         value = getattr(node, f.name)
         if f.name not in _BLOCK_FIELDS or not value:
             continue
-        if f.name == "options":
+        if f.name == "orelse":
+            lines.append(f"{indent}  otherwise:")
+            lines.append(dump(value, indent + "    "))
+        elif f.name == "options":
             for i, option in enumerate(value, 1):
                 lines.append(f"{indent}  option {i}:")
                 lines.append(dump(option, indent + "    "))
@@ -948,7 +1013,7 @@ def _inline(node: Any, skip_blocks: bool = False) -> str:
         if f.name == "span" or (skip_blocks and f.name in _BLOCK_FIELDS + ("action",)):
             continue
         value = getattr(node, f.name)
-        if f.name == "joined" and not value:
+        if f.name in ("joined", "labels", "orelse") and not value:
             continue
         parts.append(f"{f.name}={_inline(value)}")
     return f"{type(node).__name__}(" + ", ".join(parts) + ")"

@@ -18,7 +18,8 @@ Operand shapes (size in bytes, what the value refers to):
   ctype     u8 artifact card-type table, 255 = any card
   chunk     u16 artifact chunk table         tier    u8 0 = none, k = the status's tier k-1
   cmp       u8 COMPARISONS index             mode    u8 0 up / 1 down (rounding), or
-  dir       u8 0 the player chooses / 1 up / 2 down      a change-dice mode (see CHANGE_DICE)
+  dir       u8 0 the player chooses / 1 up / 2 down      a change-dice mode (see CHANGE_DICE),
+                                                         or a skip's (see SKIP)
 
 Kingdoms of Valeria shapes (u8 each):
   guild     0 = any, k = guild k-1 of the artifact's Valeria rules
@@ -171,6 +172,13 @@ SECTIONS = ("gold", "wall")  # MARK_NEXT: sections marked in order with no choic
 COUNTABLES = ("bridges", "domains", "gold_pips", "wall_stars", "lairs", "star_pips", "citizen_pips")
 VOID_KINDS = ("citizen", "domain", "lair")
 ANY_CARD = 255
+# SKIP's phase operand: the phases the Dice Throne engine plays ("Turn Phases"), the groups it plays
+# them in (`part_of`), and the whole turn; a phase it does not play could be named but never skipped
+SKIPPABLE = frozenset({
+    "Upkeep Phase", "Income Phase", "Main Phase (1)", "Offensive Roll Phase", "Targeting Roll Phase",
+    "Defensive Roll Phase", "Main Phase (2)", "Discard Phase", "Main Phase", "Roll Phase", "turn",
+})
+SKIP_NEXT_TURN = 1  # SKIP's mode for `skip your next turn`: never the turn under way (0: the next one)
 OTHER_SIDE = 255  # a side operand: `Flip <dial> over`: to whichever of its two sides is down
 
 
@@ -236,7 +244,9 @@ _ROWS = [
     (Op.PREVENT_ALL, (), 0, 0, False, "prevent all incoming dmg"),
     (Op.ATTACK_BECOMES, ("dtype",), 0, 0, False, "the current Attack's damage becomes the type"),
     (Op.FAIL_PHASE, ("phase",), 0, 0, False, "the phase fails and has no effect"),
-    (Op.SKIP, ("phase",), 0, 0, False, "the actor skips their next such phase"),
+    (Op.SKIP, ("phase", "mode"), 0, 0, False,
+     "the actor skips their next such phase; `turn`: the rest of the actor's own turn under way (mode 0, "
+     "said before its last phase), else (or mode 1, `next turn`) their next turn"),
     (Op.HEAL, (), 1, 0, False, "the actor heals N"),
     (Op.GAIN_CP, (), 1, 0, False, "the actor gains N CP"),
     (Op.LOSE_CP, (), 1, 0, False, "the actor loses N CP"),

@@ -24,6 +24,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from dtc import nodes as n
+from dtc import phrases
+from dtc.phrases import Phrasebook
 from dtc.resources import cache_dir, data_dir
 
 START_SYMBOLS = ["effect", "requirement", "amount", "trigger"]
@@ -100,65 +102,64 @@ def _save_atomically(parser: Lark, path) -> None:
 # --------------------------------------------------------------- entry points
 
 
-def parse_effect(text: str) -> tuple[n.Effect | None, list[Problem]]:
-    """Parse a whole effect text (`Gain Hex. Then deal 6 dmg.`)."""
-    return _parse(text, "effect")
+def parse_effect(text: str, book: Phrasebook | None = None) -> tuple[n.Effect | None, list[Problem]]:
+    """Parse a whole effect text (`Gain Hex. Then deal 6 dmg.`), read through the phrasebook."""
+    return _parse(text, "effect", book)
 
 
 def parse_requirement(text: str) -> tuple[n.Requirement | None, list[Problem]]:
     """Parse an activation requirement (`3 [Claw]`, `Small Straight`)."""
-    return _parse(text, "requirement")
+    return _parse(text, "requirement", None)
 
 
 def parse_amount(text: str) -> tuple[Any, list[Problem]]:
     """Parse an amount (`2`, `up to 2`, `1 or 2`): used for verb arguments."""
-    return _parse(text, "amount")
+    return _parse(text, "amount", None)
 
 
-def parse_trigger(text: str) -> tuple[Any, list[Problem]]:
+def parse_trigger(text: str, book: Phrasebook | None = None) -> tuple[Any, list[Problem]]:
     """Parse a trigger on its own (`at any time`, `during your Main Phase`)."""
-    return _parse(text, "trigger")
+    return _parse(text, "trigger", book)
 
 
 @lru_cache(maxsize=4096)
-def _parse(text: str, start: str) -> tuple[Any, list[Problem]]:
+def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Problem]]:
     # Cached: effect text repeats a lot across heroes and cards ("Deal 5 dmg.").
     # Nodes are frozen, so sharing a result is safe.
-    problems = run_together(text)
-    if problems:
-        return None, problems
     if not text.strip():
         return None, [Problem("P002", "the text is empty", 0, 1, "write the effect, e.g. `Deal 5 dmg.`")]
     try:
-        tree = lark_parser().parse(text, start=start)
+        reading = phrases.read(text, book)
+    except phrases.Unsettled as exc:
+        return None, [Problem("P005", "the phrasebook keeps rewriting this text", 0, len(text),
+                              f"it reads `{exc}` after {phrases.MAX_PASSES} passes: a phrase's `means` "
+                              "holds its own `say`")]
+    notes = [Problem("P003", f"`{word}` runs a number and a word together", a, b,
+                     f"write `{_SEAM.sub(' ', word)}`", severity="warning")
+             for a, b, word in reading.spaced]
+    try:
+        tree = lark_parser().parse(reading.text, start=start)
     except UnexpectedInput as exc:
-        return None, [_explain(exc, text, start)]
-    builder = _Builder(text)
+        return None, notes + [_printed(_explain(exc, reading.text, start), reading)]
+    builder = _Builder(reading.text)
     node = builder.transform(tree)
-    return node, builder.problems
+    if reading.rewritten:
+        node = n.remap(node, reading.span)
+    return node, notes + [_printed(p, reading) for p in builder.problems]
+
+
+def _printed(problem: Problem, reading: phrases.Reading) -> Problem:
+    """A problem found in the text as read, placed on the printed text it comes from."""
+    if not reading.rewritten:
+        return problem
+    start, end = reading.span(problem.start, problem.end)
+    return replace(problem, start=start, end=max(end, start + 1))
 
 
 # ------------------------------------------------------------ run-together
 
 
-_SHIELDED = re.compile(r"\[[^\]]*\]|\{[^}]*\}|\"[^\"]*\"|“[^”]*”")
-_WORD = re.compile(r"[A-Za-z0-9'’]+")
 _SEAM = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
-
-
-def run_together(text: str) -> list[Problem]:
-    """Numbers and words written without a space (`heal5`, `5dmg`) are errors, not parses."""
-    shielded = _SHIELDED.sub(lambda m: " " * len(m.group(0)), text)
-    problems = []
-    for m in _WORD.finditer(shielded):
-        word = m.group(0)
-        if _SEAM.search(word):
-            fixed = _SEAM.sub(" ", word)
-            problems.append(
-                Problem("P003", f"`{word}` runs a number and a word together", m.start(), m.end(),
-                        f"write `{fixed}`")
-            )
-    return problems
 
 
 # --------------------------------------------------------- error messages
@@ -246,17 +247,14 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         hint = "write `at any time`"
     elif token.type == "WORD" and token.value.casefold() in ("less", "most", "fewer", "below", "under"):
         hint = _comparison_hint(token.value, text[:where])
-    elif re.search(r"(^|[.:]\s*)additionally\s*$", text[:where], re.I):
-        hint = ("`Additionally, ...` is written under the ability's `additionally:` key (it acts whichever "
-                "tier or variant is met)")
     elif re.search(r"\bif\s+(the\s+|your\s+)?(defender|attacker|target|enemy)\s+has\b", text[:where], re.I):
         hint = "another player's tokens are tested with `If your opponent has <status>, ...`"
     elif re.search(r"\b(on|to|from)\s+(them|him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
                 "opponent` (the effect language has no `them`)")
-    elif re.search(r"\botherwise\b", text[:end], re.I):
-        hint = ("there is no `Otherwise`: write each case as its own sentence, `If you have X, A. If you "
-                "have no X, B.`")
+    elif expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU"}:  # `for each Hex` and no more
+        hint = ("`per` and `for each` count symbols rolled (`per [Claw] rolled`) or tokens (`per Hex token "
+                "you have`, `for each Hex on your opponent`)")
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
         hint = f"dice symbols are written in brackets: `[{token.value}]`"
     elif token.type == "WORD" and "NUMBER" in expected:
@@ -373,7 +371,8 @@ class _Builder(Transformer):
 
     # -- effect structure
     def effect(self, meta, steps_per_sentence):
-        steps = [s for sentence in steps_per_sentence for s in sentence]
+        labels = tuple(s for sentence in steps_per_sentence for s in sentence if isinstance(s, n.Label))
+        steps = [s for sentence in steps_per_sentence for s in sentence if not isinstance(s, n.Label)]
         trigger, once = None, False
         if steps:
             trigger, once = self._lift(steps[0])
@@ -384,8 +383,39 @@ class _Builder(Transformer):
                     self._misplaced(g, "`once per turn` goes at the start of an effect")
             if step.then and body:  # a `Then` with nothing before it changes nothing
                 body.append(n.Then(span=step.span))
-            body.extend(_wrap([g for g in step.guards if g.kind != "limit"], step.body))
-        return n.Effect(trigger, once, tuple(body), span=_off(meta))
+            guards = [g for g in step.guards if g.kind != "limit"]
+            if guards and guards[0].kind == "otherwise":
+                self._otherwise(body, guards[0], _wrap(guards[1:], step.body))
+                continue
+            wrapped = _wrap(guards, step.body)
+            if guards and guards[0].kind == "on" and isinstance(guards[0].value, n.OtherResult):
+                wrapped = (self._other_result(body, wrapped[0], guards[0]),)
+            body.extend(wrapped)
+        return n.Effect(trigger, once, tuple(body), labels, span=_off(meta))
+
+    def _otherwise(self, body: list, guard: _Guard, then: tuple) -> None:
+        """`If X, A. Otherwise, B.`: B is the If's `orelse`; after `On`s, B is `On any other result`."""
+        before = body[-1] if body else None
+        if isinstance(before, n.If) and not before.orelse:
+            body[-1] = replace(before, orelse=then)
+        elif isinstance(before, n.On):
+            other = n.On(n.OtherResult((), span=guard.span), then, span=guard.span)
+            body.append(self._other_result(body, other, guard))
+        else:
+            self._misplaced(guard, "`Otherwise` follows the `If` (or `On`) sentence it is the other "
+                                   "case of")
+            body.extend(then)
+
+    def _other_result(self, body: list, on: n.On, guard: _Guard) -> n.On:
+        """`On any other result`: the tests of the `On` sentences just before it."""
+        tests = []
+        for stmt in reversed(body):
+            if not isinstance(stmt, n.On) or isinstance(stmt.test, n.OtherResult):
+                break
+            tests.insert(0, stmt.test)
+        if not tests:
+            self._misplaced(guard, "`On any other result` follows the `On` sentences it is the rest of")
+        return replace(on, test=replace(on.test, tests=tuple(tests)))
 
     def _lift(self, step: _Step):
         """Move the leading trigger (and `once per turn`) of the first step to the effect."""
@@ -398,7 +428,7 @@ class _Builder(Transformer):
                 trigger = g.value
                 step.guards[i] = _Guard("lifted", None, g.span)
                 break
-            elif not (g.kind == "if" and isinstance(g.value, n.InForm)):
+            elif not (g.kind == "also" or (g.kind == "if" and isinstance(g.value, n.InForm))):
                 break
         step.guards[:] = [g for g in step.guards if g.kind != "lifted"]
         return trigger, once
@@ -416,6 +446,8 @@ class _Builder(Transformer):
         self.problems.append(Problem("C016", message, span.start, span.end))
 
     def sentence(self, meta, items):
+        if len(items) == 1 and isinstance(items[0], n.Label):
+            return [items[0]]
         steps = []
         pending_then = False
         for item in items:
@@ -433,8 +465,15 @@ class _Builder(Transformer):
         if then:
             items = items[1:]
         guards = [i for i in items if isinstance(i, _Guard)]
-        body = items[-1]
+        trailing = [g for g in guards if g.kind == "trailing"]
+        if trailing:  # `receive 1 dmg during your Upkeep Phase` reads `During your Upkeep Phase, receive ...`
+            guards = [_Guard("trigger", trailing[0].value, trailing[0].span)] + [
+                g for g in guards if g.kind != "trailing"]
+        body = next(i for i in reversed(items) if not isinstance(i, _Guard))
         return _Step(then, guards, body, _off(meta))
+
+    def trailing_trigger(self, meta, items):
+        return _Guard("trailing", items[0], _off(meta))
 
     def then(self, meta, _):
         return n.Then(span=_off(meta))
@@ -450,6 +489,28 @@ class _Builder(Transformer):
 
     def on_guard(self, meta, items):
         return _Guard("on", items[0], _off(meta))
+
+    def attack_modifier_label(self, meta, _):
+        return n.Label("attack modifier", span=_off(meta))
+
+    def persistent_label(self, meta, _):
+        return n.Label("persistent", span=_off(meta))
+
+    def ultimate_label(self, meta, _):
+        return n.Label("ultimate", span=_off(meta))
+
+    def stack_limit_label(self, meta, items):
+        return n.Label("stack limit", int(items[-1]), span=_off(meta))
+
+    def also_guard(self, meta, _):
+        # "Additionally, inflict Hex": what follows happens too, as the text before it does
+        return _Guard("also", None, _off(meta))
+
+    def otherwise_guard(self, meta, _):
+        return _Guard("otherwise", None, _off(meta))
+
+    def on_other(self, meta, _):
+        return n.OtherResult((), span=_off(meta))
 
     def for_each_guard(self, meta, items):
         return _Guard("for_each", items[0], _off(meta))
@@ -830,9 +891,36 @@ class _Builder(Transformer):
         return str(items[0])[1:-1]
 
     def you_have(self, meta, items):
-        compare, count = _at_most(items[0] if len(items) == 3 else "at_least", int(items[-2]))
+        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
+        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
+        compare, count = _at_most(words[-1] if words else "at_least", int(number))
         kind, what = items[-1]
         return n.YouHave(compare, count, what, kind, span=_off(meta))
+
+    def total_is(self, meta, items):
+        """`If the total is 12 or more`: the dice just rolled, added up (`is 12`: exactly)."""
+        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
+        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
+        compare, count = _at_most(words[-1] if words else "exactly", int(number))
+        return n.YouHave(compare, count, "total", "roll_total", span=_off(meta))
+
+    def opponent_cards(self, meta, items):
+        """`If your opponent has 4 or more cards in hand`."""
+        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
+        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
+        compare, count = _at_most(words[-1] if words else "at_least", int(number))
+        return n.YouHave(compare, count, "cards", "opponent_cards", span=_off(meta))
+
+    def tokens_held(self, meta, items):
+        named = len(items) > 1 and isinstance(items[1], str) and items[1] in n.TARGETS
+        holder = items[1] if named else "self"
+        return n.TokensHeld(str(items[0]), holder, span=_off(meta))
+
+    def cards_in_hand(self, meta, _):
+        return n.CardsInHand(span=_off(meta))
+
+    def sum(self, meta, items):
+        return n.Sum(tuple(items), span=_off(meta))
 
     def you_have_one(self, meta, items):
         """`If you have a negative status effect`, `If you have <status>`: at least 1; `If you have
@@ -844,15 +932,18 @@ class _Builder(Transformer):
         return n.YouHave("fewer_than" if none else "at_least", 1, what, kind, span=_off(meta))
 
     def component_is(self, meta, items):
-        """`If Heat is 4` (exactly), `If Heat is at least 4`: a dial's value."""
-        compare, count = _at_most(items[1] if len(items) == 3 else "exactly", int(items[-1]))
+        """`If Heat is 4` (exactly), `If Heat is at least 4`, `If Heat is 4 or more`: a dial's value."""
+        words = [i for i in items[1:] if isinstance(i, str) and not isinstance(i, lark.Token)]
+        number = next(i for i in items[1:] if isinstance(i, lark.Token) and i.type == "NUMBER")
+        compare, count = _at_most(words[-1] if words else "exactly", int(number))
         return n.YouHave(compare, count, items[0], "component", span=_off(meta))
 
     def opponent_has(self, meta, items):
         """`If your opponent has Scorch` (at least 1), `If the opponent has 2 Scorch`."""
         numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
         # `compare? NUMBER? name`: a comparison, when written, comes first and is no token
-        compare = items[0] if len(items) > 1 and not isinstance(items[0], lark.Token) else "at_least"
+        words = [i for i in items[:-1] if isinstance(i, str) and not isinstance(i, lark.Token)]
+        compare = words[-1] if words else "at_least"  # `at least 2`, or `2 or more`
         count = int(numbers[0]) if numbers else 1
         what = str(items[-1])
         for article in ("a ", "an ", "any "):  # `has a negative status effect`: at least 1
@@ -864,9 +955,6 @@ class _Builder(Transformer):
         compare, count = _at_most(compare, count)
         kind = "opponent_cp" if what.casefold() == "cp" else "opponent_status"
         return n.YouHave(compare, count, what, kind, span=_off(meta))
-
-    def component_at_least(self, meta, items):
-        return n.YouHave("at_least", int(items[1]), items[0], "component", span=_off(meta))
 
     def at_least(self, meta, _):
         return "at_least"

@@ -20,6 +20,7 @@ from dtc.schema import check_document
 from dtc.source import SourceFile, display_path, real_path
 
 CONTENT_SUFFIXES = (".yaml", ".yml")
+PHRASEBOOK = "phrasebook.yaml"  # the built-in phrasebook, under content/rules/
 
 
 @dataclass
@@ -106,9 +107,14 @@ def run(paths: list[Path], builtin_rules: bool = True) -> Result:
     result.files = len(files)
     documents = load_documents(files, result)
     if builtin_rules and not any(kind == "ruleset" for kind, _ in documents):
-        rules = sorted((builtin_content_dir() / "rules").glob("*.yaml"))
+        rules = sorted(p for p in (builtin_content_dir() / "rules").glob("*.yaml") if p.name != PHRASEBOOK)
         quiet = Result(model.Content())
         documents = load_documents(rules, quiet) + documents
+        result.sources.update(quiet.sources)
+    if builtin_rules and not any(kind == "phrasebook" for kind, _ in documents):
+        # the printed phrasings every Dice Throne text uses, unless the content brings its own
+        quiet = Result(model.Content())
+        documents = load_documents([builtin_content_dir() / "rules" / PHRASEBOOK], quiet) + documents
         result.sources.update(quiet.sources)
     result.content = model.build(documents)
     result.diagnostics.extend(check(result.content))

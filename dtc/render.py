@@ -36,7 +36,14 @@ def render_effect(effect: n.Effect) -> str:
         sentences[0] = ", ".join(lead) + ", " + sentences[0]
     elif lead:
         sentences = [", ".join(lead)]
-    return " ".join(_cap(s) + "." for s in sentences)
+    labels = [_label(label) for label in effect.labels]
+    return " ".join(_cap(s) + "." for s in labels + sentences)
+
+
+def _label(label: n.Label) -> str:
+    if label.name == "stack limit":
+        return f"Stack Limit: {label.value}"
+    return label.name.title()
 
 
 def _sentences(body: tuple) -> list[str]:
@@ -90,6 +97,8 @@ def render_amount(a: Any) -> str:
         return f"{a.each} × {_symbols(a.symbols)}"
     if isinstance(a, n.Param):
         return "{" + a.name + "}"
+    if isinstance(a, n.Sum):
+        return " + ".join(render_amount(t) for t in a.terms)
     raise TypeError(f"not a plain amount: {type(a).__name__}")
 
 
@@ -125,6 +134,12 @@ def render_countable(c: Any) -> str:
         return f"increase above {c.limit}"
     if isinstance(c, n.ExtraRollAttempts):
         return "Roll Attempt beyond the first"
+    if isinstance(c, n.TokensHeld) and c.holder != "self":
+        return f"{c.status} token on {_TARGETS[c.holder]}"
+    if isinstance(c, n.TokensHeld):
+        return f"{c.status} token you have"
+    if isinstance(c, n.CardsInHand):
+        return "card in your hand"
     raise TypeError(type(c).__name__)
 
 
@@ -272,7 +287,8 @@ _STMT = {
     n.Actor: _actor,
     n.Cost: lambda s: f"spend {render_amount(s.cp)} {s.status or 'CP'} to "
     + " and ".join(render_stmt(a) for a in s.action),
-    n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}",
+    n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}" + (
+        f". Otherwise, {render_body(s.orelse)}" if s.orelse else ""),
     n.On: lambda s: f"on {render_test(s.test)}, {render_body(s.body)}",
     n.ForEach: lambda s: f"for each {render_countable(s.count)}, {render_body(s.body)}",
     n.May: lambda s: f"you may {render_body(s.body)}",
@@ -290,6 +306,8 @@ def render_test(t: Any) -> str:
     """A dice test or requirement: `2 [Paw]`, `4-of-a-kind [Paw]`, `Small Straight`, `1-2`."""
     if isinstance(t, n.ValueRange):
         return str(t.low) if t.low == t.high else f"{t.low}-{t.high}"
+    if isinstance(t, n.OtherResult):
+        return "any other result"
     parts = []
     for i, item in enumerate(t.items):
         if isinstance(item, n.SymbolNeed):
@@ -334,6 +352,11 @@ def render_condition(c: Any) -> str:
             and c.kind in ("status", "opponent_status", "cp", "opponent_cp"):
         what = "CP" if c.kind.endswith("cp") else c.what
         return f"if {'your opponent has' if c.kind.startswith('opponent') else 'you have'} no {what}"
+    if c.kind == "roll_total":
+        words = {**_HAVE_WORDS, "at_least": "at least ", "exactly": ""}[c.compare]
+        return f"if the total rolled is {words}{c.count}"
+    if c.kind == "opponent_cards":
+        return f"if your opponent has {compare}{c.count} cards in hand"
     if c.kind in ("opponent_status", "opponent_cp"):
         return f"if your opponent has {compare}{c.count} {c.what}"
     what = {"opponents": "opponent" if c.count == 1 else "opponents", "cp": "CP",

@@ -17,6 +17,7 @@ from typing import Any
 from dtc import dice
 from dtc import nodes as n
 from dtc.parser import Problem, core_word_guess, parse_effect
+from dtc.phrases import Phrasebook
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
@@ -59,6 +60,7 @@ class Scope:
     damage_types: dict[str, str] = field(default_factory=dict)
     phases: dict[str, str] = field(default_factory=dict)
     others: dict[str, tuple[str, str]] = field(default_factory=dict)  # another hero's status -> (hero, file)
+    phrasebook: Phrasebook | None = None  # printed phrasings the text is read through
 
 
 @dataclass
@@ -102,10 +104,13 @@ class Resolver:
 
     def body(self, body: tuple) -> tuple:
         out: list = []
+        joined: list[bool] = []  # whether each statement continues the verb before it
         for stmt in body:
             resolved = self.stmt(stmt, out[-1] if out else None)
+            joined.append(resolved is not stmt and getattr(stmt, "joined", False)
+                          and not isinstance(resolved, (n.VerbCall, n.Item)))
             out.append(resolved)
-        return tuple(out)
+        return tuple(_share_targets(out, joined))
 
     def stmt(self, s: Any, previous: Any) -> Any:
         method = getattr(self, "s_" + type(s).__name__, None)
@@ -133,8 +138,10 @@ class Resolver:
         if isinstance(e, n.SymbolsRolled):
             self.need_roll(e.span, "counting symbols rolled")
             return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
-        if isinstance(e, (n.Per, n.Capped, n.Half)):
+        if isinstance(e, (n.Per, n.Capped, n.Half, n.Sum)):
             return self.generic(e)
+        if isinstance(e, n.TokensHeld):
+            return replace(e, status=self.status(e.status, e.span))
         if isinstance(e, (n.TotalRoll, n.ValueRolled)):
             self.need_roll(e.span, "the value rolled")
             return e
@@ -244,6 +251,12 @@ class Resolver:
         return replace(s, body=self.body(s.body))
 
     def s_On(self, s, _):
+        if isinstance(s.test, n.OtherResult):
+            # the tests were checked in their own sentences: resolved again, quietly
+            heard, self.problems = self.problems, []
+            tests = tuple(self.dice_test(t) for t in s.test.tests)
+            self.problems = heard
+            return replace(s, test=replace(s.test, tests=tests), body=self.body(s.body))
         test = self.dice_test(s.test)
         return replace(s, test=test, body=self.body(s.body))
 
@@ -251,7 +264,8 @@ class Resolver:
         return replace(s, count=self.expr(s.count, s.span), body=self.body(s.body))
 
     def s_If(self, s, _):
-        return replace(s, condition=self.condition(s.condition), body=self.body(s.body))
+        return replace(s, condition=self.condition(s.condition), body=self.body(s.body),
+                       orelse=self.body(s.orelse))
 
     def s_Choose(self, s, _):
         return replace(s, options=tuple(self.body(o) for o in s.options))
@@ -358,7 +372,23 @@ class Resolver:
         return replace(self.generic(s), status=self.status(s.status, s.span))
 
     def s_Skip(self, s, _):
-        return replace(s, phase=self.phase(s.phase, s.span))
+        """`skip your <phase>` (or a group of phases, `Main Phase`), `skip your turn`, `skip your next
+        turn`: only what the engine plays can be skipped; `next` is kept before `turn` alone (the turn
+        after this one, where `skip your turn` in one's own turn is the rest of it), and is the same
+        as nothing before a phase (the next one is the one skipped either way)."""
+        from dtc.opcodes import SKIPPABLE  # (imported here: this method is all of the module it needs)
+
+        words = s.phase.split()
+        ahead = len(words) > 1 and words[0].casefold() == "next"
+        phase = self.phase(" ".join(words[1:]) if ahead else s.phase, s.span)
+        if self.is_param(phase):
+            return replace(s, phase=phase)
+        known = fold(phase) in self.scope.phases
+        if known and phase not in SKIPPABLE:
+            playable = sorted(p for p in set(self.scope.phases.values()) if p in SKIPPABLE and p != "turn")
+            self.report("C016", f"`{phase}` cannot be skipped: the engine does not play it", s.span,
+                        "skip one of " + ", ".join(f"`{p}`" for p in playable) + ", or `your turn`")
+        return replace(s, phase=f"next {phase}" if ahead and phase == "turn" else phase)
 
     def s_PhaseFails(self, s, _):
         return replace(s, phase=self.phase(s.phase, s.span))
@@ -378,9 +408,16 @@ class Resolver:
                 return joined
         return self.expand(s)
 
-    # -- ellipsis: "Gain 1 CP and 2 Hex", "Gain Mend & Hex"
+    # -- ellipsis: "Gain 1 CP and 2 Hex", "Gain Mend & Hex", "Inflict Hex, Daze, and Venom on ..."
     def join(self, previous, name, count, span, quiet=False):
         base = previous.action if isinstance(previous, n.Actor) else previous
+        if isinstance(base, (n.Gain, n.GainCP)) and count is not None and fold(name) == "cp":
+            stmt = n.GainCP(count, span=span)  # `gain Evasive & 2 CP`
+            return replace(previous, action=stmt) if isinstance(previous, n.Actor) else stmt
+        if count is None and isinstance(base, (n.Inflict, n.Remove)):
+            aimed = self.aimed_item(base, name, span)
+            if aimed is not None:
+                return aimed
         if isinstance(base, (n.Gain, n.GainCP)):
             make = lambda st: n.Gain(st, span=span)  # noqa: E731
         elif isinstance(base, n.Inflict):
@@ -393,6 +430,20 @@ class Resolver:
             return None
         stmt = make(n.NamedStatus(self.status(name, span), count, span=span))
         return replace(previous, action=stmt) if isinstance(previous, n.Actor) else stmt
+
+    def aimed_item(self, base, text: str, span):
+        """The last item of a list, with where it goes: `Poison on a chosen opponent` after an
+        Inflict (`from ...` after a Remove); read as that verb with the item, or None."""
+        word = "inflict" if isinstance(base, n.Inflict) else "remove"
+        found = re.match(r"(?P<name>.+?)\s+(?:on|from)\s+\S", text, re.IGNORECASE)
+        if found is None or self.lookup_status(found.group("name")) is None:
+            return None
+        effect, problems = parse_effect(f"{word} {text}.", self.scope.phrasebook)
+        if effect is None or problems or len(effect.body) != 1 or type(effect.body[0]) is not type(base):
+            return None
+        stmt = effect.body[0]
+        name = self.status(stmt.status.name, span)
+        return replace(stmt, status=n.NamedStatus(name, None, span=span), span=span)
 
     # -- verbs
     def expand(self, call: n.VerbCall) -> n.VerbCall:
@@ -492,6 +543,9 @@ class Resolver:
             resolved = replace(c, what=self.status(c.what, c.span))
             self.stack_reach(resolved)
             return resolved
+        if isinstance(c, n.YouHave) and c.kind == "roll_total":
+            self.need_roll(c.span, "`the total`")
+            return c
         if isinstance(c, n.YouHave) and c.kind == "component":
             if fold(c.what) not in self.scope.components and self.lookup_status(c.what):
                 self.report("C003", f"`{c.what}` is a status effect, not a dial", c.span,
@@ -679,6 +733,21 @@ def _show_test(test) -> str:
     return render_test(test)
 
 
+def _share_targets(out: list, joined: list[bool]) -> list:
+    """`Inflict Hex, Daze, and Venom on a chosen opponent`: where the list's last item goes, every
+    item before it in the list goes too."""
+    for end in range(len(out) - 1, 0, -1):
+        last = out[end]
+        if not joined[end] or not isinstance(last, (n.Inflict, n.Remove)) or last.target is None:
+            continue
+        at = end
+        while at > 0 and joined[at]:
+            at -= 1
+            if type(out[at]) is type(last) and out[at].target is None:
+                out[at] = replace(out[at], target=last.target)
+    return out
+
+
 def resolve_effect(effect: n.Effect, scope: Scope, ctx: Context,
                    defining: bool = False) -> tuple[n.Effect, list[Problem]]:
     """Resolve names, expand verbs and check dice tests in one effect."""
@@ -687,9 +756,9 @@ def resolve_effect(effect: n.Effect, scope: Scope, ctx: Context,
     return resolved, r.problems
 
 
-def parse_verb_body(text: str) -> tuple[tuple | None, list[Problem]]:
+def parse_verb_body(text: str, book: Phrasebook | None = None) -> tuple[tuple | None, list[Problem]]:
     """A verb's `means`, parsed once: its statements, with parameters left in place."""
-    effect, problems = parse_effect(text)
+    effect, problems = parse_effect(text, book)
     if effect is None:
         return None, problems
     if effect.trigger is not None:

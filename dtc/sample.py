@@ -168,10 +168,10 @@ class SampleState:
         if self.logging:
             self.say(f"{self.a.phases[phase]} fails")
 
-    def skip_phase(self, player, phase):
+    def skip_phase(self, player, phase, next_turn=False):
         self.seats[player].skipped.append(phase)
         if self.logging:
-            self.say(f"player {player + 1} skips their {self.a.phases[phase]}")
+            self.say(f"player {player + 1} skips their {'next ' * next_turn}{self.a.phases[phase]}")
 
     def heal(self, player, amount, ctx=None):
         self.seats[player].health += amount

@@ -33,6 +33,7 @@ KINDS: dict[str, str] = {
     "card_set": "card.schema.json",
     "status_set": "status.schema.json",
     "ruleset": "ruleset.schema.json",
+    "phrasebook": "phrasebook.schema.json",
     "valeria_rules": "valeria-rules.schema.json",
     "valeria_sheet": "valeria-sheet.schema.json",
     "valeria_statues": "valeria-statues.schema.json",
@@ -44,6 +45,7 @@ SCHEMA_FILES = [
     "card.schema.json",
     "status.schema.json",
     "ruleset.schema.json",
+    "phrasebook.schema.json",
     "effect.schema.json",
     "valeria.schema.json",
     "valeria-rules.schema.json",
@@ -128,6 +130,7 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
               "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
+              "`phrasebook:`, "
               "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 

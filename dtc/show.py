@@ -32,12 +32,17 @@ def find_hero(content: Content, wanted: str) -> tuple[Hero | None, str | None]:
     return None, names[close[0]] if close else None
 
 
+UNCHECKED = "[does not check: `dtc lint` says why]"
+
+
 def _effect_text(site: Site | None) -> str | None:
+    """The effect as dtc read it; a text that did not check (an error in it, maybe in another file
+    than the hero's: a shared card) is marked so, never shown as if it worked."""
     if site is None:
         return None
-    if isinstance(site.ast, n.Effect):
+    if isinstance(site.ast, n.Effect) and not site.broken:
         return render_effect(site.ast)
-    return " ".join(str(site.text).split())
+    return " ".join(str(site.text).split()) + f" {UNCHECKED}"
 
 
 def _requirement_text(site: Site) -> str:

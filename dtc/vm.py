@@ -31,6 +31,7 @@ from dtc.opcodes import (
     OTHER_SIDE,
     PREVENTING,
     SECTIONS,
+    SKIP_NEXT_TURN,
     TABLE,
     TARGETS,
     THEN_WINDOWS,
@@ -206,7 +207,8 @@ class GameState(Protocol):
     def prevent_all(self, ctx: RunContext) -> None: ...
     def attack_becomes(self, ctx: RunContext, dtype: int) -> None: ...
     def fail_phase(self, ctx: RunContext, phase: int) -> None: ...
-    def skip_phase(self, player: int, phase: int) -> None: ...
+    def skip_phase(self, player: int, phase: int, next_turn: bool = False) -> None:
+        """`player` skips the next such phase (or turn: `next_turn`, never the one under way)."""
     def heal(self, player: int, amount: int, ctx: RunContext | None = None) -> None:
         """`player` heals `amount` (within the cap); `ctx`: the effect healing, for narration."""
     def change_cp(self, player: int, delta: int, ctx: RunContext | None = None) -> int:
@@ -882,7 +884,7 @@ class VM:
         elif op == Op.FAIL_PHASE:
             state.fail_phase(ctx, a)
         elif op == Op.SKIP:
-            state.skip_phase(actor, a)
+            state.skip_phase(actor, a, b == SKIP_NEXT_TURN)
         elif op == Op.LOSE_CP:
             state.change_cp(actor, -pop(), ctx)
         elif op == Op.STEAL_CP:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import MINIMAL_HERO, ROOT, codes, content_copy
+
+from dtc import nodes as n
 
 
 def with_hero(**replacements) -> str:
@@ -455,12 +458,13 @@ def test_a_status_written_where_a_dice_symbol_goes_is_named_as_a_status(lint_tex
     """`deal 1 dmg for each Wound on your opponent` stops at `Wound` where a dice symbol may go: the
     hint said to write `[Wound]`, which names no symbol; it now says what `Wound` is and how tokens
     are tested."""
-    counted = "effect: Deal 1 dmg for each Wound on your opponent."
+    counted = "effect: Deal 1 dmg for each Wound rolled."
     result = lint_text(with_hero(**{"effect: Deal 4 dmg.": counted}))
     found = diag(result, "P001")
-    assert found.hint.startswith("`Wound` is a status effect, not a dice symbol: `per` and `for each` count "
-                                 "symbols rolled")
-    assert "`If your opponent has 2 Wound, ...`" in found.hint
+    assert found.hint.startswith("`per` and `for each` count symbols rolled (`per [Claw] rolled`) or tokens")
+    assert "`for each Hex on your opponent`" in found.hint
+    counted = "effect: Deal 1 dmg for each Wound on your opponent."  # now said as printed
+    assert codes(lint_text(with_hero(**{"effect: Deal 4 dmg.": counted}))) == []
 
 
 def test_tiers_listed_hardest_first_warn(lint_text):
@@ -721,3 +725,111 @@ def test_a_flip_over_needs_two_sides(lint_text):
     assert diag(lint_text(none), "C017").message == "Wound tokens have no sides to flip to"
     two = three.replace("[New, Half, Full]", "[New, Full]")
     assert codes(lint_text(two)) == []
+
+
+def test_a_skip_of_a_phase_not_in_the_ruleset_is_an_unknown_phase(lint_text):
+    """`skip your <phase>` names a phase of the ruleset's "Turn Phases": a misspelt one (`next` or
+    not) is the unknown-phase error with the phase meant; every phase, group and the turn is fine."""
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Skip your Ofensive Roll Phase."))
+    assert [c for c, _, _ in codes(result)] == ["C012"]
+    d = diag(result, "C012")
+    assert d.message == "unknown phase `Ofensive Roll Phase`" and d.span.line == 13
+    assert d.hint == "did you mean `Offensive Roll Phase`?"
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Skip your next Upkep Phase."))
+    assert diag(result, "C012").hint == "did you mean `Upkeep Phase`?"
+    fine = ["Upkeep Phase", "Income Phase", "Main Phase", "Roll Phase", "Offensive Roll Phase",
+            "Targeting Roll Phase", "Defensive Roll Phase", "Discard Phase", "turn", "next turn",
+            "next Income Phase"]
+    for phase in fine:
+        result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", f"effect: Skip your {phase}."))
+        assert codes(result) == [], phase
+
+
+def test_a_skip_of_a_phase_the_engine_does_not_play_is_an_error(tmp_path):
+    """A ruleset may name a phase the engine does not play; skipping it would be accepted and never
+    done ("accepted means executed"): an error, with the phases that can be skipped."""
+    from dtc import project
+
+    skip = ("effect: Deal 4 dmg.\n", "effect: Skip your Refresh Phase.\n")
+    folder = content_copy(tmp_path, "druid.yaml", [skip])
+    rules = folder / "rules" / "vanguard-2.4.3.yaml"
+    last = "  - name: Discard Phase\n"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(last, last + "  - name: Refresh Phase\n"),
+                     encoding="utf-8")
+    result = project.run([folder])
+    d = diag(result, "C016")
+    assert d.message == "`Refresh Phase` cannot be skipped: the engine does not play it"
+    assert "`Upkeep Phase`" in d.hint and d.hint.endswith("or `your turn`")
+    assert [x.code for x in result.errors] == ["C016"]
+
+
+# ------------------------------------------------------ printed text: labels and lists
+
+@pytest.mark.parametrize("change, message", [
+    (("      - During your Upkeep Phase, receive 1 dmg.",
+      "      - During your Upkeep Phase, receive 1 dmg. Persistent."), "`persistent:` is not set"),
+    (("      - During your Upkeep Phase, receive 1 dmg.",
+      "      - 'During your Upkeep Phase, receive 1 dmg. Stack Limit: 3.'"), "`stack_limit:` is 2"),
+    (("    effect: Deal 4 dmg.", "    effect: Ultimate. Deal 4 dmg."), "no Ultimate Ability"),
+])
+def test_a_label_in_the_text_must_agree_with_the_yaml(lint_text, change, message):
+    """`Persistent.`, `Stack Limit: 2.`, `Ultimate.` are printed on tokens and boards: the fields the
+    engine reads must say the same (Vanguard rulebook, "Persistent Status Effects", "Stack Limits")."""
+    result = lint_text(MINIMAL_HERO.replace(*change))
+    assert message in diag(result, "C036").message
+
+
+def test_labels_that_agree_lint_clean(lint_text):
+    result = lint_text(MINIMAL_HERO.replace(
+        "    stack_limit: 2\n", "    stack_limit: 2\n    persistent: true\n").replace(
+        "      - During your Upkeep Phase, receive 1 dmg.",
+        "      - 'During your Upkeep Phase, receive 1 dmg. Persistent. Stack Limit: 2.'"))
+    assert codes(result) == []
+
+
+def test_an_attack_modifier_card_is_a_roll_phase_card(lint_text):
+    card = ("cards:\n  - name: Sharpen\n    kind: action\n    timing: instant\n    cost: 1\n"
+            "    authored: test\n    effect: Attack Modifier. Add 2 dmg.\n")
+    result = lint_text(MINIMAL_HERO + card)
+    assert "played in the Roll Phase" in diag(result, "C036").message
+    assert codes(lint_text(MINIMAL_HERO + card.replace("timing: instant", "timing: roll"))) == []
+
+
+def test_a_list_with_commas_shares_its_target(lint_text):
+    """`Inflict Knockdown, Blind, and Poison on a chosen opponent`: every item goes where the last does."""
+    statuses = "".join(f"  - {{name: {s}, polarity: negative, stack_limit: 1, effects: [\"During your Upkeep "
+                       f"Phase, remove this token.\"]}}\n" for s in ("Knockdown", "Blind", "Poison"))
+    text = MINIMAL_HERO.replace("status_effects:\n", "status_effects:\n" + statuses).replace(
+        "effect: Deal 4 dmg.", "effect: Inflict Knockdown, Blind, and Poison on a chosen opponent.")
+    result = lint_text(text)
+    assert codes(result) == []
+    swipe = next(a for a in result.content.heroes[0].abilities if a.name == "Swipe")
+    body = swipe.options[0].effect.ast.body
+    assert [(s.status.name, s.target) for s in body] == [
+        ("Knockdown", "chosen_opponent"), ("Blind", "chosen_opponent"), ("Poison", "chosen_opponent")]
+
+
+def test_gain_a_status_and_cp_in_one_list(lint_text):
+    """`gain Wound & 2 CP` said "unknown status effect `CP`"."""
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Gain Wound & 2 CP."))
+    assert codes(result) == []
+    body = result.content.heroes[0].abilities[0].options[0].effect.ast.body
+    assert [type(s).__name__ for s in body] == ["Gain", "GainCP"]
+
+
+def test_a_printed_status_text_says_when_it_is_spent(lint_text):
+    """"If a player concludes their Offensive Roll Phase with an Attack, they may spend this token and
+    roll 1 die. If the outcome is 4-5, the Attack becomes undefendable." (Vanguard, "Duelist" >
+    "Guard Break"): spendable then, and spending rolls."""
+    text = MINIMAL_HERO.replace("      - During your Upkeep Phase, receive 1 dmg.", (
+        "      - >-\n        If a player concludes their Offensive Roll Phase with an Attack, they may "
+        "spend\n"
+        "        this token and roll 1 die. If the outcome is 4-5, the Attack becomes undefendable."))
+    result = lint_text(text)
+    assert codes(result) == []
+    wound = result.content.heroes[0].statuses[0]
+    assert isinstance(wound.spendable.ast, n.Conclude) and wound.spendable.ast.with_attack
+    (spent,) = wound.effects
+    assert isinstance(spent.ast.trigger, n.Spent) and isinstance(spent.ast.body[0], n.Roll)
+    both = text.replace("    stack_limit: 2\n", "    stack_limit: 2\n    spendable: at any time\n")
+    assert "says when it is spent" in diag(lint_text(both), "C036").message

@@ -157,18 +157,125 @@ def test_show_unknown_hero_suggests():
     assert "no hero `drood`; did you mean `Druid`?" in result.stderr
 
 
+DEPRECATED = "note: --content is deprecated; use --ruleset (it takes the same paths)"
+
+
+@pytest.mark.parametrize("command", [
+    ["show", "druid"], ["show", "sun-elf", "--format", "json"], ["heroes"],
+    ["explain", "--hero", "druid", "Deal 2 dmg per [Claw] rolled."], ["odds", "druid"],
+    ["simulate", "druid", "duelist", "--games", 2, "--format", "json"],
+    ["play", "--hero", "druid", "--vs", "duelist", "--auto", "--seed", 3]])
+def test_every_command_reading_content_takes_ruleset(command):
+    """One option names the content everywhere (show, explain and heroes took `--content`, the others
+    `--ruleset`): the content folder reads as the built-in content does."""
+    given = run(*command, "--ruleset", CONTENT)
+    assert given.exit_code == 0, given.output
+    assert given.stdout == run(*command).stdout
+
+
+@pytest.mark.parametrize("command", ["show", "explain", "heroes", "odds", "play", "simulate", "replay"])
+def test_help_offers_ruleset_and_hides_the_old_content(command):
+    shown = run(command, "--help")
+    assert shown.exit_code == 0 and "--ruleset" in shown.stdout and "--content" not in shown.stdout
+
+
+@pytest.mark.parametrize("command", [["show", "druid"], ["heroes"],
+                                     ["explain", "--hero", "druid", "Deal 2 dmg."]])
+def test_the_old_content_option_still_works_with_a_note(command):
+    old = run(*command, "--content", CONTENT)
+    assert old.exit_code == 0, old.output
+    assert old.stdout == run(*command, "--ruleset", CONTENT).stdout
+    assert old.stderr.splitlines()[0] == DEPRECATED
+    assert DEPRECATED not in run(*command, "--ruleset", CONTENT).stderr
+
+
+def test_ruleset_takes_several_content_files_where_the_source_is_read():
+    heroes = ROOT / "content" / "heroes"
+    listed = run("heroes", "--ruleset", heroes / "druid.yaml", "--content", heroes / "duelist.yaml")
+    assert listed.exit_code == 0, listed.output
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == ["Druid", "Duelist"]
+    assert listed.stderr.splitlines()[0] == DEPRECATED
+
+
+@pytest.fixture
+def designer(tmp_path, monkeypatch):
+    """A designer's folder: ./content/heroes/myhero.yaml holds a hero that is not built in (Tester)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content" / "heroes").mkdir(parents=True)
+    (tmp_path / "content" / "heroes" / "myhero.yaml").write_text(MINIMAL_HERO.lstrip("\n"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("command, option, again", [
+    (["show", "myhero"], "", "dtc show myhero"),
+    (["show", "myhero", "--format", "json"], "", "dtc show myhero"),
+    (["explain", "--hero", "myhero", "Deal 2 dmg."], "", "dtc explain --hero myhero 'Deal 2 dmg.'"),
+    (["odds", "myhero"], "HERO: ", "dtc odds myhero"),
+    (["play", "--hero", "myhero", "--vs", "druid"], "--hero: ", "dtc play --hero myhero --vs druid"),
+    (["play", "--hero", "druid", "--vs", "myhero", "--auto"], "--vs: ", "dtc play --hero druid --vs myhero"),
+    (["simulate", "druid", "myhero"], "HERO: ", "dtc simulate druid myhero")])
+def test_a_hero_found_nearby_is_named_with_the_option_that_finds_it(designer, command, option, again):
+    """`dtc show myhero` said only "no hero `myhero`; heroes here: Druid, ..." while ./content held it:
+    the error says where it is and the command that reads it."""
+    result = run(*command)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (f"error: {option}no built-in hero `myhero`; it is in "
+                                              f"content/heroes/myhero.yaml: {again} --ruleset content/")
+    assert "Traceback" not in result.output
+
+
+def test_the_command_the_hint_gives_works(designer):
+    hint = run("show", "tester").stderr  # by the name its file gives it, too
+    assert hint.splitlines()[-1].endswith(
+        "it is in content/heroes/myhero.yaml: dtc show tester --ruleset content/")
+    shown = run("show", "tester", "--ruleset", "content/")
+    assert shown.exit_code == 0, shown.output
+    assert "Swipe" in shown.stdout
+    assert run("odds", "tester", "--ruleset", "content/").exit_code == 0
+    other = run("show", "nobody")  # nothing nearby: what there is, and how to show one's own
+    assert other.exit_code == 2 and "no hero `nobody`; heroes here: Druid" in other.stderr
+    assert "pass --ruleset with the folder that holds its file" in other.stderr
+    given = run("show", "myhero", "--ruleset", ROOT / "content")  # told where to look: no hint
+    assert given.exit_code == 2 and "no built-in hero" not in given.stderr
+
+
+def test_a_hero_in_the_current_folder_is_named_with_what_finds_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tide.yaml").write_text(MINIMAL_HERO.lstrip("\n"))
+    assert run("show", "tide").stderr.splitlines()[-1] == (
+        "error: no built-in hero `tide`; it is in tide.yaml: dtc show tide --ruleset tide.yaml")
+    (tmp_path / "heroes").mkdir()
+    (tmp_path / "tide.yaml").rename(tmp_path / "heroes" / "tide.yaml")
+    assert run("show", "tide").stderr.splitlines()[-1] == (
+        "error: no built-in hero `tide`; it is in heroes/tide.yaml: dtc show tide --ruleset .")
+
+
 def test_a_compiled_ruleset_given_as_content_is_named_so(tmp_path):
     """`dtc heroes --content x.dtcb` said "byte 0x93 is not UTF-8 / save the file as UTF-8", and
-    `dtc show` "heroes here: none" (tester QA): a compiled ruleset is named as one, with where it goes."""
+    `dtc show` "heroes here: none" (tester QA): a compiled ruleset is named as one, with where it goes;
+    the commands that read the source say in one line what to pass instead, `heroes` lists it."""
     ruleset = tmp_path / "x.dtcb"
     assert run("compile", CONTENT, "-o", ruleset).exit_code == 0
-    for command in (["heroes", "--content", ruleset], ["show", "druid", "--content", ruleset],
-                    ["lint", ruleset]):
-        result = run(*command)
-        assert result.exit_code != 0
-        assert "x.dtcb:1:1: error[Y012]: this is a compiled ruleset (`dtc compile`'s output), not content" \
-            in result.stderr, command
-        assert "goes to --ruleset" in result.stderr
+    result = run("lint", ruleset)
+    assert result.exit_code == 1
+    assert "x.dtcb:1:1: error[Y012]: this is a compiled ruleset (`dtc compile`'s output), not content" \
+        in result.stderr
+    assert "goes to --ruleset" in result.stderr
+    for command in (["show", "druid"], ["explain", "--hero", "druid", "Deal 2 dmg."]):
+        for option in ("--ruleset", "--content"):
+            refused = run(*command, option, ruleset)
+            assert refused.exit_code == 2, (command, option)
+            assert refused.stderr.splitlines()[-1] == (
+                f"error: --ruleset {ruleset} is a compiled ruleset; `dtc {command[0]}` reads content: "
+                "pass the content folder it was compiled from (e.g. --ruleset content/)")
+            assert "Traceback" not in refused.output
+    listed = run("heroes", "--ruleset", ruleset)  # the same heroes, each named by its file in the ruleset
+    assert listed.exit_code == 0 and "Druid          content/heroes/druid.yaml  (" in listed.stdout
+
+    def without_paths(out):
+        return [re.sub(r" \S+\.yaml ", " ", line) for line in out.splitlines()]
+    assert without_paths(listed.stdout) == without_paths(run("heroes").stdout)
+    assert run("heroes", "--ruleset", ruleset, "--ruleset", CONTENT).exit_code == 2
 
 
 def test_outputs_do_not_replace_files_that_are_not_dtcs(tmp_path):
@@ -199,7 +306,7 @@ def test_outputs_do_not_replace_files_that_are_not_dtcs(tmp_path):
 
 
 def test_show_refuses_a_broken_hero(broken):
-    result = run("show", "tester", "--content", "hero.yaml")
+    result = run("show", "tester", "--ruleset", "hero.yaml")
     assert result.exit_code == 1
     assert "error[C002]" in result.stderr
 
@@ -250,11 +357,11 @@ def test_version():
 
 def test_heroes_says_why_a_file_is_not_listed(tmp_path):
     (tmp_path / "bad.yaml").write_text("hero: [unclosed\n")
-    bad = run("heroes", "--content", tmp_path / "bad.yaml")
+    bad = run("heroes", "--ruleset", tmp_path / "bad.yaml")
     assert bad.exit_code == 1 and "bad.yaml:2:1: error[Y003]" in bad.stderr
-    missing = run("heroes", "--content", tmp_path / "nope")
+    missing = run("heroes", "--ruleset", tmp_path / "nope")
     assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
-    none = run("heroes", "--content", ROOT / "content" / "valeria")
+    none = run("heroes", "--ruleset", ROOT / "content" / "valeria")
     assert none.exit_code == 1 and "no heroes in" in none.stderr
 
 
@@ -287,7 +394,7 @@ def test_a_missing_ruleset_file_is_a_usage_error(command, tmp_path):
 def test_explain_with_broken_content_lists_its_errors_instead_of_crashing(broken):
     """The text is compiled with the content it names: content with errors (a misspelled status)
     is reported as lint would, exit 1, not an internal error."""
-    result = run("explain", "--hero", "Tester", "--content", broken, "Deal 4 dmg.")
+    result = run("explain", "--hero", "Tester", "--ruleset", broken, "Deal 4 dmg.")
     assert result.exit_code == 1 and "internal error" not in result.output
     assert "hero.yaml:" in result.stderr and "Wuond" in result.stderr
     assert "error: the content has 1 error(s); fix them (`dtc lint`)" in result.stderr
@@ -446,7 +553,7 @@ def test_hidden_folders_are_not_searched(tmp_path):
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     result = run("lint", tmp_path)
     assert result.exit_code == 0, result.stderr
-    assert "checked 14 files" in result.stderr
+    assert "checked 15 files" in result.stderr
 
 
 def test_github_annotations_show_allowed_warnings_when_asked():
@@ -463,3 +570,24 @@ def test_compile_to_standard_output(tmp_path):
     run("compile", CONTENT, "-o", tmp_path / "file.dtcb")
     piped = CliRunner().invoke(main, ["compile", str(CONTENT), "-o", "-"])
     assert piped.exit_code == 0 and piped.stdout_bytes == (tmp_path / "file.dtcb").read_bytes()
+
+
+def test_show_marks_a_shared_card_whose_text_does_not_check(tmp_path):
+    """A broken card in the shared card set (another file than the hero's) was listed in the hero's
+    deck with its text as if it worked: it is marked, and the diagnostics say why."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    cards = tmp_path / "content" / "cards" / "common.yaml"
+    text = cards.read_text(encoding="utf-8")
+    first = re.search(r"effect: (.+)", text).group(1)
+    cards.write_text(text.replace(f"effect: {first}", "effect: Blorp the dice.", 1), encoding="utf-8")
+    result = run("show", "druid", "--ruleset", tmp_path / "content")
+    assert "Blorp the dice. [does not check: `dtc lint` says why]" in result.stdout
+
+
+def test_explain_shows_the_text_as_the_phrasebook_read_it():
+    result = run("explain", "--hero", "druid", "Take two damage.")
+    assert result.exit_code == 0
+    assert "read as (the phrasebook):\n  receive 2 dmg.\n" in result.stdout
+    assert "read as" not in run("explain", "--hero", "druid", "Receive 2 dmg.").stdout

@@ -23,6 +23,18 @@ def test_every_effect_example_parses():
         assert effect is not None and problems == [], (line, problems)
 
 
+def test_every_printed_example_reads_through_the_phrasebook(builtin):
+    """The `printed` blocks are printed card text: they parse as `dtc lint` reads them."""
+    from dtc.checker import Checker
+
+    book = Checker(builtin.content).check_phrasebooks()
+    lines = [line for block in blocks("printed") for line in block.splitlines() if line.strip()]
+    assert len(lines) >= 10
+    for line in lines:
+        effect, problems = parse_effect(line, book)
+        assert effect is not None and problems == [], (line, problems)
+
+
 def test_the_how_to_hero_lints_clean(lint_text):
     how_to = DOC.split("## How to add a hero from scratch", 1)[1]
     yaml_blocks = [re.sub(r"(?m)^   ", "", b) for b in re.findall(r"```yaml\n(.*?)```", how_to, re.S)]

@@ -1428,10 +1428,18 @@ def test_disarm_skips_income_or_discards(compiled):
     game.gain_status(0, disarm, 1, 0)
     game.turn_no = 3
     card = give_card(game, 0, "Lucky Break")
-    _, seen = drive(game.upkeep(0), answers(ChooseOption=0))
-    asked = [r.options for r in seen if r.owner.endswith("Disarm") and type(r).__name__ == "ChooseOption"]
-    assert len(asked) == 1 and len(asked[0]) == 2  # discard, or skip the Income Phase
-    assert card in game.seats[0].discard and not events(game, "income_skipped")
+    _, seen = drive(game.upkeep(0), answers(YesNo=True))
+    asked = [r for r in seen if r.owner.endswith("Disarm") and type(r).__name__ == "YesNo"]
+    assert len(asked) == 1  # discard? (if not, the Income Phase is skipped)
+    assert card in game.seats[0].discard and not game.seats[0].skip
+
+    game = new_game(compiled, ["druid", "duelist"])
+    game.gain_status(0, disarm, 1, 0)
+    game.turn_no = 3
+    card = give_card(game, 0, "Lucky Break")
+    drive(game.upkeep(0), answers(YesNo=False))  # she keeps the card: she must skip her Income Phase
+    assert card in game.seats[0].hand
+    assert not game.income(0) and events(game, "income_skipped")
 
 
 def test_you_may_do_what_cannot_be_done_is_not_asked(compiled):
@@ -2970,3 +2978,264 @@ def test_no_ability_is_asked_once_the_game_is_over(compiled):
     _, seen = drive(game.roll_phases(0), answers(RollDice=defeat_at_the_roll))
     assert game.over is not None and game.over.winner == 0
     assert not [r for r in seen if isinstance(r, Activate)]
+
+
+# ------------------------------------------------------------------ skips
+# The turn's phases, in order: 000_eaa64e0770891241.txt, "Turn Phases" (and each one's steps in "Turn
+# Breakdown"): Upkeep, Income, Main (1), Offensive Roll, Targeting Roll, Defensive Roll, Main (2),
+# Discard. `skip your <phase>` skips the player's next one; a skipped phase does not happen at all.
+
+SKIP_CARDS = {  # one Common card (instant, free) for each skip the language can say
+    "Upkeep": "Skip your Upkeep Phase.", "Income": "Skip your Income Phase.",
+    "Main": "Skip your Main Phase.", "Offensive": "Skip your Offensive Roll Phase.",
+    "Roll": "Skip your Roll Phase.", "Targeting": "Skip your Targeting Roll Phase.",
+    "Defensive": "Skip your Defensive Roll Phase.", "Discard": "Skip your Discard Phase.",
+    "Turn": "Skip your turn.", "Next Turn": "Skip your next turn.",
+}
+STALL = """\
+  - name: Test Stall
+    polarity: negative
+    stack_limit: 1
+    authored: a test status
+    effects:
+      - During your Upkeep Phase, skip your turn. Then remove this token."""
+THREE_CLAWS = [1, 1, 1, 4, 5, 6, 6, 6, 6]  # Ferocity (4 dmg), then a Retreat of 4 [Pierce]: 3 prevented
+
+
+@pytest.fixture(scope="module")
+def skips(tmp_path_factory):
+    """The built-in content with the skip cards in every deck and Test Stall for the Druid."""
+    from conftest import content_copy
+
+    from dtc import artifact, project
+    from dtc.compiler import compile_content
+
+    folder = content_copy(tmp_path_factory.mktemp("skips"), "druid.yaml", status=STALL)
+    common = folder / "cards" / "common.yaml"
+    cards = "".join(f"\n  - name: Test Skip {name}\n    kind: action\n    authored: a test card\n"
+                    f"    timing: instant\n    cost: 0\n    effect: {text}\n"
+                    for name, text in SKIP_CARDS.items())
+    common.write_text(common.read_text(encoding="utf-8").rstrip("\n") + "\n" + cards, encoding="utf-8")
+    front = project.run([folder])
+    assert front.errors == [], [str(d) for d in front.errors]
+    names = project.artifact_names(front, [folder])
+    return artifact.load(artifact.to_bytes(compile_content(front.content, names)))
+
+
+def druids_turn(compiled, dice=THREE_CLAWS):
+    """The Druid (P1) about to play her third turn (not the Start Player's first: the Income Phase
+    comes) against the Duelist."""
+    game = new_game(compiled, ["druid", "duelist"], dice=dice)
+    game.start_player = game.active = 0
+    game.turn_no = 2
+    return game
+
+
+def play_skip(game, seat, which):
+    """`seat` plays the skip card `which` (what a card, a status or an ability saying it does)."""
+    from dtc.dicethrone.requests import Action
+
+    name = f"Test Skip {which}"
+    card = give_card(game, seat, name)
+    drive(game.perform(seat, Action("play", name, game.seats[seat].hand.index(card), 0)), answers())
+
+
+def kinds(seen):
+    """What the player was asked, in order: to act in a Main Phase, to roll, to activate, to sell
+    down (an instant drawn makes other windows ask too: left out)."""
+    return [f"{r.window} window" if isinstance(r, Act) else type(r).__name__ for r in seen
+            if not isinstance(r, Act) or r.window == "main"]
+
+
+def test_a_skipped_upkeep_phase_does_not_happen(skips):
+    """"Upkeep Phase": Regenerate heals during it; skipped, nothing of it happens (the token stays),
+    and the Income Phase that follows comes as usual."""
+    from dtc.dicethrone.narrate import line
+
+    regenerate = status(skips, "Regenerate")
+    for skipped in (False, True):
+        game = druids_turn(skips)
+        game.gain_status(0, regenerate, 1, 0)
+        game.seats[0].health = 40
+        if skipped:
+            play_skip(game, 0, "Upkeep")
+        drive(game.turn(), answers())
+        assert (game.seats[0].health == 40) == skipped
+        assert (game.seats[0].tokens[regenerate][0].side == 0) == skipped  # not flipped to its "1"
+        assert events(game, "draw")  # the Income Phase came
+    told = events(game, "phase_skipped")
+    assert told == [{"e": "phase_skipped", "player": 0, "phase": "Upkeep Phase"}]
+    assert line(game, told[0]) == "P1 Druid skips the Upkeep Phase"
+    assert line(game, events(game, "skip")[0]) == "P1 Druid will skip their next Upkeep Phase"
+
+
+def test_a_skipped_income_phase_gives_no_cp_and_no_card_and_only_once(skips):
+    """"Income Phase": gain 1 CP and draw 1 card; one skip skips the next one, not the one after."""
+    game = druids_turn(skips)
+    play_skip(game, 0, "Income")
+    cp, hand = game.seats[0].cp, len(game.seats[0].hand)
+    drive(game.turn(), answers())
+    assert events(game, "income_skipped") and not events(game, "draw")
+    assert game.seats[0].cp == cp and len(game.seats[0].hand) == hand
+    game.active = 0
+    drive(game.turn(), answers())
+    assert len(events(game, "draw")) == 1 and len(events(game, "income_skipped")) == 1
+
+
+def test_a_skipped_main_phase_has_no_window(skips):
+    """"Main Phase (1)" and "Main Phase (2)": `skip your Main Phase` skips the next of them (the
+    player is not asked to act in it, nor do its effects come); Main Phase (2) alone skips the
+    second (no text names it yet: the parenthesis does not parse, so the mark is set directly)."""
+    game = druids_turn(skips)
+    _, seen = drive(game.turn(), answers())
+    assert kinds(seen) == ["main window", "RollDice", "Activate", "main window"]  # both ask
+    game = druids_turn(skips)
+    play_skip(game, 0, "Main")
+    _, seen = drive(game.turn(), answers())
+    assert kinds(seen) == ["RollDice", "Activate", "main window"]  # Main Phase (1) skipped, (2) asks
+    assert events(game, "phase_skipped")[0]["phase"] == "Main Phase (1)"
+    game = druids_turn(skips)
+    game.skip_phase(0, skips.phases.index("Main Phase (2)"))
+    _, seen = drive(game.turn(), answers())
+    assert kinds(seen) == ["main window", "RollDice", "Activate"]
+
+
+@pytest.mark.parametrize("which", ["Offensive", "Roll"])
+def test_a_skipped_offensive_roll_phase_is_no_roll_and_no_attack(skips, which):
+    """"Offensive Roll Phase": roll, then activate one Offensive Ability; skipped (or the whole Roll
+    Phase it is part of), there is no roll, no Attack and so no Defensive Roll Phase; Main Phase (2)
+    and the Discard Phase still come."""
+    from dtc.dicethrone.narrate import line
+
+    game = druids_turn(skips)
+    play_skip(game, 0, which)
+    _, seen = drive(game.turn(), answers())
+    assert kinds(seen) == ["main window", "main window"]  # Main Phase (1) and (2): no roll
+    assert not events(game, "roll") and not events(game, "attack") and not events(game, "defend")
+    assert game.seats[1].health == 50 and game.active == 1
+    told = events(game, "phase_skipped")
+    assert [line(game, e) for e in told] == ["P1 Druid skips the Offensive Roll Phase: no roll, no Attack"]
+
+
+def test_a_skipped_targeting_roll_phase_is_used_up_at_the_next_activation(skips):
+    """"Targeting Roll Phase": "If you have only one opponent, this phase is skipped"; a skip of it
+    changes nothing in the Attack and is used up (and told) at the next activation."""
+    game = druids_turn(skips)
+    play_skip(game, 0, "Targeting")
+    drive(game.turn(), answers())
+    assert events(game, "attack") and game.seats[1].health == 49  # the Attack as always
+    assert events(game, "phase_skipped") == [{"e": "phase_skipped", "player": 0,
+                                              "phase": "Targeting Roll Phase"}]
+    assert not game.seats[0].skip
+
+
+def test_a_skipped_defensive_roll_phase_is_no_defence_and_the_dmg_lands(skips):
+    """"Defensive Roll Phase": "the Defender now begins the Defensive Roll Phase" and rolls her
+    defence; the Defender's skip of it (played in her own turn, before) means no defence roll and
+    no window of its own, and the Attack's dmg lands whole: 4, where Retreat prevented 3."""
+    from dtc.dicethrone.narrate import line
+
+    game = druids_turn(skips)
+    play_skip(game, 1, "Defensive")
+    _, seen = drive(game.turn(), answers())
+    assert not events(game, "defend") and not [r for r in seen if r.player == 1]
+    assert game.seats[1].health == 46 and events(game, "attack")
+    told = events(game, "phase_skipped")
+    assert line(game, told[0]) == "P2 Duelist skips the Defensive Roll Phase: no defence against the Attack"
+    game.active, game.rng.faces = 0, list(THREE_CLAWS)
+    drive(game.turn(), answers())  # the next Attack: she defends again
+    assert events(game, "defend")
+
+
+def test_a_skipped_discard_phase_sells_nothing_down(skips):
+    """"Discard Phase": sell cards until you have 6 or fewer; skipped, the hand stays as it is."""
+    for skipped in (False, True):
+        game = druids_turn(skips)
+        if skipped:
+            play_skip(game, 0, "Discard")
+        for card in list(game.seats[0].deck[:8]):
+            give_card(game, 0, card.card.name)
+        _, seen = drive(game.turn(), answers())
+        assert len(game.seats[0].hand) == (9 if skipped else 6)  # 8 and the Income Phase's card
+        assert bool([r for r in seen if isinstance(r, SellDown)]) != skipped
+
+
+def test_skip_your_turn_in_the_upkeep_phase_skips_the_rest_of_this_turn(skips):
+    """"During your Upkeep Phase, skip your turn" (Test Stall): the Upkeep Phase ends as usual, then
+    no Income (no CP, no card), no Main Phase window, no roll, no Discard Phase; the turn passes to
+    the opponent, and the Druid's next turn is hers again."""
+    from dtc.dicethrone.narrate import line
+
+    game = druids_turn(skips)
+    game.gain_status(0, status(skips, "Test Stall"), 1, 0)
+    for card in list(game.seats[0].deck[:8]):
+        give_card(game, 0, card.card.name)
+    cp = game.seats[0].cp
+    _, seen = drive(game.turn(), answers())
+    assert seen == []  # not asked to act, roll or sell down
+    assert game.seats[0].cp == cp and len(game.seats[0].hand) == 8 and not events(game, "draw")
+    assert not events(game, "roll") and game.active == 1 and not game.seats[0].skip
+    assert line(game, events(game, "skip")[0]) == "P1 Druid skips the rest of their turn"
+    drive(game.turn(), answers())  # the Duelist's
+    assert game.active == 0
+    _, seen = drive(game.turn(), answers())  # the Druid's next: whole (Test Stall is gone)
+    assert "RollDice" in kinds(seen)
+
+
+def test_skip_your_turn_said_outside_it_and_skip_your_next_turn_skip_the_next_turn_whole(skips):
+    """`skip your turn` in the opponent's turn, and `skip your next turn` in one's own Main Phase,
+    skip the player's next turn: it does not happen at all (no Upkeep, no phase, nothing asked),
+    and the opponent's turn comes; the turn said in goes on as usual."""
+    from dtc.dicethrone.narrate import line
+
+    game = druids_turn(skips)
+    game.gain_status(0, status(skips, "Regenerate"), 1, 0)
+    game.active, game.phase = 1, "Main Phase (1)"  # the Duelist's turn
+    play_skip(game, 0, "Turn")
+    game.active, told = 0, len(game.events)
+    _, seen = drive(game.turn(), answers())
+    assert seen == [] and game.active == 1 and game.turn_no == 3
+    assert [e["e"] for e in game.events[told:]] == ["turn_skipped"]  # no Upkeep heal, nothing
+    assert line(game, events(game, "turn_skipped")[0]) == "\n== Turn 3: P1 Druid skips the turn =="
+
+    game = druids_turn(skips)
+    give_card(game, 0, "Test Skip Next Turn")
+
+    def play_it_in_main_phase_1(request):
+        if request.window == "main" and game.phase == "Main Phase (1)" and not events(game, "skip"):
+            return next(i for i, a in enumerate(request.actions) if a.name == "Test Skip Next Turn"
+                        and a.kind == "play")
+        return None
+    _, seen = drive(game.turn(), answers(Act=play_it_in_main_phase_1))
+    assert "RollDice" in kinds(seen) and game.active == 1  # this turn went on
+    assert line(game, events(game, "skip")[0]) == "P1 Druid will skip their next turn"
+    drive(game.turn(), answers())  # the Duelist's
+    _, seen = drive(game.turn(), answers())  # the Druid's: skipped whole
+    assert seen == [] and events(game, "turn_skipped") and game.active == 1
+
+
+def test_the_verifier_refuses_a_skip_the_engine_could_not_make(skips):
+    """What the engine is handed can be done: a SKIP of a phase it does not play, or `next turn` on a
+    phase, is refused with the artifact (format 6: SKIP's second operand)."""
+    import copy
+
+    from dtc import artifact
+    from dtc.chunk import Chunk
+    from dtc.opcodes import Op
+
+    def with_skip(phase, mode):
+        image = copy.deepcopy(skips.data)
+        image["phases"] = image["phases"] + ["Refresh Phase"]
+        chunk = Chunk("test", 0, None)
+        chunk.emit(Op.SKIP, image["phases"].index(phase), mode, line=1)
+        chunk.emit(Op.END, line=1)
+        image["chunks"].append({"owner": "test", "source": 0, "hero": None, "status": None,
+                                "code": chunk.code.hex(), "consts": [], "lines": [[1, len(chunk.code)]],
+                                "prompts": {}})
+        return artifact.load(artifact.to_bytes(image))
+
+    assert with_skip("turn", 1) and with_skip("Roll Phase", 0)
+    with pytest.raises(artifact.ArtifactError, match="Refresh Phase, a phase the engine does not play"):
+        with_skip("Refresh Phase", 0)
+    with pytest.raises(artifact.ArtifactError, match="`next turn` mode on Income Phase"):
+        with_skip("Income Phase", 1)

@@ -70,10 +70,19 @@ def rot13(name: str) -> str:
 
 def renamer(names: list[str], rename) -> re.Pattern:
     """One pass over a text, longest names first, whole words only: `Druid Form` before `Druid`; a
-    name may be folded over two lines of a YAML text."""
+    name may be folded over two lines of a YAML text, and printed in capitals (`WHEN DRUID FORM IS
+    ACTIVE...`: renamed in capitals)."""
     spelled = [r"\s+".join(map(re.escape, name.split(" "))) for name in names]
-    pattern = re.compile(r"(?<![\w])(" + "|".join(spelled) + r")(?![\w])")
-    return lambda text: pattern.sub(lambda m: rename(" ".join(m.group(1).split())), text)
+    capitals = [r"\s+".join(map(re.escape, name.upper().split(" "))) for name in names if name.upper() != name]
+    pattern = re.compile(r"(?<![\w])(" + "|".join(spelled + capitals) + r")(?![\w])")
+    by_upper = {name.upper(): name for name in names}
+
+    def one(m):
+        written = " ".join(m.group(1).split())
+        if written in by_upper and written not in names:
+            return rename(by_upper[written]).upper()
+        return rename(written)
+    return lambda text: pattern.sub(one, text)
 
 
 @pytest.mark.parametrize("file", ["druid.yaml", "duelist.yaml", "forgemaster.yaml", "sun-elf.yaml"])

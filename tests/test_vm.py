@@ -741,7 +741,7 @@ def test_damage_outcomes(compiled):
     income = compiled.phases.index("Income Phase")
     ops = [(Op.PUSH, 2), (Op.RECEIVE, 0), (Op.PUSH, 3), (Op.PREVENT,), (Op.PREVENT_HALF, 0),
            (Op.PREVENT_ALL,), (Op.ATTACK_BECOMES, undefendable), (Op.FAIL_PHASE, offensive),
-           (Op.SKIP, income), (Op.END,)]
+           (Op.SKIP, income, 0), (Op.END,)]
     state, _, _ = run_ops(compiled, ops)
     assert state.incoming[0] == 2 and state.prevented[0] == 3
     assert state.attack_type == undefendable and state.failed == [offensive]
@@ -887,3 +887,63 @@ def test_one_window_after_an_effects_roll(builtin, text, windows):
     loaded, index = compile_text(content, druid, text)
     steps = VM(loaded)._steps(index)
     assert [a for op, a, _, _ in steps if op == Op.THEN] == windows
+
+
+# ------------------------------------------------- printed constructs, run (printed card text)
+
+
+def _run_text(builtin, text, *, dice=(), answers=first_answer, setup=None, hero="Druid", roll=()):
+    content = builtin.content
+    who = next(h for h in content.heroes if h.name == hero)
+    loaded, index = compile_text(content, who, text)
+    hero_index = content.heroes.index(who)
+    state = SampleState(loaded, [hero_index, (hero_index + 1) % len(loaded.heroes)])
+    if setup:
+        setup(state, loaded)
+    ctx = RunContext(0, hero_index, attacker=0, defender=1, roll=list(roll),
+                     faces=faces_of(loaded, hero_index))
+    outcome, asked = run_to_end(VM(loaded), index, ctx, state, ScriptedRNG(list(dice)), answers)
+    return state, asked
+
+
+@pytest.mark.parametrize("bear, cp, health", [(True, 2, 33), (False, 3, 30)])
+def test_otherwise_runs_when_the_if_does_not(builtin, bear, cp, health):
+    def setup(state, loaded):
+        state.seats[0].health = 30
+        if bear:
+            state.set_component(0, 0, 1)  # Active Form: Bear Form
+    state, _ = _run_text(builtin, "If in Bear Form, heal 3. Otherwise, gain 1 CP.", setup=setup)
+    assert (state.seats[0].cp, state.seats[0].health) == (cp, health)
+
+
+@pytest.mark.parametrize("face, cp, cards", [(1, 3, 0), (4, 2, 0), (6, 2, 1)])
+def test_on_any_other_result_runs_when_no_on_before_it_held(builtin, face, cp, cards):
+    text = "Roll 1 die: On 1-2, gain 1 CP. On 3-4, heal 2. On any other result, draw 1 card."
+    state, _ = _run_text(builtin, text, dice=[face])
+    assert (state.seats[0].cp, len(state.seats[0].hand)) == (cp, cards)
+
+
+@pytest.mark.parametrize("faces, inflicted", [([6, 6], 1), ([1, 2], 0)])
+def test_a_condition_on_the_total_rolled(builtin, faces, inflicted):
+    state, _ = _run_text(builtin, "Roll 2 dice. If the total is 10 or more, inflict Wound.", dice=faces)
+    assert state.status_count(1, status_id(state.a, "Wound")) == inflicted
+
+
+def test_amounts_counted_from_the_state(builtin):
+    def setup(state, loaded):
+        state.gain_status(1, status_id(loaded, "Wound"), 2, 0)
+        state.gain_status(0, status_id(loaded, "Shape Shift"), 2, 0)
+    state, _ = _run_text(builtin, "Deal 1 dmg for each Wound on your opponent. Heal 1 + 2 × [Claw].",
+                         setup=setup, roll=[1, 1, 4, 5, 6])
+    assert state.incoming[1] == 2 and state.seats[0].health == 55
+    state, _ = _run_text(builtin, "Gain 1 CP per Shape Shift token you have.", setup=setup)
+    assert state.seats[0].cp == 4
+
+
+def test_a_condition_on_the_opponents_hand(builtin):
+    def setup(state, loaded):
+        state.seats[1].hand.extend(state.seats[1].deck[:4])
+    state, _ = _run_text(builtin, "If your opponent has 4 or more cards in hand, gain 2 CP.", setup=setup)
+    assert state.seats[0].cp == 4
+    state, _ = _run_text(builtin, "If your opponent has 4 or more cards in hand, gain 2 CP.")
+    assert state.seats[0].cp == 2

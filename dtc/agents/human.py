@@ -542,7 +542,9 @@ def _says_more(text: str, prompt: str) -> bool:
     the Roll Phase, reduce <dial> by 4.`): the question alone would hide what happens either way."""
     asked = prompt.split(" (")[0].casefold()  # without ` (only up is open)` and the like
     at = text.casefold().find(asked)
-    return at >= 0 and bool(text[at + len(asked):].strip(" ."))
+    if at < 0:  # printed otherwise than dtc words the question (`you may choose to add ...`)
+        return ". " in " ".join(text.split()).strip(" .")
+    return bool(text[at + len(asked):].strip(" ."))
 
 
 def _needs(game, player: int, choice) -> str:

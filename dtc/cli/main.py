@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from dtc import __version__
+from dtc.cli.sources import again, compiled, not_built_in, source_option
 
 # Stage modules are imported inside the commands that use them: `dtc disasm`
 # never loads the YAML, grammar or schema machinery, and `dtc --version` is quick.
@@ -138,15 +139,13 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
 @click.argument("hero")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-@click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
-              help="Content to look in (default: the built-in content).")
-def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
+@source_option()
+def show(hero: str, fmt: str, ruleset_paths: tuple[Path, ...]) -> None:
     """Show a hero as dtc understands it: dice, abilities, statuses, components, deck."""
-    from dtc import project
     from dtc.diagnostics import render_text
     from dtc.show import find_hero, format_hero, hero_names, hero_view
 
-    result = project.run(list(content_paths)) if content_paths else project.builtin()
+    result = _source_content(ruleset_paths, "show")
     if result.usage_error:
         for d in result.diagnostics:
             click.echo(render_text(d, result.sources), err=True)
@@ -156,9 +155,12 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
         for d in result.errors:  # a file that did not load may be where the hero was
             if d.code.startswith("Y"):
                 click.echo(render_text(d, result.sources), err=True)
+        _not_built_in(hero, again("show", hero), builtin=not ruleset_paths)
         known = ", ".join(hero_names(result.content)) or "none"
         hint = f"did you mean `{guess}`? " if guess else ""
-        click.echo(f"error: no hero `{hero}`; {hint}heroes here: {known}", err=True)
+        own = (" (the built-in content; a hero of your own: pass --ruleset with the folder that holds its "
+               "file)") if not ruleset_paths and not guess else ""
+        click.echo(f"error: no hero `{hero}`; {hint}heroes here: {known}{own}", err=True)
         sys.exit(EXIT_USAGE)
     problems = [d for d in result.errors if d.span and d.span.path == found.doc.path]
     if problems:
@@ -173,6 +175,28 @@ def show(hero: str, fmt: str, content_paths: tuple[Path, ...]) -> None:
     else:
         click.echo(format_hero(view))
     sys.exit(EXIT_CLEAN)
+
+
+def _source_content(paths: tuple[Path, ...], command: str):
+    """The content `--ruleset` names, read from its source (the built-in content without it); a
+    compiled ruleset is refused in one line (exit 2), as the command reads the source."""
+    from dtc import project
+
+    ruleset = compiled(paths)
+    if ruleset is not None:
+        click.echo(f"error: --ruleset {ruleset} is a compiled ruleset; `dtc {command}` reads content: "
+                   "pass the content folder it was compiled from (e.g. --ruleset content/)", err=True)
+        sys.exit(EXIT_USAGE)
+    return project.run(list(paths)) if paths else project.builtin()
+
+
+def _not_built_in(name: str, command_line: str, builtin: bool, option: str | None = None) -> None:
+    """With the built-in content, a hero not in it but in a file nearby: where, and the command that
+    finds it (exit 2)."""
+    message = not_built_in(name, command_line) if builtin else None
+    if message is not None:
+        click.echo(f"error: {option + ': ' if option else ''}{message}", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 def _face_values(text: str, empty_ok: bool = False) -> list[int] | None:
@@ -296,14 +320,12 @@ def _owner_names(owner: str, name: str) -> bool:
 @click.option("--roll", default="1,2,3,4,6", show_default=True,
               help="The current roll's face values (comma-separated; empty for none).")
 @click.option("--seed", default=1, show_default=True, help="Seed for any dice the text rolls.")
-@click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
-              help="Content to look in (default: the built-in content).")
+@source_option()
 @click.option("--status", "status_name", help="With --as status: the status whose text it is "
               "(default: the hero's first).")
 def explain(text: str, hero: str, kind: str, roll: str, seed: int,
-            content_paths: tuple[Path, ...], status_name: str | None) -> None:
+            ruleset_paths: tuple[Path, ...], status_name: str | None) -> None:
     """Show how dtc reads effect text: tokens, tree, bytecode and a sample run."""
-    from dtc import project
     from dtc.diagnostics import render_text
     from dtc.explain import explain as explain_text
     from dtc.show import find_hero, hero_names
@@ -312,9 +334,13 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
     if faces is None:
         click.echo(f"error: --roll takes face values like 1,2,3,4,6, not {roll!r}", err=True)
         sys.exit(EXIT_USAGE)
-    result = project.run(list(content_paths)) if content_paths else project.builtin()
+    result = _source_content(ruleset_paths, "explain")
+    if result.usage_error:  # a path not there: say so, not that the hero is not there
+        _print_diagnostics(result)
+        sys.exit(EXIT_USAGE)
     found, guess = find_hero(result.content, hero)
     if found is None:
+        _not_built_in(hero, again("explain", "--hero", hero, text), builtin=not ruleset_paths)
         hint = f"did you mean `{guess}`? " if guess else ""
         click.echo(f"error: no hero `{hero}`; {hint}heroes: {', '.join(hero_names(result.content))}",
                    err=True)
@@ -334,6 +360,8 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
                        + ", ".join(s.name for s in found.statuses), err=True)
             sys.exit(EXIT_USAGE)
     view = explain_text(result.content, found, text, kind, faces, seed, status)
+    if view.reading:
+        click.echo(f"read as (the phrasebook):\n  {view.reading}\n")
     click.echo("tokens:")
     click.echo("  " + "  ".join(view.tokens))
     if view.tree:
@@ -407,13 +435,16 @@ def _note_no_common_cards(loaded, where: str) -> None:
                    "them", err=True)
 
 
-def _hero_name(loaded, name: str, option: str, builtin: bool = False) -> str:
+def _hero_name(loaded, name: str, option: str, builtin: bool = False, command_line: str | None = None) -> str:
     """The hero's name in the ruleset, or a one-line error (exit 2) naming those it has; with the
-    built-in content, how to play a hero of one's own."""
+    built-in content, how to play a hero of one's own (where it is, when a file nearby has it:
+    `command_line` is the command to give `--ruleset`)."""
     found = loaded.hero(name)
     if found is None:
         import difflib
 
+        if command_line is not None:
+            _not_built_in(name, command_line, builtin, option)
         names = [h["name"] for h in loaded.heroes]
         close = difflib.get_close_matches(name.replace("_", " ").replace("-", " "), names, n=1, cutoff=0.5)
         hint = f"did you mean `{close[0]}`? " if close else ""
@@ -469,7 +500,9 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
             click.echo("error: say who plays: --hero HERO --vs HERO (or --resume FILE)", err=True)
             sys.exit(EXIT_USAGE)
         builtin = ruleset_path is None
-        heroes = [_hero_name(loaded, hero, "--hero", builtin), _hero_name(loaded, opponent, "--vs", builtin)]
+        command_line = again("play", "--hero", hero, "--vs", opponent)
+        heroes = [_hero_name(loaded, hero, "--hero", builtin, command_line),
+                  _hero_name(loaded, opponent, "--vs", builtin, command_line)]
         seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
         agents = [bot if auto else "human", bot]
         setup = Setup(loaded.content_hash, seed, heroes, agents, _rules(loaded, rules))
@@ -727,7 +760,9 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
                        "(a Valeria ruleset? use `dtc valeria simulate`)", err=True)
             sys.exit(EXIT_USAGE)
     elif len(heroes_) == 2:
-        pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO", ruleset_path is None))[0] for h in heroes_)]
+        command_line = again("simulate", *heroes_)
+        pairs = [tuple(loaded.hero(_hero_name(loaded, h, "HERO", ruleset_path is None, command_line))[0]
+                       for h in heroes_)]
     else:
         given = f"; {len(heroes_)} given" if heroes_ else ""
         click.echo(f"error: give two heroes (`dtc simulate HERO HERO`) or --all{given}", err=True)
@@ -850,7 +885,7 @@ def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
     from dtc.dicethrone.tables import rules_of
 
     loaded = _ruleset(ruleset_path)
-    index = loaded.hero(_hero_name(loaded, hero, "HERO", ruleset_path is None))[0]
+    index = loaded.hero(_hero_name(loaded, hero, "HERO", ruleset_path is None, again("odds", hero)))[0]
     attempts = rules_of(loaded).roll_attempts
     data = loaded.heroes[index]
     show = (lambda c: str(c)) if exact else (lambda c: f"{float(c):6.1%}")  # noqa: E731
@@ -931,24 +966,47 @@ def _print_odds(report: dict, show) -> None:
 
 
 @cli.command()
-@click.option("--content", "content_paths", multiple=True, type=click.Path(path_type=Path),
-              help="Content to look in (default: the built-in content).")
-def heroes(content_paths: tuple[Path, ...]) -> None:
+@source_option("The content to list: a content folder or YAML files (repeat it for several), or a compiled "
+               "ruleset (FILE.dtcb); default: the built-in content.")
+def heroes(ruleset_paths: tuple[Path, ...]) -> None:
     """List the heroes in the content."""
     from dtc import project
 
-    result = project.run(list(content_paths)) if content_paths else project.builtin()
+    ruleset = compiled(ruleset_paths)
+    if ruleset is not None:
+        _list_compiled_heroes(ruleset, ruleset_paths)
+    result = project.run(list(ruleset_paths)) if ruleset_paths else project.builtin()
     _print_diagnostics(result)  # what kept a file out of the list (errors and warnings)
     for h in sorted(result.content.heroes, key=lambda h: h.name):
-        abilities = sum(1 for a in h.abilities)
-        click.echo(f"{h.name:<14} {h.doc.path}  ({abilities} abilities, "
-                   f"{sum(c.copies for c in h.cards)} own cards)")
+        _hero_line(h.name, h.doc.path, len(h.abilities), sum(c.copies for c in h.cards))
     if not result.content.heroes and not result.errors and not result.usage_error:
-        where = ", ".join(str(p) for p in content_paths)
-        click.echo(f"no heroes in {where} (a hero is a YAML file with `hero:`; "
-                   f"try `dtc heroes` for the built-in ones)", err=True)
-        sys.exit(EXIT_PROBLEMS)
+        _no_heroes(ruleset_paths)
     sys.exit(_exit_code(result, False))
+
+
+def _list_compiled_heroes(ruleset: Path, paths: tuple[Path, ...]) -> None:
+    """`dtc heroes --ruleset FILE.dtcb`: its heroes, named by the files they were compiled from."""
+    if len(paths) > 1:
+        click.echo(f"error: --ruleset {ruleset} is a compiled ruleset: give it alone", err=True)
+        sys.exit(EXIT_USAGE)
+    loaded = _load_artifact(ruleset)
+    for h in sorted(loaded.heroes, key=lambda h: h["name"]):
+        _hero_line(h["name"], loaded.data["sources"][h["source"]], len(h["abilities"]),
+                   sum(c["copies"] for c in h["cards"]))
+    if not loaded.heroes:
+        _no_heroes(paths)
+    sys.exit(EXIT_CLEAN)
+
+
+def _hero_line(name: str, path: str, abilities: int, cards: int) -> None:
+    click.echo(f"{name:<14} {path}  ({abilities} abilities, {cards} own cards)")
+
+
+def _no_heroes(paths: tuple[Path, ...]) -> None:
+    where = ", ".join(str(p) for p in paths)
+    click.echo(f"no heroes in {where} (a hero is a YAML file with `hero:`; "
+               f"try `dtc heroes` for the built-in ones)", err=True)
+    sys.exit(EXIT_PROBLEMS)
 
 
 # ------------------------------------------------------------------ Valeria
@@ -1093,7 +1151,7 @@ def valeria_replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> 
               help="Worker processes (the numbers do not depend on it).")
 @click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True)
 @click.option("--sheet", help="The player sheets (default: the first).")
-@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path))
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) -> None:

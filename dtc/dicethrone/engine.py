@@ -43,6 +43,9 @@ REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
 # or Targeting Roll Phase" ("Action Cards"): by the phase, not the window (a `Then` of an Upkeep
 # effect is no Roll Phase); the very end of the Roll Phase is still part of it
 ROLL_PHASES = {"Offensive Roll Phase", "Targeting Roll Phase", "Defensive Roll Phase", "Roll Phase end"}
+# where `skip your turn` is not said in the middle of one's own turn: before the first turn, in the
+# last phase (nothing of the turn is left to skip), after the turn's end
+NOT_MID_TURN = {"", "Discard Phase", "end"}
 # the engine's window for each break in play an effect makes (THEN's operand, as the VM names it)
 WINDOW_OF = {"then": "then", "after defensive roll": "defensive", "after effect roll": "rolled"}
 
@@ -88,6 +91,9 @@ class Game(GameState):
         self.ability_pending = False  # an Offensive Roll Phase's ability not yet chosen or resolved
         self.defense_step = "none"  # this Roll Phase's Defensive Roll: none, rolled, resolved
         self.defense_chunk: int | None = None  # the defensive ability's chunk, while it resolves
+        self.turn_cut = False  # the rest of this turn is skipped (`skip your turn` said in it)
+        self._turn_mark = artifact.phases.index("turn") if "turn" in artifact.phases else -1
+        self._skip_marks: dict[tuple[str, bool], tuple[int, ...]] = {}  # `skipping`
         self.window_depth = 0
         # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
@@ -152,6 +158,14 @@ class Game(GameState):
         a = self.active
         for p in self.seats:
             p.used.clear()
+        self.turn_cut = False
+        marks = self.seats[a].skip
+        if marks and self._turn_mark in marks:
+            # a skipped turn does not happen at all (no edges, no phases): the next player's comes
+            marks.discard(self._turn_mark)
+            self.event("turn_skipped", turn=self.turn_no, player=a)
+            self.pass_turn(a)
+            return
         self.event("turn", turn=self.turn_no, player=a)
         self.phase = "start"
         yield from self.turn_edge(a, "start")
@@ -189,12 +203,18 @@ class Game(GameState):
         yield from self.turn_edge(a, "end")
         self.resolve_damage(None)  # dmg dealt as the turn ends lands then, not in the next Upkeep Phase
         self.check_defeat()
+        self.pass_turn(a)
+
+    def pass_turn(self, a: int) -> None:
+        """The next player still standing becomes the active player."""
         alive = [p.seat for p in self.seats if p.alive]
         if self.over is None:
             order = [(a + k) % len(self.seats) for k in range(1, len(self.seats) + 1)]
             self.active = next(s for s in order if s in alive)
 
     def upkeep(self, a: int) -> Generator[Request, Any, None]:
+        if self.skipping(a, "Upkeep Phase"):
+            return
         self.phase = "Upkeep Phase"
         self.accumulate = True
         if self.scheduled or self.edge_named(self.phase, "start"):
@@ -210,21 +230,20 @@ class Game(GameState):
     def income(self, a: int) -> bool:
         """Whether the Income Phase happens (False: skipped, so it does not happen at all)."""
         self.phase = "Income Phase"
-        p = self.seats[a]
-        income = self.a.phases.index("Income Phase") if "Income Phase" in self.a.phases else -1
-        if income in p.skip:
-            p.skip.discard(income)
-            self.event("income_skipped", player=a)
+        if self.turn_cut:
             return False
         if self.turn_no == 1 and a == self.start_player:
+            # the phase does not come at all: a skip waits for the next Income Phase that would
             self.event("income_skipped", player=a, reason="start player")
             return False
-        return True
+        return not self.skipping(a, self.phase)
 
     def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
         """Effects of the phase, then the player acts: "Perform any of the options below in any order,
         and as many times as you like" ("Turn Breakdown"); an effect that reads "During your Main
         Phase, you may ..." is one of those options (`main_options`), not a question at its start."""
+        if self.skipping(a, name):
+            return
         self.phase = name
         if self.scheduled or self.edge_named(self.phase, "start"):
             yield from self.phase_edge(a, "start")
@@ -243,6 +262,8 @@ class Game(GameState):
         self.check_defeat()
 
     def discard_phase(self, a: int) -> Generator[Request, Any, None]:
+        if self.skipping(a, "Discard Phase"):
+            return  # nothing is sold down to the hand limit
         self.phase = "Discard Phase"
         if self.scheduled or self.edge_named(self.phase, "start"):
             yield from self.phase_edge(a, "start")
@@ -260,8 +281,52 @@ class Game(GameState):
         self.resolve_damage(None)
         self.check_defeat()
 
+    # ================================================================= skips
+    def skip_phase(self, player: int, phase: int, next_turn: bool = False) -> None:
+        """`skip your turn` said in one's own turn before its last phase skips what is left of it: a
+        player reading "During your Upkeep Phase, skip your turn" expects no Income, Main, Roll or
+        Discard Phase now (the phase under way ends as usual, and so does the turn), not to lose
+        the turn after; what is left is every phase not yet begun (said as an Attack is made, the
+        Defender's Defensive Roll Phase too). Said at any other time, or `skip your next turn`, it
+        is the next turn; a phase is always the next one (said during it, the one after)."""
+        if phase == self._turn_mark and not next_turn and player == self.active \
+                and self.phase not in NOT_MID_TURN:
+            if not self.turn_cut:
+                self.turn_cut = True
+                self.event("skip", player=player, phase="turn", rest=True)
+            return
+        super().skip_phase(player, phase, next_turn)
+
+    def skipping(self, seat: int, phase: str, groups: bool = True) -> bool:
+        """Whether the phase does not happen for `seat`: the rest of the turn is skipped, or a skip
+        marks the phase (with `groups`, or a group it is part of: `Main Phase`). One mark is used
+        up, the phase's own before a group's: two skips, two phases."""
+        if self.turn_cut:
+            return True  # told once, when it was said
+        marks = self.seats[seat].skip
+        if not marks:
+            return False  # the usual case: one look per phase
+        key = (phase, groups)
+        wanted = self._skip_marks.get(key)
+        if wanted is None:
+            names = [phase] + (sorted(self._phase_names(phase) - {phase}) if groups else [])
+            wanted = self._skip_marks[key] = tuple(self.a.phases.index(x) for x in names
+                                                    if x in self.a.phases)
+        for mark in wanted:
+            if mark in marks:
+                marks.discard(mark)
+                if phase == "Income Phase":
+                    self.event("income_skipped", player=seat)
+                else:
+                    self.event("phase_skipped", player=seat, phase=phase)
+                return True
+        return False
+
     # ============================================================ roll phases
     def roll_phases(self, a: int) -> Generator[Request, Any, None]:
+        if self.skipping(a, "Offensive Roll Phase"):
+            # no roll, no Attack: no Targeting or Defensive Roll Phase follows, nor the Roll Phase's end
+            return
         self.phase = "Offensive Roll Phase"
         self.accumulate = True
         self.attack = None
@@ -288,6 +353,9 @@ class Game(GameState):
                 break
         if chosen is not None and self.over is None:
             yield from self.activate(a, *chosen)
+            # the Targeting Roll Phase: with one opponent it "is skipped" ("Turn Phases"); a skip of
+            # it is used up all the same, and told
+            self.skipping(a, "Targeting Roll Phase", groups=False)
         self.ability_pending = False
         if self.attack is not None and self.attack.dealt and self.over is None:
             yield from self.defend()
@@ -414,29 +482,38 @@ class Game(GameState):
                 yield from self.fire(a, "conclude", lambda t: t.get("with_attack"), a, defender)
 
     def defend(self) -> Generator[Request, Any, None]:
+        """The Defensive Roll Phase: "the Defender now begins the Defensive Roll Phase" ("Turn
+        Breakdown"), so a skip of it is hers: she rolls no defence and has no window of its own (the
+        Attack still is one: what being Attacked sets off acts, and its dmg lands)."""
         attack = self.attack
-        self.phase = "Defensive Roll Phase"
         d, a = attack.defender, attack.attacker
-        dtype = self.rules.damage_types[attack.dtype]
-        if dtype.defendable and not attack.ultimate:
-            defenses = [x for x in self.seats[d].abilities if x.kind == "defensive"]
-            if defenses:
-                index = 0
-                if len(defenses) > 1:
-                    answer = yield ChooseDefense("Defensive Roll Phase", d,
-                                                 tuple(x.titled for x in defenses))
-                    index = _index(answer, len(defenses), "defensive ability")
-                defense = defenses[index]
-                self.defense_step = "rolled"  # a window within it comes before it resolves
-                self.event("defend", player=d, ability=defense.titled)
-                ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
-                self.defense_chunk = defense.chunk
-                yield from self.run(defense.chunk, ctx)
-                self.defense_chunk = None
-                self.defense_step = "resolved"
+        skipped = self.skipping(d, "Defensive Roll Phase", groups=False)
+        if not skipped:
+            self.phase = "Defensive Roll Phase"
+            yield from self.defensive_roll(attack)
         yield from self.fire(a, "attacking", None, a, d)
         yield from self.fire(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
-        yield from self.window("defensive")
+        if not skipped:
+            yield from self.window("defensive")
+
+    def defensive_roll(self, attack: Attack) -> Generator[Request, Any, None]:
+        """The Defender's Defensive Ability, against a defendable Attack that is no Ultimate."""
+        d, a = attack.defender, attack.attacker
+        defenses = [x for x in self.seats[d].abilities if x.kind == "defensive"]
+        if not defenses or attack.ultimate or not self.rules.damage_types[attack.dtype].defendable:
+            return
+        index = 0
+        if len(defenses) > 1:
+            answer = yield ChooseDefense("Defensive Roll Phase", d, tuple(x.titled for x in defenses))
+            index = _index(answer, len(defenses), "defensive ability")
+        defense = defenses[index]
+        self.defense_step = "rolled"  # a window within it comes before it resolves
+        self.event("defend", player=d, ability=defense.titled)
+        ctx = self.ctx(d, self.seats[d].table.index, attacker=a, defender=d)
+        self.defense_chunk = defense.chunk
+        yield from self.run(defense.chunk, ctx)
+        self.defense_chunk = None
+        self.defense_step = "resolved"
 
     def _attacked_matches(self, trigger: dict, attack: Attack) -> bool:
         kind = self.a.damage_types[attack.dtype]

@@ -10,6 +10,11 @@ from dtc.dicethrone.engine import Game
 from dtc.dicethrone.tables import leveled
 from dtc.disasm import requirement_text
 
+# what a skipped phase leaves out, where its name alone does not say
+SKIPPED = {"Offensive Roll Phase": ": no roll, no Attack",
+           "Defensive Roll Phase": ": no defence against the Attack",
+           "Discard Phase": ": no selling down to the hand limit"}
+
 
 def who(game: Game, seat: int) -> str:
     return f"P{seat + 1} {game.seats[seat].table.name}"
@@ -43,6 +48,8 @@ def line(game: Game, e: dict) -> str | None:
         return f"{heroes}. Start player: P{e['start_player'] + 1} (rolled {rolls})."
     if kind == "turn":
         return f"\n== Turn {e['turn']}: {who(game, p)} =="
+    if kind == "turn_skipped":
+        return f"\n== Turn {e['turn']}: {who(game, p)} skips the turn =="
     if kind == "roll":
         rerolled = e.get("rerolled")
         if rerolled:  # which dice: one re-rolled to its old face looked as if nothing happened (player QA)
@@ -174,9 +181,13 @@ def line(game: Game, e: dict) -> str | None:
             return f"the Attack becomes {e['type']}"
         return f"{who(game, p)}'s Attack becomes {e['type']}{_from(e)}"
     if kind == "skip":
-        return f"{who(game, p)} will skip their {e['phase']}"
+        if e.get("rest"):
+            return f"{who(game, p)} skips the rest of their turn"
+        return f"{who(game, p)} will skip their next {e['phase']}"
     if kind == "income_skipped":
         return f"{who(game, p)} skips the Income Phase"
+    if kind == "phase_skipped":
+        return f"{who(game, p)} skips the {e['phase']}{SKIPPED.get(e['phase'], '')}"
     if kind == "phase_fails":
         return f"{who(game, p)}'s {e['phase']} fails"
     if kind == "use_effect":

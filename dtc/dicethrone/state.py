@@ -57,7 +57,7 @@ class Player:
     # Discard Pile" ("To Play an Action Card"), so a draw it makes cannot reshuffle it back in
     resolving: list[Card] = field(default_factory=list)
     found: list[Card] = field(default_factory=list)
-    skip: set[int] = field(default_factory=set)  # phases to skip next time
+    skip: set[int] = field(default_factory=set)  # phases (and "turn") to skip next time: one each
     used: set = field(default_factory=set)  # once-per-turn things used this turn
     _offense: tuple | None = field(default=None, repr=False, compare=False)
 
@@ -285,7 +285,9 @@ class GameState:
         self.failed = True
         self.event("phase_fails", player=ctx.owner, phase=self.a.phases[phase])
 
-    def skip_phase(self, player, phase):
+    def skip_phase(self, player, phase, next_turn=False):
+        """Mark the player's next such phase (`turn`: her next turn) to be skipped; the engine
+        decides when a `skip your turn` is the rest of the one under way instead."""
         self.seats[player].skip.add(phase)
         self.event("skip", player=player, phase=self.a.phases[phase])
 

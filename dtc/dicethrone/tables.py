@@ -164,6 +164,8 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
         weight = 0.5 ** len(ends)
         if op == Op.JUMP_IF_FALSE:
             ends.append(args[0])
+        elif op == Op.JUMP:
+            _else_part(ends, ins)
         elif op == Op.PUSH:
             last_push = args[0]
         elif op == Op.ROLL:
@@ -205,6 +207,13 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     return value
 
 
+def _else_part(ends: list[int], jump) -> None:
+    """A forward JUMP ending a conditional part jumps over its `Otherwise` part: conditional too."""
+    target = jump.operands[0]
+    if ends and ends[-1] == jump.offset + 3 and target > ends[-1]:
+        ends[-1] = target
+
+
 def sure_dmg(artifact: Artifact, chunk: int | None) -> int:
     """The dmg a chunk deals to another player whatever happens: its unconditional `Deal N dmg` and
     `add N dmg` of a fixed N (what depends on dice, choices or conditions is not sure)."""
@@ -220,6 +229,8 @@ def sure_dmg(artifact: Artifact, chunk: int | None) -> int:
             ends.pop()
         if ins.op == Op.JUMP_IF_FALSE:
             ends.append(ins.operands[0])
+        elif ins.op == Op.JUMP:
+            _else_part(ends, ins)
         elif ins.op == Op.CHOOSE:
             # each option its own, to the choice's end: where the first option's last step (a JUMP
             # just before the second option) goes

@@ -1,0 +1,281 @@
+"""Phrasebook: printed card text in, the core language's text and a map back to the print out.
+
+Cards print the same thing many ways ("take 3 damage", "is dealt 3 dmg", "receive
+three dmg").  The grammar holds structure; the phrasebook, a content document
+(`content/rules/phrasebook.yaml`), holds the fixed phrasings and synonyms, each
+a `say` pattern and the core text it `means`.  `read` rewrites a text with
+them before it is parsed and keeps, for every character of the rewritten text,
+the span of printed text it came from, so diagnostics and AST spans still point
+at what the designer wrote.
+
+Patterns match whole words, ignoring case and a plural `s`.  A parameter named
+`{n}`, `{m}`, `{k}`, `{amount}` or `{count}` captures an amount (`3`, `up to 2`,
+`1 or 2`); any other `{name}` captures the words in its place, within one
+clause (never across `.`, `:` or `;`).  Rewriting repeats until nothing
+changes, so phrases build on each other ("takes three damage" -> "takes 3
+dmg" -> "receive 3 dmg"); a phrasebook that never settles is reported.
+
+Numbers written against a word (`3CP`, `2dmg`), as cards often print them, are
+spaced first; that is a style warning, not an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+AMOUNT_PARAMS = frozenset({"n", "m", "k", "amount", "count"})
+MAX_PASSES = 8
+MAX_PARAMS = 4
+_PARAM = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_AMOUNT = r"(?:up to \d+|\d+ or \d+|\d+)"
+_SHIELDED = re.compile(r"\[[^\]]*\]|\{[^}]*\}|\"[^\"]*\"|“[^”]*”")
+_WORD = re.compile(r"[A-Za-z0-9'’]+")
+_SEAM = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+_BOUNDARY_BEFORE = r"(?<![A-Za-z0-9'’-])"
+_BOUNDARY_AFTER = r"(?![A-Za-z0-9'’-])"
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One `say` pattern of the phrasebook and the core text it means."""
+
+    say: str
+    means: str
+    regex: re.Pattern = field(compare=False, repr=False)
+    params: tuple[str, ...] = field(compare=False, repr=False)
+    first: str = field(compare=False, repr=False)  # the stem of its first word, to find it fast
+    literal_length: int = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Phrasebook:
+    """Phrases by the stem of their first word, longest first; hashed by their text.
+
+    `names` are the content's own names (statuses, components, forms ...): never rewritten, so a
+    status called `Heavy Damage` stays itself while `3 damage` reads `3 dmg`."""
+
+    phrases: tuple[Phrase, ...] = field(compare=False, repr=False)
+    key: str = ""
+    by_first: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    names: re.Pattern | None = field(default=None, compare=False, repr=False, hash=False)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def shielding(self, names) -> Phrasebook:
+        """The same phrases, leaving the given names as written."""
+        words = sorted({" ".join(x.split()) for x in names if x and x.strip()}, key=lambda x: (-len(x), x))
+        if not words or not self.phrases:
+            return self
+        return _shielding(self, tuple(words))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A text as the grammar reads it, and where each of its characters was printed."""
+
+    text: str
+    starts: tuple[int, ...]  # printed offset where the character at i begins (one more: the end)
+    ends: tuple[int, ...]  # printed offset where it ends
+    spaced: tuple[tuple[int, int, str], ...] = ()  # (start, end, written) of run-together words
+
+    @property
+    def rewritten(self) -> bool:
+        return len(self.starts) != len(self.text) + 1 or any(
+            s != i for i, s in enumerate(self.starts))
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The printed span a span of the rewritten text comes from."""
+        start = min(max(start, 0), len(self.text))
+        end = min(max(end, start), len(self.text))
+        printed_start = self.starts[start]
+        printed_end = self.ends[end - 1] if end > start else printed_start
+        return printed_start, max(printed_end, printed_start)
+
+
+# ---------------------------------------------------------------- building
+
+
+def pattern_problems(say: str, means: str) -> list[str]:
+    """Why a phrase cannot be used (empty when it can)."""
+    words = say.split()
+    if not words:
+        return ["the pattern is empty"]
+    if _PARAM.fullmatch(words[0]) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9'’!/-]*", words[0]):
+        return [f"a phrase must start with a plain word, not `{words[0]}`"]
+    params = _PARAM.findall(say)
+    if len(params) != len(set(params)):
+        return ["a parameter appears twice in the pattern"]
+    if len(params) > MAX_PARAMS:
+        return [f"a phrase takes at most {MAX_PARAMS} parameters (this one has {len(params)})"]
+    if any(_words_param(a) and _words_param(b) for a, b in zip(words, words[1:], strict=False)):
+        return ["two parameters side by side cannot be told apart: put a word between them"]
+    unknown = sorted(set(_PARAM.findall(means)) - set(params))
+    if unknown:
+        return [f"`{{{unknown[0]}}}` is used in `means` but is not a parameter of `say`"]
+    if "{" in _PARAM.sub("", say) or "}" in _PARAM.sub("", say):
+        return ["parameters are written `{name}` in lowercase letters"]
+    return []
+
+
+def _words_param(token: str) -> bool:
+    m = _PARAM.fullmatch(token)
+    return m is not None and m.group(1) not in AMOUNT_PARAMS
+
+
+def compile_phrase(say: str, means: str) -> Phrase:
+    """The regex for a `say` pattern (check it with `pattern_problems` first)."""
+    tokens = say.split()
+    parts = []
+    params = []
+    literal = 0
+    for i, token in enumerate(tokens):
+        m = _PARAM.fullmatch(token)
+        if m is None:
+            literal += len(token)
+            parts.append(_word(token))
+            continue
+        name = m.group(1)
+        params.append(name)
+        last = i == len(tokens) - 1
+        words = r"[^.:;\s](?:[^.:;]*[^.:;\s])?" if last else r"[^.:;\s](?:[^.:;]*?[^.:;\s])?"
+        parts.append(f"(?P<{name}>{_AMOUNT if name in AMOUNT_PARAMS else words})")
+    regex = re.compile(_BOUNDARY_BEFORE + r"\s+".join(parts) + _BOUNDARY_AFTER, re.IGNORECASE)
+    return Phrase(say, means, regex, tuple(params), stem(_WORD.match(tokens[0]).group(0)), literal)
+
+
+def _word(word: str) -> str:
+    base = word[:-1] if word.lower().endswith("s") and len(word) > 3 else word
+    return re.escape(base) + r"(?:s|es)?"
+
+
+def stem(word: str) -> str:
+    """A word as phrases are indexed by: lowercased, without a plural `s`."""
+    word = word.lower().replace("’", "'")
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def phrasebook(entries: list[tuple[str, str]]) -> Phrasebook:
+    """A phrasebook of (say, means) pairs that `pattern_problems` accepts."""
+    phrases = [compile_phrase(say, means) for say, means in entries]
+    by_first: dict[str, list[Phrase]] = {}
+    for p in phrases:
+        by_first.setdefault(p.first, []).append(p)
+    for group in by_first.values():
+        group.sort(key=lambda p: -p.literal_length)
+    key = hashlib.sha256("\0".join(f"{s}\1{m}" for s, m in entries).encode()).hexdigest()
+    return Phrasebook(tuple(phrases), key, {k: tuple(v) for k, v in by_first.items()})
+
+
+EMPTY = phrasebook([])
+
+
+@lru_cache(maxsize=256)
+def _shielding(book: Phrasebook, words: tuple[str, ...]) -> Phrasebook:
+    alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
+    names = re.compile(_BOUNDARY_BEFORE + f"(?:{alternatives})" + _BOUNDARY_AFTER, re.IGNORECASE)
+    key = hashlib.sha256((book.key + "\0" + "\0".join(words)).encode()).hexdigest()
+    return Phrasebook(book.phrases, key, book.by_first, names)
+
+
+# ----------------------------------------------------------------- reading
+
+
+class Unsettled(Exception):
+    """The phrasebook keeps rewriting this text (a phrase whose meaning holds its own pattern)."""
+
+
+def read(text: str, book: Phrasebook | None = None) -> Reading:
+    """`text` spaced and rewritten by the phrasebook, with its map back to the printed text."""
+    current, starts, ends, spaced = _space(text)
+    if book is None or not book.phrases:
+        return Reading(current, tuple(starts), tuple(ends), spaced)
+    for _ in range(MAX_PASSES):
+        changed, current, starts, ends = _rewrite_once(current, starts, ends, book)
+        if not changed:
+            return Reading(current, tuple(starts), tuple(ends), spaced)
+    raise Unsettled(current)
+
+
+def _space(text: str) -> tuple[str, list[int], list[int], tuple]:
+    """`3CP` -> `3 CP`: the words numbers are run into, spaced; each inserted space maps to its word."""
+    shielded = _SHIELDED.sub(lambda m: " " * len(m.group(0)), text)
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    spaced = []
+    at = 0
+    for m in _WORD.finditer(shielded):
+        seams = [s.start() for s in _SEAM.finditer(m.group(0))]
+        if not seams:
+            continue
+        spaced.append((m.start(), m.end(), m.group(0)))
+        for seam in seams:
+            cut = m.start() + seam
+            _copy(text, at, cut, out, starts, ends)
+            out.append(" ")
+            starts.append(m.start())
+            ends.append(m.end())
+            at = cut
+    _copy(text, at, len(text), out, starts, ends)
+    starts.append(len(text))
+    return "".join(out), starts, ends, tuple(spaced)
+
+
+def _copy(text, a, b, out, starts, ends) -> None:
+    out.append(text[a:b])
+    starts.extend(range(a, b))
+    ends.extend(range(a + 1, b + 1))
+
+
+def _rewrite_once(text, starts, ends, book):
+    shielded = _SHIELDED.sub(lambda m: "\0" * len(m.group(0)), text)
+    if book.names is not None:
+        shielded = book.names.sub(lambda m: "\0" * len(m.group(0)), shielded)
+    out: list[str] = []
+    new_starts: list[int] = []
+    new_ends: list[int] = []
+    at = 0
+    changed = False
+    for word in _WORD.finditer(shielded):
+        if word.start() < at:
+            continue
+        for phrase in book.by_first.get(stem(word.group(0)), ()):
+            m = phrase.regex.match(shielded, word.start())
+            if m is None:
+                continue
+            _splice(text, starts, ends, at, word.start(), out, new_starts, new_ends)
+            _emit(phrase, m, text, starts, ends, out, new_starts, new_ends)
+            at = m.end()
+            changed = True
+            break
+    _splice(text, starts, ends, at, len(text), out, new_starts, new_ends)
+    new_starts.append(starts[len(text)])
+    return changed, "".join(out), new_starts, new_ends
+
+
+def _splice(text, starts, ends, a, b, out, new_starts, new_ends) -> None:
+    out.append(text[a:b])
+    new_starts.extend(starts[a:b])
+    new_ends.extend(ends[a:b])
+
+
+def _emit(phrase, m, text, starts, ends, out, new_starts, new_ends) -> None:
+    """The meaning of one match: its own words map to the whole match, each argument to itself."""
+    whole_start, whole_end = starts[m.start()], ends[m.end() - 1]
+    at = 0
+    for p in _PARAM.finditer(phrase.means):
+        literal = phrase.means[at:p.start()]
+        out.append(literal)
+        new_starts.extend([whole_start] * len(literal))
+        new_ends.extend([whole_end] * len(literal))
+        name = p.group(1)
+        _splice(text, starts, ends, m.start(name), m.end(name), out, new_starts, new_ends)
+        at = p.end()
+    literal = phrase.means[at:]
+    out.append(literal)
+    new_starts.extend([whole_start] * len(literal))
+    new_ends.extend([whole_end] * len(literal))
