@@ -73,7 +73,8 @@ def renamer(names: list[str], rename) -> re.Pattern:
     name may be folded over two lines of a YAML text, and printed in capitals (`WHEN DRUID FORM IS
     ACTIVE...`: renamed in capitals)."""
     spelled = [r"\s+".join(map(re.escape, name.split(" "))) for name in names]
-    capitals = [r"\s+".join(map(re.escape, name.upper().split(" "))) for name in names if name.upper() != name]
+    capitals = [r"\s+".join(map(re.escape, name.upper().split(" ")))
+                for name in names if name.upper() != name]
     pattern = re.compile(r"(?<![\w])(" + "|".join(spelled + capitals) + r")(?![\w])")
     by_upper = {name.upper(): name for name in names}
 

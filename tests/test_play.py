@@ -848,9 +848,9 @@ def test_a_may_question_shows_what_its_effect_does_either_way(compiled):
     human = Human(read=lambda prompt: "n", say=said.append)
     human.asked = True
     assert human.answer(game, request) is False
-    assert said == ["  (Sun Dial (Dawn side): If your Offensive Roll Phase results in an Attack, you may choose "
-                    "to add the Sun Dial value as dmg. At the end of the Roll Phase, reduce Sun Dial by 4. Attack "
-                    "Modifier.)"]  # as printed on the board
+    assert said == ["  (Sun Dial (Dawn side): If your Offensive Roll Phase results in an Attack, you may "
+                    "choose to add the Sun Dial value as dmg. At the end of the Roll Phase, reduce Sun Dial by "
+                    "4. Attack Modifier.)"]  # as printed on the board
     # a question that is the whole effect says nothing more
     said.clear()
     human.answer(game, YesNo("Forgemaster › The Mines", 0, "You may Mine your deck",
@@ -1304,11 +1304,11 @@ def test_s_shows_every_heros_status_effects_dials_and_tracks(compiled):
     assert "  - Footwork (track, now Neutral)\n      at Offense 3: When Attacking, add 3 dmg." in shown
     # each as printed ("Duelist" > "Status Effects"), with when it is spent as dtc read it
     assert ("  - Guard Break (stack limit 2, spendable as you conclude your Offensive Roll Phase with an "
-            "Attack)\n      If a player concludes their Offensive Roll Phase with an Attack, they may spend this "
-            "token and roll 1 die. If the outcome is 4-5, the Attack becomes undefendable.") in shown
+            "Attack)\n      If a player concludes their Offensive Roll Phase with an Attack, they may spend "
+            "this token and roll 1 die. If the outcome is 4-5, the Attack becomes undefendable.") in shown
     # the Sun Elf's status she holds, under her
-    assert "  - Sun Marked (stack limit 1, persistent): holds 1\n      When a player afflicted with this token " \
-           "is Attacked by an opponent, the Attacker Heals 7. Attack Modifier. Persistent." in shown
+    assert "  - Sun Marked (stack limit 1, persistent): holds 1\n      When a player afflicted with this " \
+           "token is Attacked by an opponent, the Attacker Heals 7. Attack Modifier. Persistent." in shown
     assert "  - Sun Dial (dial, now 3 on Dusk)" in shown and \
            "      Dawn: Whenever Sun Dial reads 0, flip Sun Dial to the Dusk side." in shown
     assert said[-1].startswith("do what?")
@@ -1318,8 +1318,8 @@ def test_s_shows_every_heros_status_effects_dials_and_tracks(compiled):
     druid = Game(compiled, [compiled.hero("druid")[0], 0], 1)
     forms = element_texts(druid, 0).split("\n")
     assert forms[1:3] == ["  - Active Form (forms, now Druid Form)",
-                          "      Druid Form: WHEN DRUID FORM IS ACTIVE... At the conclusion of your turn, you "
-                          "or a chosen teammate gains Regenerate."]
+                          "      Druid Form: WHEN DRUID FORM IS ACTIVE... At the conclusion of your turn, "
+                          "you or a chosen teammate gains Regenerate."]
     assert any(x.startswith("      Cat Form: WHEN CAT FORM IS ACTIVE... If you conclude") for x in forms)
 
 
