@@ -849,8 +849,8 @@ def test_a_may_question_shows_what_its_effect_does_either_way(compiled):
     human.asked = True
     assert human.answer(game, request) is False
     assert said == ["  (Sun Dial (Dawn side): If your Offensive Roll Phase results in an Attack, you may "
-                    "choose to add the Sun Dial value as dmg. At the end of the Roll Phase, reduce Sun Dial by "
-                    "4. Attack Modifier.)"]  # as printed on the board
+                    "choose to add the Sun Dial value as dmg. At the end of the Roll Phase, reduce Sun Dial "
+                    "by 4. Attack Modifier.)"]  # as printed on the board
     # a question that is the whole effect says nothing more
     said.clear()
     human.answer(game, YesNo("Forgemaster › The Mines", 0, "You may Mine your deck",
