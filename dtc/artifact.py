@@ -54,9 +54,9 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 6  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+FORMAT_VERSION = 7  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
 # 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
-# second (`next turn`), and only phases the engine plays
+# second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64

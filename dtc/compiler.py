@@ -25,6 +25,7 @@ from dtc.opcodes import (
     AFTER_EFFECT_ROLL,
     ANY_CARD,
     AT_A_THEN,
+    CHOSEN,
     COMPARISONS,
     OTHER_SIDE,
     TARGETS,
@@ -678,9 +679,11 @@ class _Emitter:
         self.block(s.body)
 
     def s_Actor(self, s: n.Actor) -> None:
-        self.emit(Op.ACTOR, TARGETS.index(s.target), node=s)
+        target, skip = self.aim(s.target, s)
+        self.emit(Op.ACTOR, target, node=s)
         self.block((s.action,))
         self.emit(Op.ACTOR, TARGETS.index("self"), node=s)
+        self.landing(skip)
 
     def s_Cost(self, s: n.Cost) -> None:
         if s.status is None:
@@ -701,10 +704,25 @@ class _Emitter:
         self.block(s.action)
         self.land(skip)
 
+    def aim(self, target: str, node) -> tuple[int, int | None]:
+        """The target operand for `target`, and the jump to land after the statement: a player chosen
+        among several is asked for first (CHOOSE_PLAYER), the statement aims at the one chosen, and
+        when no one can be (no teammate) it is skipped."""
+        if target in CHOSEN:
+            at = self.emit(Op.CHOOSE_PLAYER, TARGETS.index(target), node=node)
+            self.prompt(at, _cap(render_stmt(node)))
+            return TARGETS.index("chosen"), self.jump_if_false(node)
+        return TARGETS.index(target), None
+
+    def landing(self, skip: int | None) -> None:
+        if skip is not None:
+            self.land(skip)
+
     def s_Deal(self, s: n.Deal) -> None:
+        target, skip = self.aim(s.target or DEFAULT_TARGET["Deal"], s)
         self.amount(s.amount)
-        target = s.target or DEFAULT_TARGET["Deal"]
-        self.emit(Op.DEAL, self.c.dtype(s.damage_type), TARGETS.index(target), int(s.isolated), node=s)
+        self.emit(Op.DEAL, self.c.dtype(s.damage_type), target, int(s.isolated), node=s)
+        self.landing(skip)
 
     def s_Receive(self, s: n.Receive) -> None:
         self.amount(s.amount)
@@ -766,20 +784,23 @@ class _Emitter:
 
     def s_Inflict(self, s: n.Inflict) -> None:
         status, _ = self.c.status_index(s.status.name, self.scope)
+        target, skip = self.aim(s.target or DEFAULT_TARGET["Inflict"], s)
         self.count_of(s.status)
-        target = s.target or DEFAULT_TARGET["Inflict"]
-        self.emit(Op.INFLICT, status, TARGETS.index(target), node=s)
+        self.emit(Op.INFLICT, status, target, node=s)
+        self.landing(skip)
 
     def s_Remove(self, s: n.Remove) -> None:
         if isinstance(s.status, n.ThisToken):
             self.emit(Op.REMOVE_THIS, node=s)
             return
         status, _ = self.c.status_index(s.status.name, self.scope)
+        target, skip = self.aim(s.target or DEFAULT_TARGET["Remove"], s)
         if s.every:
             self.emit(Op.PUSH, ALL_TOKENS, node=s)  # more than any stack holds
         else:
             self.count_of(s.status)
-        self.emit(Op.REMOVE, status, TARGETS.index(s.target or DEFAULT_TARGET["Remove"]), node=s)
+        self.emit(Op.REMOVE, status, target, node=s)
+        self.landing(skip)
 
     def s_Spend(self, s: n.Spend) -> None:
         if isinstance(s.status, n.ThisToken):

@@ -411,6 +411,8 @@ StatusRef = NamedStatus | ThisToken
 TARGETS = (
     "self", "opponent", "chosen_opponent", "chosen_player", "chosen_teammate",
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
+    "chosen",  # the player a `chosen` target before it chose (the text's `them`, a list's later items)
+    "them",  # as parsed: the player named last; the checker makes it that target, or `chosen`
 )
 
 # ----------------------------------------------------------- statements

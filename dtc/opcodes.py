@@ -63,6 +63,7 @@ class Op(IntEnum):
     PAY_CP = 21
     SCHEDULE = 22
     INSTEAD = 23
+    CHOOSE_PLAYER = 24
     # dice
     ROLL = 30
     REROLL = 31
@@ -162,7 +163,9 @@ SHAPE_SIZE = {
 TARGETS = (
     "self", "opponent", "chosen_opponent", "chosen_player", "chosen_teammate",
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
+    "chosen",  # the player CHOOSE_PLAYER chose last in this run (`on a chosen opponent`, then `them`)
 )
+CHOSEN = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate"})
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
 # THEN's operand: which break in play its window is (a `Then`, after a Defensive Roll, after the dice an
 # effect rolls, before they count)
@@ -217,6 +220,10 @@ _ROWS = [
     (Op.SCHEDULE, ("const", "chunk"), 0, 0, False,
      "run a chunk later, when the trigger in the constant happens (`at the end of the Roll Phase`)"),
     (Op.INSTEAD, (), 0, 0, False, "mark that this effect replaces what would otherwise happen"),
+    (Op.CHOOSE_PLAYER, ("target",), 0, 1, True,
+     "ask which player the target means when several could be (`a chosen player`); what follows aims "
+     "at target `chosen`, so a list aimed once (`Inflict Hex, Daze and Venom on a chosen opponent`) is "
+     "one choice; push 1, or 0 when no player is it (no teammate in a 1v1 game)"),
     (Op.ROLL, ("die",), 1, 0, False, "roll N dice with the seeded RNG; they become the current roll"),
     (Op.REROLL, ("u8",), 1, 0, True,
      "ask which of up to N dice of the current roll to re-roll; re-roll them; 1: only the player's own "

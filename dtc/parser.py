@@ -249,9 +249,9 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         hint = _comparison_hint(token.value, text[:where])
     elif re.search(r"\bif\s+(the\s+|your\s+)?(defender|attacker|target|enemy)\s+has\b", text[:where], re.I):
         hint = "another player's tokens are tested with `If your opponent has <status>, ...`"
-    elif re.search(r"\b(on|to|from)\s+(them|him|her)\b", text, re.I):  # `it` is `this token`
+    elif re.search(r"\b(on|to|from)\s+(him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
-                "opponent` (the effect language has no `them`)")
+                "opponent`, or `them` for the player named just before")
     elif expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU"}:  # `for each Hex` and no more
         hint = ("`per` and `for each` count symbols rolled (`per [Claw] rolled`) or tokens (`per Hex token "
                 "you have`, `for each Hex on your opponent`)")
@@ -1111,6 +1111,9 @@ class _Builder(Transformer):
 
     def yourself(self, meta, _):
         return "self"
+
+    def them(self, meta, _):
+        return "them"  # the player named last: resolved by the checker
 
     def target_to(self, meta, items):
         return items[0]

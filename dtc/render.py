@@ -20,8 +20,11 @@ _TARGETS = {
     "attacker": "the Attacker",
     "defender": "the Defender",
     "each_opponent": "each opponent",
+    "chosen": "them",  # the player chosen before
+    "them": "them",
 }
-_SUBJECTS = {**_TARGETS, "self": "you", "self_or_chosen_teammate": "you or a chosen teammate"}
+_SUBJECTS = {**_TARGETS, "self": "you", "self_or_chosen_teammate": "you or a chosen teammate",
+             "chosen": "they", "them": "they"}
 
 
 def render_effect(effect: n.Effect) -> str:

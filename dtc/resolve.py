@@ -21,6 +21,8 @@ from dtc.phrases import Phrasebook
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
+CHOSEN_TARGETS = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate",
+                            "chosen"})
 GENERIC_STATUSES = {
     "status effect", "status effects", "positive status effect", "positive status effects",
     "negative status effect", "negative status effects",
@@ -87,6 +89,7 @@ class Resolver:
         self.final_dice = ctx.kind == "offensive"  # the current roll is the activating roll
         self.verb_stack: list[str] = []
         self.verb_span: n.Offsets | None = None
+        self.last_target: str | None = None  # the player named last (what `them` means)
 
     # -- reporting
     def report(self, code, message, span, hint=None, severity="error", focus=None):
@@ -114,9 +117,25 @@ class Resolver:
 
     def stmt(self, s: Any, previous: Any) -> Any:
         method = getattr(self, "s_" + type(s).__name__, None)
-        if method is not None:
-            return method(s, previous)
-        return self.generic(s)
+        resolved = method(s, previous) if method is not None else self.generic(s)
+        return self.aimed(resolved)
+
+    def aimed(self, s: Any) -> Any:
+        """`them` / `that player` is the player named last in the text: a fixed one stays itself, a
+        chosen one is the player chosen (`chosen`: one choice, not a second)."""
+        target = getattr(s, "target", None)
+        if not isinstance(target, str) or isinstance(s, (n.Then,)):
+            return s
+        if target == "them":
+            named = self.last_target
+            if named is None:
+                self.report("C016", "`them` stands for a player named before it, and none is", s.span,
+                            "name who: `on a chosen opponent`, `to the Attacker`, `on your opponent`")
+                return s
+            target = "chosen" if named in CHOSEN_TARGETS else named
+            s = replace(s, target=target)
+        self.last_target = target
+        return s
 
     def generic(self, s: Any) -> Any:
         """Resolve the fields of a statement that needs no special handling."""
@@ -539,6 +558,8 @@ class Resolver:
                 return replace(c, component=name)
             return replace(c, component=name, position=self.one_of(c.position, comp.values, c.span,
                                                                     f"position of {comp.name}"))
+        if isinstance(c, n.YouHave) and c.kind.startswith("opponent"):
+            self.last_target = "opponent"  # `If your opponent has Hex, inflict Daze on them`
         if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):
             resolved = replace(c, what=self.status(c.what, c.span))
             self.stack_reach(resolved)
@@ -735,17 +756,33 @@ def _show_test(test) -> str:
 
 def _share_targets(out: list, joined: list[bool]) -> list:
     """`Inflict Hex, Daze, and Venom on a chosen opponent`: where the list's last item goes, every
-    item before it in the list goes too."""
+    item before it in the list goes too; a chosen player is chosen once, by the first item, and the
+    others go to the one chosen (`A chosen player gains Protect & Evasive`: one question)."""
     for end in range(len(out) - 1, 0, -1):
         last = out[end]
-        if not joined[end] or not isinstance(last, (n.Inflict, n.Remove)) or last.target is None:
+        who = _aimed_at(last)
+        if not joined[end] or who is None:
             continue
         at = end
         while at > 0 and joined[at]:
             at -= 1
-            if type(out[at]) is type(last) and out[at].target is None:
-                out[at] = replace(out[at], target=last.target)
+            if type(out[at]) is type(last) and _aimed_at(out[at]) in (None, who):
+                out[at] = _aim(out[at], who)
+        if who in CHOSEN_TARGETS:
+            for i in range(at + 1, end + 1):
+                if type(out[i]) is type(last):
+                    out[i] = _aim(out[i], "chosen")
     return out
+
+
+def _aimed_at(s: Any) -> str | None:
+    if isinstance(s, n.Actor):
+        return s.target
+    return s.target if isinstance(s, (n.Inflict, n.Remove)) else None
+
+
+def _aim(s: Any, who: str) -> Any:
+    return replace(s, target=who)
 
 
 def resolve_effect(effect: n.Effect, scope: Scope, ctx: Context,

@@ -119,6 +119,9 @@ class SampleState:
             return [ctx.attacker]
         if who == "defender" and ctx.defender is not None:
             return [ctx.defender]
+        if who == "chosen":
+            others = [p.seat for p in self.seats if p.seat != ctx.owner]
+            return [ctx.chosen] if ctx.chosen is not None else others[:1]
         if who == "chosen_player":
             return [p.seat for p in self.seats]
         if who == "chosen_teammate":

@@ -27,6 +27,7 @@ from dtc.dice import meets as dice_meets
 from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
 from dtc.opcodes import (
     AFTER_EFFECT_ROLL,
+    CHOSEN,
     COUNTABLES,
     OTHER_SIDE,
     PREVENTING,
@@ -154,10 +155,14 @@ class ChooseDice(Request):
 
 @dataclass(slots=True)
 class ChoosePlayer(Request):
-    """A chosen player. Answer: one of `players`."""
+    """A chosen player. Answer: one of `players`. `text` is what the choice is for (`Inflict Hex on a
+    chosen player`); `hostile` whether what follows harms the player chosen (dmg, a status inflicted),
+    helps (a status gained, a heal), or None when the VM cannot tell."""
 
     players: tuple[int, ...]
     purpose: str
+    text: str = ""
+    hostile: bool | None = None
 
 
 @dataclass(slots=True)
@@ -338,6 +343,7 @@ class RunContext:
     # what set the effect off, in players' words (a passive ability, a track's position), when a
     # trigger did: narration names it where nothing before says where dmg or prevention came from
     source: str = ""
+    chosen: int | None = None  # the player CHOOSE_PLAYER chose (target `chosen`, the text's `them`)
 
 
 @dataclass
@@ -992,12 +998,22 @@ class VM:
                 return actor, None
             answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
             push(self._member(answer, choices))
-        elif op == Op.ACTOR:
+        elif op == Op.CHOOSE_PLAYER and not state.players(ctx, TARGETS[a]):
+            ctx.chosen = None
+            stack.append(0)  # no one to choose (`a chosen teammate` in a 1v1 game): the part is skipped
+        elif op == Op.ACTOR or op == Op.CHOOSE_PLAYER:
             chosen = self._one_player(ctx, state, a, owner)
             if isinstance(chosen, Request):
+                chosen.text = self._prompt(chunk, ins)
+                chosen.hostile = self._hostile(chunk_index, ins.offset)
                 answer = yield chosen
                 chosen = self._member(answer, chosen.players)
-            actor = chosen
+            if TARGETS[a] in CHOSEN:
+                ctx.chosen = chosen  # `them` after it is this player
+            if op == Op.ACTOR:
+                actor = chosen
+            else:
+                stack.append(1)
         elif op == Op.REROLL:
             most = min(pop(), len(ctx.roll))
             if a and ctx.dice_owner not in (None, actor):
@@ -1227,6 +1243,22 @@ class VM:
         comp = steps[at + 1][1]
         up, down = state.track_room(actor, comp, True), state.track_room(actor, comp, False)
         return " (only up is open)" if up and not down else " (only down is open)" if down and not up else ""
+
+    def _hostile(self, chunk_index: int, offset: int) -> bool | None:
+        """Whether the first thing done after a choice of player harms the one chosen."""
+        program = self.artifact.chunks[chunk_index].program
+        after = [ins for ins in program if ins.offset > offset]
+        for ins in after:
+            if ins.op in (Op.DEAL, Op.INFLICT, Op.STEAL_CP, Op.LOSE_CP, Op.DISCARD, Op.RECEIVE):
+                return True
+            if ins.op in (Op.GAIN, Op.HEAL, Op.GAIN_CP, Op.DRAW, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL):
+                return False
+            if ins.op == Op.REMOVE:
+                status = self.artifact.statuses[ins.operands[0]]
+                return (status.get("class") or status.get("polarity")) != "negative"
+            if ins.op in (Op.END, Op.JUMP, Op.CHOOSE, Op.THEN, Op.MAY):
+                return None
+        return None
 
     def _prompt(self, chunk, ins) -> str:
         text = chunk.prompts.get(ins.offset)

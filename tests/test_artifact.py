@@ -149,7 +149,8 @@ def test_an_artifact_without_effect_texts_still_loads_and_plays_and_a_bad_text_i
     (lambda img: img["heroes"][0]["abilities"][0]["options"][0]["requirement"]["items"][0].update(
         symbol=500), "dangling reference to symbol 500"),
     (lambda img: img["chunks"][0].update(lines=[[1, 1]]), "line table does not cover the code"),
-    (lambda img: img.update(format=7), f"image format 7 is not {FORMAT_VERSION}"),
+    (lambda img: img.update(format=FORMAT_VERSION + 1),
+     f"image format {FORMAT_VERSION + 1} is not {FORMAT_VERSION}"),
     (lambda img: img.pop("heroes"), "heroes: expected a list"),
 ])
 def test_reference_corruptions(image, change, expected):

@@ -805,8 +805,9 @@ def test_a_list_with_commas_shares_its_target(lint_text):
     assert codes(result) == []
     swipe = next(a for a in result.content.heroes[0].abilities if a.name == "Swipe")
     body = swipe.options[0].effect.ast.body
+    # one choice: the first item asks, the others go to the opponent chosen
     assert [(s.status.name, s.target) for s in body] == [
-        ("Knockdown", "chosen_opponent"), ("Blind", "chosen_opponent"), ("Poison", "chosen_opponent")]
+        ("Knockdown", "chosen_opponent"), ("Blind", "chosen"), ("Poison", "chosen")]
 
 
 def test_gain_a_status_and_cp_in_one_list(lint_text):
@@ -833,3 +834,13 @@ def test_a_printed_status_text_says_when_it_is_spent(lint_text):
     assert isinstance(spent.ast.trigger, n.Spent) and isinstance(spent.ast.body[0], n.Roll)
     both = text.replace("    stack_limit: 2\n", "    stack_limit: 2\n    spendable: at any time\n")
     assert "says when it is spent" in diag(lint_text(both), "C036").message
+
+
+def test_them_needs_a_player_named_before_it(lint_text):
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Deal 4 dmg to them."))
+    assert "`them` stands for a player named before it" in diag(result, "C016").message
+    named = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
+                                           "effect: If your opponent has Wound, deal 4 dmg to them."))
+    assert codes(named) == []
+    deal = named.content.heroes[0].abilities[0].options[0].effect.ast.body[0].body[0]
+    assert deal.target == "opponent"

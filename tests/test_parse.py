@@ -483,7 +483,7 @@ def test_having_no_tokens_is_fewer_than_one():
 @pytest.mark.parametrize("text, hint", [
     ("If the Defender has Wound, add 2 dmg.", "another player's tokens are tested with `If your opponent "
      "has <status>, ...`"),
-    ("If your opponent has Wound, inflict 1 Wound on them.", "name who: `on the Attacker`"),
+    ("If your opponent has Wound, inflict 1 Wound on him.", "name who: `on the Attacker`"),
 ])
 def test_wordings_a_designer_writes_point_to_the_languages_own(text, hint):
     """Natural card wordings refused with a bare "expected ..." (designer QA) now say what to write."""

@@ -947,3 +947,29 @@ def test_a_condition_on_the_opponents_hand(builtin):
     assert state.seats[0].cp == 4
     state, _ = _run_text(builtin, "If your opponent has 4 or more cards in hand, gain 2 CP.")
     assert state.seats[0].cp == 2
+
+
+def test_a_chosen_player_is_asked_for_once_and_only_that_player_is_hit(builtin):
+    """`Inflict Wound on a chosen player` inflicted every player (the target meant all of them); now it
+    asks, once for a whole list, and `them` after it is the player chosen."""
+    from dtc.vm import ChoosePlayer
+
+    asked = []
+
+    def pick_opponent(request):
+        asked.append(request)
+        return 1 if isinstance(request, ChoosePlayer) else first_answer(request)
+    text = "Inflict Wound and Regenerate on a chosen player. Deal 2 dmg to them."
+    state, _ = _run_text(builtin, text, answers=pick_opponent)
+    chose = [r for r in asked if isinstance(r, ChoosePlayer)]
+    assert len(chose) == 1 and chose[0].players == (0, 1) and chose[0].hostile is True
+    assert state.status_count(0, status_id(state.a, "Wound")) == 0
+    assert state.status_count(1, status_id(state.a, "Wound")) == 1
+    assert state.status_count(1, status_id(state.a, "Regenerate")) == 1 and state.incoming[1] == 2
+
+
+def test_a_chosen_teammate_in_one_versus_one_is_no_one(builtin):
+    """No teammate in a 1v1 game: what she would do is skipped (it stopped the run with an error)."""
+    state, asked = _run_text(builtin, "A chosen teammate heals 4. Gain 1 CP.")
+    assert state.seats[0].cp == 3 and state.seats[0].health == 50
+    assert not asked

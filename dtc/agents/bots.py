@@ -44,6 +44,7 @@ DEFENCE_SETTINGS = 64  # defensive abilities' outcome tables a hero table keeps 
 FORM_SWITCH_GAIN = 1.0  # what a change of form must be worth at its moment to spend a token on it
 CHOICE_SPEND_WORTH = 2.0  # what a token's best `choose one` option must be worth now to spend it (2 dmg)
 FRIENDLY = frozenset(TARGETS.index(t) for t in ("self", "chosen_teammate", "self_or_chosen_teammate"))
+CHOSEN_TARGET = TARGETS.index("chosen")
 
 
 class RandomBot:
@@ -760,11 +761,15 @@ class HeuristicBot:
         worth, amount, mine = 0.0, 1, True
         me = game.seats[seat]
         other = (seat + 1) % len(game.seats)  # one versus one
+        chosen = TARGETS.index("opponent")  # what a `chosen` target is: what CHOOSE_PLAYER chose from
         for op, a, b, _ in steps:
             sign = 1.0 if mine else -1.0
             if op == Op.PUSH:
                 amount = a
+            elif op == Op.CHOOSE_PLAYER:
+                chosen = a
             elif op == Op.ACTOR:
+                a = chosen if a == CHOSEN_TARGET else a
                 mine = self._on_side_of(game, seat, a) if now else a in FRIENDLY
             elif op == Op.DEAL:  # b: 0 the one acting, else her opponent
                 hurts_me = mine if b == 0 else not mine
@@ -863,7 +868,12 @@ class HeuristicBot:
             if request.purpose == "change":
                 return [(low, max(request.values))]
             return [low]
-        if isinstance(request, ChoosePlayer):
+        if isinstance(request, ChoosePlayer):  # harm an opponent, help herself (or a teammate)
+            others = [p for p in request.players if p != request.player]
+            if request.hostile and others:
+                return min(others, key=lambda p: game.seats[p].health)
+            if request.hostile is False and request.player in request.players:
+                return request.player
             return request.players[0]
         if isinstance(request, ChooseItems):
             if request.purpose in ("place", "double the effect"):

@@ -380,6 +380,8 @@ class Human:
 
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)
+        if r.text and r.text != r.owner:
+            self.say(f"{spoken(r.owner)}: {r.text}")
         return self.ask(f"choose a player ({names}) > ",
                         lambda t: int(t[1:]) - 1 if t.upper().startswith("P") and _digits(t[1:])
                         and int(t[1:]) - 1 in r.players else None, f"type one of {names}")

@@ -108,12 +108,15 @@ def main() -> None:
 @click.option("--show-allowed", is_flag=True, help="Also print warnings that `allow` covers.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
               show_default=True)
-def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, color: str) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Check everything again (a lint of unchanged files is otherwise read from ~/.cache/dtc).")
+def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, color: str,
+         no_cache: bool) -> None:
     """Check content files (folders are searched for *.yaml)."""
-    from dtc import project
+    from dtc import lintcache
     from dtc.diagnostics import render_github, render_json, render_sarif, render_text
 
-    result = project.run(list(paths))
+    result = lintcache.lint(list(paths), use_cache=not no_cache)
     diags = result.diagnostics
     if fmt == "json":
         click.echo(render_json(diags, result.files))

@@ -171,6 +171,8 @@ class GameState:
             if ctx.attacker is not None and ctx.attacker != ctx.owner:
                 return [ctx.attacker]
             return self.opponents(ctx.owner)[:1]
+        if who == "chosen":  # the one CHOOSE_PLAYER chose
+            return [ctx.chosen] if ctx.chosen is not None else self.opponents(ctx.owner)[:1]
         if who == "chosen_player":
             return [p.seat for p in self.seats if p.alive]
         if who == "chosen_teammate":

@@ -157,11 +157,15 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
     value = 0.0
     last_push = rolled = 1.0
     ends: list[int] = []  # where the conditional parts being read end
+    previous = None
     for ins in instructions(artifact.chunks[chunk].code):
         op, args = ins.op, ins.operands
         while ends and ins.offset >= ends[-1]:
             ends.pop()
         weight = 0.5 ** len(ends)
+        chose, previous = previous == Op.CHOOSE_PLAYER, op
+        if op == Op.JUMP_IF_FALSE and chose:
+            continue  # skipped only when no one can be chosen: not a condition
         if op == Op.JUMP_IF_FALSE:
             ends.append(args[0])
         elif op == Op.JUMP:
@@ -227,6 +231,9 @@ def sure_dmg(artifact: Artifact, chunk: int | None) -> int:
     for ins in program:
         while ends and ins.offset >= ends[-1]:
             ends.pop()
+        if ins.op == Op.JUMP_IF_FALSE and before is not None and before.op == Op.CHOOSE_PLAYER:
+            before = ins  # skipped only when no one can be chosen: not a condition
+            continue
         if ins.op == Op.JUMP_IF_FALSE:
             ends.append(ins.operands[0])
         elif ins.op == Op.JUMP:
