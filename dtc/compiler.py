@@ -506,7 +506,7 @@ class _Emitter:
         self.emit(Op.ROLL_TOTAL, node=a)
 
     def a_ValueRolled(self, a) -> None:
-        self.emit(Op.ROLL_VALUE, node=a)
+        self.emit(Op.ROLL_HIGHEST if a.highest else Op.ROLL_VALUE, node=a)
 
     def a_ComponentValue(self, a: n.ComponentValue) -> None:
         self.emit(Op.GET_COMP, self.c.component_index(a.component, self.scope), node=a)
@@ -539,7 +539,12 @@ class _Emitter:
 
     # -- tests and conditions (each pushes 1 or 0)
     def test(self, t: Any) -> None:
-        if isinstance(t, n.OtherResult):  # none of the tests before it: not (t1 + t2 + ...)
+        if isinstance(t, n.AnyOf):  # any of them: t1 + t2 + ... is not 0
+            for i, each in enumerate(t.tests):
+                self.test(each)
+                if i:
+                    self.emit(Op.ADD, node=t)
+        elif isinstance(t, n.OtherResult):  # none of the tests before it: not (t1 + t2 + ...)
             for i, each in enumerate(t.tests):
                 self.test(each)
                 if i:
@@ -557,6 +562,8 @@ class _Emitter:
         if isinstance(c, n.InForm):
             comp_index, value = self.form(c.form)
             self.emit(Op.IN_FORM, comp_index, value, node=c)
+            if c.negated:
+                self.emit(Op.NOT, node=c)
         elif isinstance(c, n.AtPosition):  # a track's position, as a form: the component reads that value
             comp_index = self.c.component_index(c.component, self.scope)
             comp = self.scope.hero.components[comp_index]

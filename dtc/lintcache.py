@@ -18,6 +18,7 @@ code in every format.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -132,18 +133,14 @@ def _builtin_inputs() -> list[Path]:
             + sorted(data_dir("grammar").glob("*.lark")) + sorted(data_dir("schemas").glob("*.json")))
 
 
-_FINGERPRINT: list[str] = []
-
-
+@functools.cache
 def code_fingerprint() -> str:
     """`dtc.session.engine_version()`, computed here: importing the session module loads the VM,
     which costs more than a whole warm lint (a test keeps the two equal)."""
-    if not _FINGERPRINT:
-        digest = hashlib.sha256()
-        for path in sorted(_PACKAGE.rglob("*.py")):
-            digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
-        _FINGERPRINT.append(digest.hexdigest()[:16])
-    return _FINGERPRINT[0]
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _libraries() -> str:
@@ -210,11 +207,12 @@ def store(folder: Path, key: str, result) -> None:
             quoted[str(d.span.line)] = result.sources[d.span.path].line_text(d.span.line)
     entry = {"format": FORMAT, "key": key, "files": result.files,
              "diagnostics": [_plain(d) for d in result.diagnostics], "lines": lines}
+    text = json.dumps(entry)  # ASCII: a path that is no UTF-8 (surrogate-escaped) survives too
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".lint-", suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(entry, f, ensure_ascii=False)
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(text)
             os.replace(tmp, folder / f"{key}.json")
         except BaseException:
             os.unlink(tmp)

@@ -150,8 +150,9 @@ class TotalRoll:
 
 @dataclass(frozen=True, slots=True)
 class ValueRolled:
-    """The value of the single die just rolled."""
+    """The value of the single die just rolled; `highest`: the highest value of the dice rolled."""
 
+    highest: bool = False
     span: Offsets | None = _span()
 
 
@@ -227,6 +228,14 @@ class Requirement:
 
 
 @dataclass(frozen=True, slots=True)
+class AnyOf:
+    """`On 5 or 6`, `On [Claw] or [Paw]`, `On 1, 3 or 5`: any of the tests holds."""
+
+    tests: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class OtherResult:
     """`On any other result`: none of the `On` tests before it (in the same sentence run) held."""
 
@@ -234,7 +243,7 @@ class OtherResult:
     span: Offsets | None = _span()
 
 
-DiceTest = Requirement | ValueRange | OtherResult
+DiceTest = Requirement | ValueRange | AnyOf | OtherResult
 
 # ------------------------------------------------------------- triggers
 
@@ -347,9 +356,10 @@ Trigger = (
 
 @dataclass(frozen=True, slots=True)
 class InForm:
-    """`If in Wolf Form` / `While in Wolf Form`."""
+    """`If in Wolf Form` / `While in Wolf Form`; `If not in Wolf Form` (negated)."""
 
     form: str
+    negated: bool = False
     span: Offsets | None = _span()
 
 
@@ -890,7 +900,8 @@ NODE_TYPES: dict[str, type] = {
     for cls in [
         Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, TokensHeld,
         CardsInHand, Sum, Per, Capped,
-        TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, OtherResult,
+        TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, AnyOf,
+        OtherResult,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
@@ -1005,6 +1016,9 @@ def dump(node: Any, indent: str = "") -> str:
     return "\n".join(lines)
 
 
+_QUIET_WHEN_EMPTY = ("joined", "labels", "orelse", "negated", "highest")  # shown only when set
+
+
 def _inline(node: Any, skip_blocks: bool = False) -> str:
     if isinstance(node, tuple):
         return "(" + ", ".join(_inline(x) for x in node) + ")"
@@ -1015,7 +1029,7 @@ def _inline(node: Any, skip_blocks: bool = False) -> str:
         if f.name == "span" or (skip_blocks and f.name in _BLOCK_FIELDS + ("action",)):
             continue
         value = getattr(node, f.name)
-        if f.name in ("joined", "labels", "orelse") and not value:
+        if f.name in _QUIET_WHEN_EMPTY and not value:
             continue
         parts.append(f"{f.name}={_inline(value)}")
     return f"{type(node).__name__}(" + ", ".join(parts) + ")"

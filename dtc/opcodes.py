@@ -76,6 +76,7 @@ class Op(IntEnum):
     ROLL_VALUE = 38
     EXTRA_ATTEMPTS = 39
     EVENT_VALUE = 40
+    ROLL_HIGHEST = 41
     # damage
     DEAL = 50
     RECEIVE = 51
@@ -239,6 +240,8 @@ _ROWS = [
      "push how many dice of the current roll show a symbol in the constant's list"),
     (Op.ROLL_TOTAL, (), 0, 1, False, "push the sum of the current roll"),
     (Op.ROLL_VALUE, (), 0, 1, False, "push the value of the first die of the current roll"),
+    (Op.ROLL_HIGHEST, (), 0, 1, False,
+     "push the highest value of the current roll (`the highest value rolled`)"),
     (Op.EXTRA_ATTEMPTS, (), 0, 1, False, "push the Roll Attempts beyond the first this turn"),
     (Op.EVENT_VALUE, (), 0, 1, False,
      "push the number the trigger carried (e.g. how far above a dial's max)"),

@@ -819,6 +819,25 @@ class _Builder(Transformer):
         return items[0]
 
     # -- status references
+    def one_status(self, meta, items):
+        """`a Protect token`: one."""
+        return n.NamedStatus(items[-1], n.Number(1, span=_off(meta)), span=_off(meta))
+
+    def cost_one_token(self, meta, items):
+        """`Spend Blood Power to add 2 dmg`, `Spend a Chi token to heal 2`: one token."""
+        return n.Cost(n.Number(1, span=_off(meta)), (items[-1],), items[0], span=_off(meta))
+
+    def on_any_symbols(self, meta, items):
+        """`On [Claw] or [Paw]`: each run of symbols is a test of its own."""
+        return n.AnyOf(tuple(items), span=_off(meta))
+
+    def req_group(self, meta, items):
+        return n.Requirement(_merge(items), span=_off(meta))
+
+    def on_values(self, meta, items):
+        tests = tuple(i for i in items if not isinstance(i, Token))
+        return tests[0] if len(tests) == 1 else n.AnyOf(tests, span=_off(meta))
+
     def status_named(self, meta, items):
         if len(items) == 2:
             return n.NamedStatus(items[1], items[0], span=_off(meta))
@@ -861,6 +880,13 @@ class _Builder(Transformer):
     def value_rolled(self, meta, _):
         return n.ValueRolled(span=_off(meta))
 
+    def highest_rolled(self, meta, _):
+        return n.ValueRolled(True, span=_off(meta))
+
+    def number_rolled(self, meta, items):
+        """`the number of [Claw] rolled`: a count of the dice showing the symbols."""
+        return n.Times(1, items[0], span=_off(meta))
+
     def component_value(self, meta, items):
         return n.ComponentValue(items[0], span=_off(meta))
 
@@ -878,7 +904,17 @@ class _Builder(Transformer):
 
     # -- conditions
     def in_form(self, meta, items):
-        return n.InForm(items[0], span=_off(meta))
+        return n.InForm(items[-1], span=_off(meta))
+
+    def not_in_form(self, meta, items):
+        return n.InForm(items[-1], True, span=_off(meta))
+
+    def opponent_cp(self, meta, items):
+        """`If your opponent has 2 or fewer CP`."""
+        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
+        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
+        compare, count = _at_most(words[-1] if words else "at_least", int(number))
+        return n.YouHave(compare, count, "CP", "opponent_cp", span=_off(meta))
 
     def at_position(self, meta, items):
         return n.AtPosition(str(items[0]), items[1], span=_off(meta))

@@ -122,11 +122,13 @@ def render_quantity(q: Any) -> str:
     if isinstance(q, n.TotalRoll):
         return "the total roll value"
     if isinstance(q, n.ValueRolled):
-        return "the value rolled"
+        return "the highest value rolled" if q.highest else "the value rolled"
     if isinstance(q, n.ComponentValue):
         return f"the {q.component} value"
     if isinstance(q, n.Half):
         return f"half {render_quantity(q.of)} (rounded {q.rounding})"
+    if isinstance(q, n.Times) and q.each == 1:
+        return f"the number of {_symbols(q.symbols)} rolled"
     raise TypeError(type(q).__name__)
 
 
@@ -235,8 +237,15 @@ def _actor(s: n.Actor) -> str:
 def _unit(verb: str, amount: Any, one: str, many: str) -> str:
     """`draw 2 cards`, `prevent 1 dmg for each [Shell] rolled`."""
     number, suffix = _parts(amount)
+    if number is None:  # `gain CP equal to the value rolled`
+        return f"{verb} {many}{suffix}"
     base = amount.amount if isinstance(amount, n.Per) else amount
     return f"{verb} {number} {_plural(base, one, many)}{suffix}"
+
+
+def _heal(s: n.Heal) -> str:
+    number, suffix = _parts(s.amount)
+    return f"heal {number}{suffix}" if number is not None else f"heal{suffix}"
 
 
 def _choose(s: n.Choose) -> str:
@@ -247,7 +256,7 @@ _STMT = {
     n.Deal: _deal,
     n.Receive: lambda s: _dmg("receive", s.amount, s.damage_type),
     n.AddDamage: lambda s: _dmg("add", s.amount, None),
-    n.Heal: lambda s: "heal " + "".join(x for x in _parts(s.amount) if x),
+    n.Heal: _heal,
     n.GainCP: lambda s: _unit("gain", s.amount, "CP", "CP"),
     n.LoseCP: lambda s: f"lose {render_amount(s.amount)} CP",
     n.StealCP: lambda s: f"steal {render_amount(s.amount)} CP",
@@ -311,6 +320,11 @@ def render_test(t: Any) -> str:
         return str(t.low) if t.low == t.high else f"{t.low}-{t.high}"
     if isinstance(t, n.OtherResult):
         return "any other result"
+    if isinstance(t, n.AnyOf):  # `1, 3 or 5`; symbols each with `or`: `[Claw] or [Paw]`
+        shown = [render_test(x) for x in t.tests]
+        if not all(isinstance(x, n.ValueRange) for x in t.tests):
+            return " or ".join(shown)
+        return ", ".join(shown[:-1]) + " or " + shown[-1]
     parts = []
     for i, item in enumerate(t.items):
         if isinstance(item, n.SymbolNeed):
@@ -342,7 +356,7 @@ def _position(name: str) -> str:
 
 def render_condition(c: Any) -> str:
     if isinstance(c, n.InForm):
-        return f"if in {c.form}"
+        return f"if {'not ' if c.negated else ''}in {c.form}"
     if isinstance(c, n.AtPosition):
         return f"if {c.component} is at {_position(c.position)}"
     if isinstance(c, n.YouDid):

@@ -509,6 +509,8 @@ class Resolver:
                         "roll first: `Roll 1 die: On [Symbol], ...`")
 
     def dice_test(self, test):
+        if isinstance(test, n.AnyOf):
+            return replace(test, tests=tuple(self.dice_test(t) for t in test.tests))
         self.need_roll(test.span, f"`On {_show_test(test)}`")
         faces = self.roll_faces
         if isinstance(test, n.Requirement):

@@ -873,6 +873,8 @@ class VM:
             push(sum(ctx.roll))
         elif op == Op.ROLL_VALUE:
             push(ctx.roll[0] if ctx.roll else 0)
+        elif op == Op.ROLL_HIGHEST:
+            push(max(ctx.roll, default=0))
         elif op == Op.EXTRA_ATTEMPTS:
             push(state.extra_attempts(ctx))
         elif op == Op.EVENT_VALUE:

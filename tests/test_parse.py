@@ -556,3 +556,29 @@ def test_a_trailing_trigger_reads_as_a_leading_one():
 def test_additionally_adds_what_follows():
     assert parse_effect("Deal 5 dmg. Additionally, inflict Wound.")[0] == \
         parse_effect("Deal 5 dmg. Inflict Wound.")[0]
+
+
+@pytest.mark.parametrize("text, same", [
+    ("Gain 1 Wound token.", "Gain 1 Wound."),
+    ("Gain a Wound token.", "Gain 1 Wound."),
+    ("Inflict 2 Wound tokens.", "Inflict 2 Wound."),
+    ("Gain 1 CP and draw 1.", "Gain 1 CP and draw 1 card."),
+    ("Spend Shape Shift to add 2 dmg.", "Spend 1 Shape Shift to add 2 dmg."),
+    ("Spend a Shape Shift token to heal 2.", "Spend 1 Shape Shift to heal 2."),
+    ("Roll 1 die: On a 6, heal 3.", "Roll 1 die: On 6, heal 3."),
+])
+def test_printed_forms_of_what_the_language_says(text, same):
+    assert parse_effect(text) == parse_effect(same) and parse_effect(text)[0] is not None
+
+
+@pytest.mark.parametrize("text", [
+    "Roll 1 die. On 5 or 6, heal 2.",
+    "Roll 1 die. On 1, 3 or 5, heal 1.",
+    "Roll 1 die. On [Claw] or [Paw], heal 1.",
+    "Roll 2 dice. Deal dmg equal to the highest value rolled.",
+    "If not in Bear Form, heal 1.",
+    "Roll 2 dice. Heal equal to the total roll value.",
+])
+def test_printed_dice_tests_and_quantities_render_back(text):
+    effect, problems = parse_effect(text)
+    assert problems == [] and render_effect(effect) == text

@@ -812,6 +812,7 @@ def test_every_opcode_runs(compiled):
                        Op.DID, Op.SCHEDULE, Op.INSTEAD, Op.PAY_CP, Op.ACTOR, Op.ROLL_TOTAL,
                        Op.ROLL_VALUE, Op.DUP, Op.POP, Op.SUB, Op.MUL, Op.COUNT_SYMBOLS,
                        Op.MEETS, Op.COUNT_STATUS, Op.RAISE, Op.LOWER, Op.FLIP_DIAL, Op.RECEIVE,
+                       Op.ROLL_HIGHEST,  # above: `the highest value rolled`
                        Op.MARK_TRACK}  # the last in tests/test_valeria_engine.py (no content uses it)
     assert missing <= exercised_above, missing - exercised_above
 
@@ -973,3 +974,25 @@ def test_a_chosen_teammate_in_one_versus_one_is_no_one(builtin):
     state, asked = _run_text(builtin, "A chosen teammate heals 4. Gain 1 CP.")
     assert state.seats[0].cp == 3 and state.seats[0].health == 50
     assert not asked
+
+
+@pytest.mark.parametrize("face, healed", [(5, 2), (6, 2), (3, 0)])
+def test_on_any_of_several_values(builtin, face, healed):
+    def setup(state, loaded):
+        state.seats[0].health = 40
+    state, _ = _run_text(builtin, "Roll 1 die: On 5 or 6, heal 2.", dice=[face], setup=setup)
+    assert state.seats[0].health == 40 + healed
+
+
+def test_the_highest_value_rolled_and_a_form_not_held(builtin):
+    state, _ = _run_text(builtin, "Roll 3 dice. Deal dmg equal to the highest value rolled.", dice=[2, 5, 3])
+    assert state.incoming[1] == 5
+    state, _ = _run_text(builtin, "If not in Bear Form, gain 1 CP.")  # in Druid Form
+    assert state.seats[0].cp == 3
+
+
+def test_spending_a_token_named_without_a_count_spends_one(builtin):
+    def setup(state, loaded):
+        state.gain_status(0, status_id(loaded, "Shape Shift"), 2, 0)
+    state, _ = _run_text(builtin, "Spend a Shape Shift token to gain 2 CP.", setup=setup)
+    assert state.seats[0].cp == 4 and state.status_count(0, status_id(state.a, "Shape Shift")) == 1
