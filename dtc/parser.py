@@ -21,7 +21,8 @@ from typing import Any
 
 import lark
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (GrammarError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
 
 from dtc import nodes as n
 from dtc import phrases
@@ -365,7 +366,7 @@ class _Builder(Transformer):
     """Builds `dtc.nodes` from Lark trees; problems found on the way are collected."""
 
     def __init__(self, text: str):
-        super().__init__()
+        super().__init__(visit_tokens=False)  # no method takes a token: skip the lookup per token
         self.text = text
         self.problems: list[Problem] = []
 
@@ -432,6 +433,19 @@ class _Builder(Transformer):
                 break
         step.guards[:] = [g for g in step.guards if g.kind != "lifted"]
         return trigger, once
+
+    def _call_userfunc(self, tree, new_children=None):
+        # Lark looks a `v_args` method up anew at every node, wrapping it each time
+        # (functools.update_wrapper): the plain functions, collected once, are called instead.
+        method = _RULES.get(tree.data)
+        if method is None:
+            return super()._call_userfunc(tree, new_children)
+        try:
+            return method(self, tree.meta, tree.children if new_children is None else new_children)
+        except GrammarError:
+            raise
+        except Exception as exc:
+            raise VisitError(tree.data, tree, exc) from exc
 
     def _at_least(self, value: int, minimum: int, meta, what: str) -> int:
         if value < minimum:
@@ -1168,6 +1182,9 @@ class _Builder(Transformer):
         if len(items) == 1 and items[0].type == "PARAM":
             return items[0].value
         return " ".join(t.value for t in items)
+
+
+_RULES = {name: f.base_func for name, f in vars(_Builder).items() if hasattr(f, "visit_wrapper")}
 
 
 def _symbol(tok: Token | str) -> str:

@@ -152,6 +152,7 @@ def _word(word: str) -> str:
     return re.escape(base) + r"(?:s|es)?"
 
 
+@lru_cache(maxsize=4096)
 def stem(word: str) -> str:
     """A word as phrases are indexed by: lowercased, without a plural `s`."""
     word = word.lower().replace("’", "'")
@@ -208,6 +209,10 @@ def _space(text: str) -> tuple[str, list[int], list[int], tuple]:
     ends: list[int] = []
     spaced = []
     at = 0
+    if _SEAM.search(shielded) is None:  # nothing run together (most texts): one copy
+        _copy(text, 0, len(text), out, starts, ends)
+        starts.append(len(text))
+        return text, starts, ends, ()
     for m in _WORD.finditer(shielded):
         seams = [s.start() for s in _SEAM.finditer(m.group(0))]
         if not seams:
