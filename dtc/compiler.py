@@ -528,6 +528,10 @@ class _Emitter:
                 self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
         elif isinstance(c, n.CardsInHand):
             self.emit(Op.HAND_SIZE, node=c)
+        elif isinstance(c, n.CPSpent):
+            self.emit(Op.PAID, node=c)
+        elif isinstance(c, n.TokensRemoved):
+            self.emit(Op.REMOVED, node=c)
         else:
             self.emit(Op.EXTRA_ATTEMPTS, node=c)
 
@@ -684,6 +688,9 @@ class _Emitter:
     def s_Instead(self, s: n.Instead) -> None:
         self.emit(Op.INSTEAD, node=s)
         self.block(s.body)
+
+    def s_SpendAnyCP(self, s: n.SpendAnyCP) -> None:
+        self.prompt(self.emit(Op.PAY_ANY_CP, node=s), "Spend how many CP?")
 
     def s_Actor(self, s: n.Actor) -> None:
         target, skip = self.aim(s.target, s)

@@ -120,7 +120,21 @@ class Sum:
     span: Offsets | None = _span()
 
 
-Countable = SymbolsRolled | Excess | ExtraRollAttempts | TokensHeld | CardsInHand
+@dataclass(frozen=True, slots=True)
+class CPSpent:
+    """Countable: the CP the last payment of the effect paid: `deal 1 dmg per CP spent`."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class TokensRemoved:
+    """Countable: the tokens the last removal of the effect removed: `2 dmg per token removed`."""
+
+    span: Offsets | None = _span()
+
+
+Countable = SymbolsRolled | Excess | ExtraRollAttempts | TokensHeld | CardsInHand | CPSpent | TokensRemoved
 
 
 @dataclass(frozen=True, slots=True)
@@ -776,6 +790,13 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
+class SpendAnyCP:
+    """`Spend any amount of CP`: the player picks how many (none to all she has) and pays them."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Cost:
     """`spend 3 CP to draw 1 card [and ...]`; `spend 1 Brew to add 2 dmg` (status: tokens, not CP).
     Every clause joined after the first is part of what the payment buys."""
@@ -891,7 +912,7 @@ Stmt = (
     Deal | Receive | AddDamage | Heal | GainCP | LoseCP | StealCP | Gain | Inflict | Remove |
     Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft | Prevent | PreventHalf |
     PreventAll | Roll | Reroll | ChangeDice | Increase | Decrease | SetValue | Flip | Move | Skip |
-    DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | Cost | Then | If | On |
+    DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP | Cost | Then | If | On |
     ForEach | May | Must | Choose | Delayed | Instead
 )
 
@@ -899,7 +920,7 @@ NODE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in [
         Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, TokensHeld,
-        CardsInHand, Sum, Per, Capped,
+        CardsInHand, CPSpent, TokensRemoved, Sum, Per, Capped, SpendAnyCP,
         TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, AnyOf,
         OtherResult,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,

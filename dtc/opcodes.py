@@ -64,6 +64,7 @@ class Op(IntEnum):
     SCHEDULE = 22
     INSTEAD = 23
     CHOOSE_PLAYER = 24
+    PAY_ANY_CP = 25
     # dice
     ROLL = 30
     REROLL = 31
@@ -77,6 +78,8 @@ class Op(IntEnum):
     EXTRA_ATTEMPTS = 39
     EVENT_VALUE = 40
     ROLL_HIGHEST = 41
+    PAID = 42
+    REMOVED = 43
     # damage
     DEAL = 50
     RECEIVE = 51
@@ -221,6 +224,8 @@ _ROWS = [
     (Op.SCHEDULE, ("const", "chunk"), 0, 0, False,
      "run a chunk later, when the trigger in the constant happens (`at the end of the Roll Phase`)"),
     (Op.INSTEAD, (), 0, 0, False, "mark that this effect replaces what would otherwise happen"),
+    (Op.PAY_ANY_CP, (), 0, 0, True,
+     "ask how many CP the actor spends, from none to all she has (`Spend any amount of CP`); pay them"),
     (Op.CHOOSE_PLAYER, ("target",), 0, 1, True,
      "ask which player the target means when several could be (`a chosen player`); what follows aims "
      "at target `chosen`, so a list aimed once (`Inflict Hex, Daze and Venom on a chosen opponent`) is "
@@ -240,6 +245,8 @@ _ROWS = [
      "push how many dice of the current roll show a symbol in the constant's list"),
     (Op.ROLL_TOTAL, (), 0, 1, False, "push the sum of the current roll"),
     (Op.ROLL_VALUE, (), 0, 1, False, "push the value of the first die of the current roll"),
+    (Op.PAID, (), 0, 1, False, "push the CP paid last in this run (`per CP spent`)"),
+    (Op.REMOVED, (), 0, 1, False, "push the tokens removed last in this run (`per token removed`)"),
     (Op.ROLL_HIGHEST, (), 0, 1, False,
      "push the highest value of the current roll (`the highest value rolled`)"),
     (Op.EXTRA_ATTEMPTS, (), 0, 1, False, "push the Roll Attempts beyond the first this turn"),

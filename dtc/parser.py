@@ -21,8 +21,14 @@ from typing import Any
 
 import lark
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import (GrammarError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                             UnexpectedToken, VisitError)
+from lark.exceptions import (
+    GrammarError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 
 from dtc import nodes as n
 from dtc import phrases
@@ -253,7 +259,7 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     elif re.search(r"\b(on|to|from)\s+(him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
                 "opponent`, or `them` for the player named just before")
-    elif expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU"}:  # `for each Hex` and no more
+    elif expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU", "YOUR"}:  # `for each Hex` and no more
         hint = ("`per` and `for each` count symbols rolled (`per [Claw] rolled`) or tokens (`per Hex token "
                 "you have`, `for each Hex on your opponent`)")
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
@@ -965,6 +971,18 @@ class _Builder(Transformer):
         named = len(items) > 1 and isinstance(items[1], str) and items[1] in n.TARGETS
         holder = items[1] if named else "self"
         return n.TokensHeld(str(items[0]), holder, span=_off(meta))
+
+    def tokens_opponent_has(self, meta, items):
+        return n.TokensHeld(str(items[0]), "opponent", span=_off(meta))
+
+    def spend_any_cp(self, meta, _):
+        return n.SpendAnyCP(span=_off(meta))
+
+    def cp_spent(self, meta, _):
+        return n.CPSpent(span=_off(meta))
+
+    def tokens_removed(self, meta, _):
+        return n.TokensRemoved(span=_off(meta))
 
     def cards_in_hand(self, meta, _):
         return n.CardsInHand(span=_off(meta))

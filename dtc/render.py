@@ -145,6 +145,10 @@ def render_countable(c: Any) -> str:
         return f"{c.status} token you have"
     if isinstance(c, n.CardsInHand):
         return "card in your hand"
+    if isinstance(c, n.CPSpent):
+        return "CP spent"
+    if isinstance(c, n.TokensRemoved):
+        return "token removed"
     raise TypeError(type(c).__name__)
 
 
@@ -297,6 +301,7 @@ _STMT = {
     n.VerbCall: lambda s: s.text,
     n.Item: lambda s: f"{s.count} {s.name}",
     n.Actor: _actor,
+    n.SpendAnyCP: lambda s: "spend any amount of CP",
     n.Cost: lambda s: f"spend {render_amount(s.cp)} {s.status or 'CP'} to "
     + " and ".join(render_stmt(a) for a in s.action),
     n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}" + (

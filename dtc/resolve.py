@@ -90,6 +90,8 @@ class Resolver:
         self.verb_stack: list[str] = []
         self.verb_span: n.Offsets | None = None
         self.last_target: str | None = None  # the player named last (what `them` means)
+        self.paid = False  # a payment came before (what `per CP spent` counts)
+        self.removed = False  # a removal came before (`per token removed`)
 
     # -- reporting
     def report(self, code, message, span, hint=None, severity="error", focus=None):
@@ -119,6 +121,14 @@ class Resolver:
         method = getattr(self, "s_" + type(s).__name__, None)
         resolved = method(s, previous) if method is not None else self.generic(s)
         return self.aimed(resolved)
+
+    def s_SpendAnyCP(self, s, _):
+        self.paid = True
+        return s
+
+    def s_Remove(self, s, _):
+        self.removed = True
+        return self.generic(s)
 
     def aimed(self, s: Any) -> Any:
         """`them` / `that player` is the player named last in the text: a fixed one stays itself, a
@@ -161,6 +171,15 @@ class Resolver:
             return self.generic(e)
         if isinstance(e, n.TokensHeld):
             return replace(e, status=self.status(e.status, e.span))
+        if isinstance(e, (n.CPSpent, n.TokensRemoved)):
+            done = self.paid if isinstance(e, n.CPSpent) else self.removed
+            if not done:
+                what, by = (("CP spent", "a payment") if isinstance(e, n.CPSpent)
+                            else ("token removed", "a removal"))
+                self.report("C016", f"`per {what}` counts what {by} before it did, and none comes "
+                            "before it", e.span,
+                            "spend or remove first: `Spend any amount of CP: deal 1 dmg per CP spent.`")
+            return e
         if isinstance(e, (n.TotalRoll, n.ValueRolled)):
             self.need_roll(e.span, "the value rolled")
             return e
@@ -297,6 +316,7 @@ class Resolver:
 
     def s_Cost(self, s, _):
         status = self.status(s.status, s.span) if s.status is not None else None
+        self.paid = self.paid or status is None
         return replace(s, cp=self.expr(s.cp, s.span), action=self.body(s.action), status=status)
 
     def s_Increase(self, s, _):
@@ -410,7 +430,14 @@ class Resolver:
         return replace(s, phase=f"next {phase}" if ahead and phase == "turn" else phase)
 
     def s_PhaseFails(self, s, _):
-        return replace(s, phase=self.phase(s.phase, s.span))
+        phase = self.phase(s.phase, s.span)
+        if fold(phase) in self.scope.phases and fold(phase) != "offensive roll phase":
+            # the rulebooks say what failing is for the Offensive Roll Phase alone (Adventures, "Blind":
+            # "has no effect of any kind": no Attack); the engine fails no other phase
+            self.report("C016", f"only the Offensive Roll Phase can fail (the engine fails no {phase})",
+                        s.span, "write `your Offensive Roll Phase fails`, or skip the phase: "
+                        f"`skip your {phase}`")
+        return replace(s, phase=phase)
 
     def s_Item(self, s, previous):
         joined = self.join(previous, s.name, n.Number(s.count, span=s.span), s.span) if s.joined else None

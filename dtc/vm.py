@@ -344,6 +344,8 @@ class RunContext:
     # trigger did: narration names it where nothing before says where dmg or prevention came from
     source: str = ""
     chosen: int | None = None  # the player CHOOSE_PLAYER chose (target `chosen`, the text's `them`)
+    paid: int = 0  # the CP paid last (`per CP spent`)
+    removed: int = 0  # the tokens removed last (`per token removed`)
 
 
 @dataclass
@@ -858,6 +860,7 @@ class VM:
             amount = pop()
             if state.cp(actor) >= amount:
                 state.change_cp(actor, -amount)
+                ctx.paid = amount
                 push(1)
             else:
                 push(0)
@@ -875,6 +878,10 @@ class VM:
             push(ctx.roll[0] if ctx.roll else 0)
         elif op == Op.ROLL_HIGHEST:
             push(max(ctx.roll, default=0))
+        elif op == Op.PAID:
+            push(ctx.paid)
+        elif op == Op.REMOVED:
+            push(ctx.removed)
         elif op == Op.EXTRA_ATTEMPTS:
             push(state.extra_attempts(ctx))
         elif op == Op.EVENT_VALUE:
@@ -1093,19 +1100,20 @@ class VM:
                 for card_chunk in state.use_cards(actor, a, b, self._picks(answer, len(cards), 0, limit)):
                     inner = RunContext(actor, ctx.hero, ctx.attacker, ctx.defender)
                     yield from self._frame(card_chunk, inner, state, rng, counter, depth + 1)
+        elif op == Op.PAY_ANY_CP:
+            choices = tuple(range(state.cp(actor) + 1))
+            paid = 0
+            if len(choices) > 1:
+                answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
+                paid = self._member(answer, choices)
+            state.change_cp(actor, -paid)
+            ctx.paid = paid
         elif op == Op.REMOVE:
             n = pop()
-            for target in self._targets(ctx, state, b, owner, actor):
-                held = state.removable(target, a)
-                # "remove that many tokens" ("Removing Status Effects"): which ones is the choice of
-                # the player removing them, when there is a choice
-                if held is None or len(set(held)) < 2 or not 0 < n < len(held):
-                    state.remove_status(target, a, n, by=actor)
-                    continue
-                purpose = "remove" if target == actor else f"remove from P{target + 1}"
-                answer = yield ChooseItems(owner, actor, tuple(state.status_name(s) for s in held), n, n,
-                                           purpose)
-                state.remove_tokens(target, [held[i] for i in self._picks(answer, len(held), n, n)])
+            targets = self._targets(ctx, state, b, owner, actor)
+            before = sum(state.status_count(t, a) for t in targets)
+            yield from self._remove(ctx, state, targets, a, n, owner, actor)
+            ctx.removed = before - sum(state.status_count(t, a) for t in targets)
         elif op == Op.MOVE:
             amount = pop()
             direction = b
@@ -1245,6 +1253,20 @@ class VM:
         comp = steps[at + 1][1]
         up, down = state.track_room(actor, comp, True), state.track_room(actor, comp, False)
         return " (only up is open)" if up and not down else " (only down is open)" if down and not up else ""
+
+    def _remove(self, ctx, state, targets, status, n, owner, actor):
+        """REMOVE: n tokens of the status from each target."""
+        for target in targets:
+            held = state.removable(target, status)
+            # "remove that many tokens" ("Removing Status Effects"): which ones is the choice of
+            # the player removing them, when there is a choice
+            if held is None or len(set(held)) < 2 or not 0 < n < len(held):
+                state.remove_status(target, status, n, by=actor)
+                continue
+            purpose = "remove" if target == actor else f"remove from P{target + 1}"
+            answer = yield ChooseItems(owner, actor, tuple(state.status_name(s) for s in held), n, n,
+                                       purpose)
+            state.remove_tokens(target, [held[i] for i in self._picks(answer, len(held), n, n)])
 
     def _hostile(self, chunk_index: int, offset: int) -> bool | None:
         """Whether the first thing done after a choice of player harms the one chosen."""

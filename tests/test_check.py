@@ -844,3 +844,13 @@ def test_them_needs_a_player_named_before_it(lint_text):
     assert codes(named) == []
     deal = named.content.heroes[0].abilities[0].options[0].effect.ast.body[0].body[0]
     assert deal.target == "opponent"
+
+
+def test_only_the_offensive_roll_phase_can_fail(lint_text):
+    """Failing is defined for the Offensive Roll Phase alone (003_bd4cabbe7964005d.txt, "Status Effects
+    and Tokens" > Blind: "their Offensive Roll Phase fails and has no effect of any kind"); another
+    phase that fails linted clean and the engine did nothing."""
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Your Main Phase fails."))
+    assert "only the Offensive Roll Phase can fail" in diag(result, "C016").message
+    ok = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Your Offensive Roll Phase fails."))
+    assert not [d for d in ok.errors if d.code == "C016"]

@@ -812,7 +812,7 @@ def test_every_opcode_runs(compiled):
                        Op.DID, Op.SCHEDULE, Op.INSTEAD, Op.PAY_CP, Op.ACTOR, Op.ROLL_TOTAL,
                        Op.ROLL_VALUE, Op.DUP, Op.POP, Op.SUB, Op.MUL, Op.COUNT_SYMBOLS,
                        Op.MEETS, Op.COUNT_STATUS, Op.RAISE, Op.LOWER, Op.FLIP_DIAL, Op.RECEIVE,
-                       Op.ROLL_HIGHEST,  # above: `the highest value rolled`
+                       Op.ROLL_HIGHEST, Op.PAY_ANY_CP, Op.PAID, Op.REMOVED,  # above: printed constructs
                        Op.MARK_TRACK}  # the last in tests/test_valeria_engine.py (no content uses it)
     assert missing <= exercised_above, missing - exercised_above
 
@@ -996,3 +996,23 @@ def test_spending_a_token_named_without_a_count_spends_one(builtin):
         state.gain_status(0, status_id(loaded, "Shape Shift"), 2, 0)
     state, _ = _run_text(builtin, "Spend a Shape Shift token to gain 2 CP.", setup=setup)
     assert state.seats[0].cp == 4 and state.status_count(0, status_id(state.a, "Shape Shift")) == 1
+
+
+def test_spend_any_amount_of_cp_and_count_what_was_spent_or_removed(builtin):
+    """`Spend any amount of CP: deal 1 dmg per CP spent.`; `Remove all Wound ... Deal 2 dmg per token
+    removed.` (printed card text: amounts counted from what the effect just did)."""
+    from dtc.vm import PickNumber
+
+    def three(request):
+        return 3 if isinstance(request, PickNumber) else first_answer(request)
+
+    def setup(state, loaded):
+        state.seats[0].cp = 5
+        state.gain_status(1, status_id(loaded, "Wound"), 2, 0)
+    state, asked = _run_text(builtin, "Spend any amount of CP: deal 1 dmg per CP spent.", setup=setup,
+                             answers=three)
+    assert [r.choices for r in asked if isinstance(r, PickNumber)] == [(0, 1, 2, 3, 4, 5)]
+    assert state.seats[0].cp == 2 and state.incoming[1] == 3
+    state, _ = _run_text(builtin, "Remove all Wound from your opponent. Deal 2 dmg per token removed.",
+                         setup=setup)
+    assert state.status_count(1, status_id(state.a, "Wound")) == 0 and state.incoming[1] == 4
