@@ -147,12 +147,42 @@ def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Pr
     try:
         tree = lark_parser().parse(reading.text, start=start)
     except UnexpectedInput as exc:
-        return None, notes + [_printed(_explain(exc, reading.text, start), reading)]
+        first = _explain(exc, reading.text, start)
+        if first.hint is None:  # a structural failure: how the phrasebook says what it begins like
+            printed_at = reading.span(first.start, first.end)[0]
+            sentence = text[:printed_at].rsplit(".", 1)[-1]
+            first = replace(first, hint=phrases.written_so(book, sentence))
+        later = _later_problems(reading.text, first) if start == "effect" else []
+        return None, notes + [_printed(p, reading) for p in [first, *later]]
     builder = _Builder(reading.text)
     node = builder.transform(tree)
     if reading.rewritten:
         node = n.remap(node, reading.span)
     return node, notes + [_printed(p, reading) for p in builder.problems]
+
+
+_SENTENCE_END = re.compile(r"\.(?=\s|$)")
+
+
+def _later_problems(text: str, first: Problem) -> list[Problem]:
+    """Error recovery: after the sentence the first problem is in, each later sentence is parsed on
+    its own, so one run reports a problem in every sentence that has one (as a compiler does)."""
+    shielded = _SHIELD_BRACKETS.sub(lambda m: " " * len(m.group(0)), text)
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(shielded)]
+    problems = []
+    for begin, end in zip(starts, starts[1:] + [len(text)], strict=False):
+        sentence = text[begin:end]
+        if begin <= first.start or not sentence.strip(" ."):
+            continue
+        try:
+            lark_parser().parse(sentence, start="effect")
+        except UnexpectedInput as exc:
+            p = _explain(exc, sentence, "effect")
+            problems.append(replace(p, start=p.start + begin, end=p.end + begin))
+    return problems
+
+
+_SHIELD_BRACKETS = re.compile(r"\[[^\]]*\]|\"[^\"]*\"|“[^”]*”")
 
 
 def _printed(problem: Problem, reading: phrases.Reading) -> Problem:

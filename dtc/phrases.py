@@ -10,8 +10,8 @@ at what the designer wrote.
 
 Patterns match whole words, ignoring case and a plural `s`.  A parameter named
 `{n}`, `{m}`, `{k}`, `{amount}` or `{count}` captures an amount (`3`, `up to 2`,
-`1 or 2`); any other `{name}` captures the words in its place, within one
-clause (never across `.`, `:` or `;`).  Rewriting repeats until nothing
+`1 or 2`); `{kind}`, `{type}` and `{word}` one word; any other `{name}` the
+words in its place, within one clause (never across `.`, `:` or `;`).  Rewriting repeats until nothing
 changes, so phrases build on each other ("takes three damage" -> "takes 3
 dmg" -> "receive 3 dmg"); a phrasebook that never settles is reported.
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 AMOUNT_PARAMS = frozenset({"n", "m", "k", "amount", "count"})
+WORD_PARAMS = frozenset({"kind", "type", "word"})  # one word: `take {n} {kind} dmg`
 MAX_PASSES = 8
 MAX_PARAMS = 4
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -142,6 +143,8 @@ def compile_phrase(say: str, means: str) -> Phrase:
         params.append(name)
         last = i == len(tokens) - 1
         words = r"[^.:;\s](?:[^.:;]*[^.:;\s])?" if last else r"[^.:;\s](?:[^.:;]*?[^.:;\s])?"
+        if name in WORD_PARAMS:
+            words = r"[^.:;,\s]+"
         parts.append(f"(?P<{name}>{_AMOUNT if name in AMOUNT_PARAMS else words})")
     regex = re.compile(_BOUNDARY_BEFORE + r"\s+".join(parts) + _BOUNDARY_AFTER, re.IGNORECASE)
     return Phrase(say, means, regex, tuple(params), stem(_WORD.match(tokens[0]).group(0)), literal)
@@ -172,6 +175,19 @@ def phrasebook(entries: list[tuple[str, str]]) -> Phrasebook:
 
 
 EMPTY = phrasebook([])
+
+
+def written_so(book: Phrasebook | None, words: str) -> str | None:
+    """How the phrasebook says what `words` begin like (`Take two points of dmg` -> the phrase `take {n}
+    dmg`, read `receive {n} dmg`), as a hint; None when no phrase begins with that word."""
+    first = _WORD.search(words)
+    if book is None or first is None:
+        return None
+    found = book.by_first.get(stem(first.group(0)), ())[:3]
+    if not found:
+        return None
+    shown = "; ".join(f"`{p.say}` (read `{p.means}`)" for p in found)
+    return f"cards print it {shown}: write one of these, or add the wording to the phrasebook"
 
 
 @lru_cache(maxsize=256)

@@ -17,7 +17,7 @@ from typing import Any
 from dtc import dice
 from dtc import nodes as n
 from dtc.parser import Problem, core_word_guess, parse_effect
-from dtc.phrases import Phrasebook
+from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
@@ -496,7 +496,8 @@ class Resolver:
         matches = match(call.text, self.scope.verbs)
         if not matches:
             guess = suggest(call.text, self.scope.verbs) or core_word_guess(call.text)
-            hint = f"did you mean `{guess}`?" if guess else (
+            printed = written_so(self.scope.phrasebook, call.text)
+            hint = printed or (f"did you mean `{guess}`?" if guess else None) or (
                 "declare it under `verbs:` in the hero file, or use a core verb "
                 "(see docs/effect-language.md)")
             self.report("C005", f"unknown verb: `{call.text}`", call.span, hint)

@@ -582,3 +582,12 @@ def test_printed_forms_of_what_the_language_says(text, same):
 def test_printed_dice_tests_and_quantities_render_back(text):
     effect, problems = parse_effect(text)
     assert problems == [] and render_effect(effect) == text
+
+
+def test_every_sentence_with_a_problem_is_reported_in_one_run():
+    """Error recovery: a problem in a later sentence was reported only once the first was fixed."""
+    text = "Deal 4 dmg gain 1 CP. Heal 2. Inflict % Wound. Roll 1 die: On [Claw], deal."
+    _, problems = parse_effect(text)
+    assert [p.code for p in problems] == ["P001", "P004", "P001"]
+    assert [text[p.start:p.end] for p in problems] == ["gain", "%", "."]
+    assert problems[2].start == len(text) - 1

@@ -122,3 +122,16 @@ def test_run_together_amounts_are_spaced_with_a_warning(book):
     assert [(p.code, p.severity) for p in problems] == [("P003", "warning")] * 2
     assert effect == parse_effect("Gain 3 CP and deal 2 dmg.")[0]
     assert isinstance(effect.body[0], n.GainCP)
+
+
+def test_a_wording_the_language_lacks_is_shown_how_cards_print_it(book):
+    """"say how the same thing is written (from the phrasebook: take -> receive)": a printed verb the
+    phrasebook knows, used another way, gets the phrasebook's wordings as its hint."""
+    _, problems = parse_effect("Heal your Health fully.", book)
+    assert problems[0].hint.startswith("cards print it `heal {n} Health` (read `heal {n}`)")
+
+
+def test_a_one_word_parameter_takes_one_word():
+    book = phrases.phrasebook([("take {n} {kind} dmg", "receive {n} {kind} dmg")])
+    assert phrases.read("Take 2 pure dmg.", book).text == "receive 2 pure dmg."
+    assert phrases.read("Take 2 points of dmg.", book).text == "Take 2 points of dmg."
