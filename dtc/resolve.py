@@ -432,8 +432,8 @@ class Resolver:
     def s_PhaseFails(self, s, _):
         phase = self.phase(s.phase, s.span)
         if fold(phase) in self.scope.phases and fold(phase) != "offensive roll phase":
-            # the rulebooks say what failing is for the Offensive Roll Phase alone (Adventures, "Blind":
-            # "has no effect of any kind": no Attack); the engine fails no other phase
+            # the rulebooks say what failing is for the Offensive Roll Phase alone (Adventures, the status
+            # that blinds: "has no effect of any kind": no Attack); the engine fails no other phase
             self.report("C016", f"only the Offensive Roll Phase can fail (the engine fails no {phase})",
                         s.span, "write `your Offensive Roll Phase fails`, or skip the phase: "
                         f"`skip your {phase}`")

@@ -123,6 +123,16 @@ def instant(id: str, text: str) -> dict:
     return {"name": f"Case {id}", "kind": "action", "timing": "instant", "cost": 0, "effect": text}
 
 
+def crank(name: str, text: str) -> dict:
+    """A helper card of the tester's deck: a Main Phase card the case plays too."""
+    return {"name": name, "kind": "action", "timing": "main", "cost": 0, "effect": text}
+
+
+def own_events(s: Seen, *kinds: str) -> list[str]:
+    """The kinds of the tester's own events, of those wanted, in order."""
+    return [e["e"] for e in s.events if e.get("player") == 0 and e["e"] in kinds]
+
+
 def gem(g: Game, where: str = "hand", name: str = "Fang Gem", seat: int = 0) -> None:
     """A card of the deck to the hand (or onto The Vault)."""
     p = g.seats[seat]
@@ -344,6 +354,59 @@ CASES: list[Case] = [
     card("next-upkeep", ("Delayed", "During"), ("SCHEDULE",), "During your Upkeep Phase, heal 3.",
          "she heals 3 in her next Upkeep Phase", lambda s: s.change("hp") == 3 and s.told("heal", player=0),
          setup=set_state(health=40), turns="mine theirs mine"),
+    # a trigger in a card's text waits for the next time its moment comes, and acts then, once, as
+    # the rulebook's "When Attacked" / "Whenever" effects of a card do when the card says so: core
+    # rules (000_eaa64e0770891241.txt), "Turn Breakdown" and "Action Cards" (an effect of a card
+    # played now that says when it acts)
+    card("attacked-later", ("Delayed", "Attacked"), ("SCHEDULE", "PREVENT"), "When Attacked, prevent 2 dmg.",
+         "played in her Main Phase, it prevents 2 of the Druid's 5 dmg on his turn: she takes 3",
+         lambda s: s.change("hp") == -3 and s.told("prevent", player=0, amount=2),
+         turns="mine theirs", dice=NO_ATTACK + DRUID_ATTACK + HOOF),
+    card("attacking-later", ("Delayed", "Attacking"), ("SCHEDULE", "GAIN_CP"), "When Attacking, gain 1 CP.",
+         "played in her Main Phase, 1 CP as her Strike is made",
+         lambda s: s.change("cp") == 1 and s.order("activate", "cp"), dice=STRIKE + PAWS),
+    card("conclude-later", ("Delayed", "Conclude"), ("SCHEDULE", "GAIN_CP"),
+         "When you conclude your Offensive Roll Phase with an Attack, gain 1 CP.",
+         "played in her Main Phase, 1 CP as her Strike concludes her Offensive Roll Phase",
+         lambda s: s.change("cp") == 1 and s.order("attack", "cp"), dice=STRIKE + PAWS),
+    card("reads-later", ("Delayed", "Reads"), ("SCHEDULE", "GAIN_CP"), "Whenever Gauge reads 5, gain 1 CP.",
+         "played, then a card takes the Gauge from 2 to 5: 1 CP",
+         lambda s: s.now[0].gauge == 5 and s.change("cp") == 1,
+         helpers=(crank("Crank Three", "Increase Gauge by 3."),),
+         acts=(("main", "Case reads-later"), ("main", "Crank Three"))),
+    card("exceeds-later", ("Delayed", "WouldExceed"), ("SCHEDULE", "GAIN_CP"),
+         "If Gauge would be increased above 5, gain 1 CP.",
+         "played, then a card would take the Gauge from 2 to 7: it stops at 5, and 1 CP",
+         lambda s: s.now[0].gauge == 5 and s.change("cp") == 1,
+         helpers=(crank("Crank Five", "Increase Gauge by 5."),),
+         acts=(("main", "Case exceeds-later"), ("main", "Crank Five"))),
+    # `at any time` in a card: the effect waits, and is offered like the other at-any-time effects
+    # until she uses it, once (core rules, "Action Cards": Instant cards "at any time")
+    card("any-time-later", ("Delayed", "AnyTime"), ("SCHEDULE", "GAIN_CP"), "At any time, gain 1 CP.",
+         "played in her Main Phase, it waits: she uses it in her Offensive Roll Phase, 1 CP",
+         lambda s: s.change("cp") == 1 and s.order("roll", "cp") and s.told("use_effect", player=0),
+         acts=(("main", "Case any-time-later"), ("offensive", "Case any-time-later"))),
+    card("damaged-later", ("Delayed", "DamagedByPhase"), ("SCHEDULE", "GAIN_CP"),
+         "When you receive dmg from an opponent's Offensive Roll Phase, gain 1 CP.",
+         "played in her Main Phase, 1 CP when the Druid's Attack hurts her",
+         lambda s: s.change("cp") == 1 and s.change("hp") == -5,
+         turns="mine theirs", dice=NO_ATTACK + DRUID_ATTACK + HOOF),
+    # core rules, "Turn Breakdown", 2. Income Phase: "Gain 1 CP & draw 1 card"; `instead` replaces
+    # what its effect does of that (the card), not the CP
+    card("instead", ("Delayed", "During", "Instead"), ("SCHEDULE", "INSTEAD", "DRAW"),
+         "During your Income Phase, draw 2 cards instead.",
+         "her next Income Phase: 1 CP and 2 cards, not the Income card and 2 more",
+         lambda s: s.change("cp") == 1 and [e["count"] for e in s.told("draw", player=0)] == [2],
+         turns="mine theirs mine"),
+    # core rules, "Turn Breakdown", 3. Main Phase: "Spend CP to play cards"
+    card("spend-any-cp", ("SpendAnyCP", "CPSpent", "Per"), ("PAY_ANY_CP", "PAID"),
+         "Spend any amount of CP: deal 1 dmg per CP spent.", "she spends all 3 of her CP: 3 dmg",
+         lambda s: s.change("cp") == -3 and s.change("hp", 1) == -3, setup=set_state(cp=3)),
+    card("per-token-removed", ("TokensRemoved", "Remove"), ("REMOVE", "REMOVED"),
+         "Remove all Hex from your opponent. Deal 2 dmg per token removed.",
+         "the Druid's 2 Hex are removed: 4 dmg",
+         lambda s: s.now[1].tokens.get("Hex", 0) == 0 and s.change("hp", 1) == -4,
+         setup=tokens_of("Hex", 2, seat=1)),
     # ---- cards played in the Roll Phase of the tester's own Attack
     card("label", ("Label", "AddDamage"), ("ADD_DMG",), "Attack Modifier. Add 2 dmg.",
          "Strike's 3 dmg and 2 more", lambda s: s.change("hp", 1) == -5, timing="roll",
@@ -369,6 +432,10 @@ CASES: list[Case] = [
     card("prevent-half", ("PreventHalf",), ("PREVENT_HALF",),
          "Prevent half of the incoming dmg (rounded up).", "5 dmg come, 3 prevented: she takes 2",
          lambda s: s.change("hp") == -2, timing="instant", turns="theirs", dice=DRUID_ATTACK + HOOF),
+    # core rules, "Reducing Damage": the effect says how it rounds
+    card("prevent-half-down", ("PreventHalf",), ("PREVENT_HALF",),
+         "Prevent half of the incoming dmg (rounded down).", "5 dmg come, 2 prevented: she takes 3",
+         lambda s: s.change("hp") == -3, timing="instant", turns="theirs", dice=DRUID_ATTACK + HOOF),
     card("prevent-all", ("PreventAll",), ("PREVENT_ALL",), "Prevent all incoming dmg.",
          "5 dmg come, she takes none", lambda s: s.change("hp") == 0 and s.told("damage_total", player=0),
          timing="instant", turns="theirs", dice=DRUID_ATTACK + HOOF),
@@ -376,6 +443,13 @@ CASES: list[Case] = [
          "her Iron Helm prevents 1 dmg twice: she takes 3 of the 5",
          lambda s: s.change("hp") == -3, timing="instant", turns="theirs", dice=DRUID_ATTACK + HOOF,
          setup=tokens_of("Plating", tier=1)),
+    # a token whose effect is its `When spent` (core rules, "Spendable Status Effects"): doubled,
+    # spending it acts twice
+    card("double-spent", ("DoubleEffect", "Spend", "Then"), ("DOUBLE", "SPEND"),
+         "Double the effect of 1 Ward. Then spend 1 Ward.",
+         "the Ward's `When spent` heals 2, twice: she heals 4",
+         lambda s: s.change("hp") == 4 and s.now[0].tokens.get("Ward", 0) == 0,
+         setup=both(tokens_of("Ward"), set_state(health=40))),
     # ---- status effects the tester holds
     status("during", ("During", "Receive"), ("RECEIVE",), "Singe",
            ["During your Upkeep Phase, receive 1 dmg."], "her Upkeep Phase deals her 1 dmg",
@@ -435,6 +509,37 @@ CASES: list[Case] = [
            "hit by the Druid's Ferocity she spends it, rolls a Chaos 5 and deals 3 dmg back",
            lambda s: s.change("hp", 1) == -3 and s.now[0].tokens.get("Counter", 0) == 0,
            turns="theirs", dice=DRUID_ATTACK + HOOF + (5,), acts=(("defensive", "Counter"),)),
+    status("damaged", ("DamagedByPhase",), ("GAIN_CP",), "Grit",
+           ["When you receive dmg from an opponent's Offensive Roll Phase, gain 2 CP."],
+           "the Druid's Attack hurts her: 2 CP", lambda s: s.change("cp") == 2 and s.change("hp") == -5,
+           turns="theirs", dice=DRUID_ATTACK + HOOF),
+    status("any-time-status", ("AnyTime", "ThisToken", "Remove", "May"), ("MAY", "REMOVE_THIS", "GAIN_CP"),
+           "Cache", ["At any time, you may remove this token and gain 2 CP."],
+           "she uses it in her Main Phase: the token goes, 2 CP come",
+           lambda s: s.now[0].tokens.get("Cache", 0) == 0 and s.change("cp") == 2, acts=(("main", "Cache"),)),
+    status("reads-status", ("Reads",), ("GAIN_CP",), "Tally", ["Whenever Gauge reads 5, gain 2 CP."],
+           "a card takes the Gauge from 2 to 5: 2 CP", lambda s: s.now[0].gauge == 5 and s.change("cp") == 2,
+           helpers=(crank("Crank Tally", "Increase Gauge by 3."),), acts=(("main", "Crank Tally"),)),
+    status("exceeds-status", ("WouldExceed",), ("GAIN_CP",), "Overflow",
+           ["If Gauge would be increased above 5, gain 2 CP."],
+           "a card would take the Gauge from 2 to 6: it stops at 5, and 2 CP",
+           lambda s: s.now[0].gauge == 5 and s.change("cp") == 2,
+           helpers=(crank("Crank Overflow", "Increase Gauge by 4."),), acts=(("main", "Crank Overflow"),)),
+    # core rules, "Turn Breakdown", 6. Defensive Roll Phase: "the Defender now begins the Defensive
+    # Roll Phase": its start and what acts during it are hers, before she rolls
+    status("during-defense", ("During",), ("GAIN_CP",), "Brace",
+           ["During your Defensive Roll Phase, gain 1 CP."],
+           "the Druid attacks: she gains 1 CP, then defends",
+           lambda s: own_events(s, "cp", "defend") == ["cp", "defend"], turns="theirs",
+           dice=DRUID_ATTACK + HOOF),
+    status("defense-start", ("PhaseEdge",), ("GAIN_CP",), "Bulwark",
+           ["At the start of the Defensive Roll Phase, gain 1 CP."],
+           "the Druid attacks: she gains 1 CP, then defends",
+           lambda s: own_events(s, "cp", "defend") == ["cp", "defend"], turns="theirs",
+           dice=DRUID_ATTACK + HOOF),
+    status("once-per-turn", ("Effect", "PhaseEdge"), ("GAIN_CP",), "Tithe",
+           ["Once per turn, at the end of your Main Phase, gain 1 CP."],
+           "both her Main Phases end, and it acts once: 1 CP", lambda s: s.change("cp") == 1),
     # ---- passive abilities, components and abilities (each on a hero of its own)
     Case("any-time", ("AnyTime", "Cost", "May"), ("MAY", "PAY_CP", "DRAW"), "passive",
          "Once per turn, at any time, you may spend 1 CP to draw 1 card.",
@@ -459,6 +564,21 @@ CASES: list[Case] = [
          lambda s: s.now[0].gauge == 5 and s.change("hp") == 2, entry={"component": "Gauge"},
          helpers=({"name": "Wind Up", "effect": "During your Upkeep Phase, increase Gauge by 3."},),
          setup=set_state(gauge=4, health=40)),
+    Case("damaged-passive", ("DamagedByPhase",), ("GAIN_CP",), "passive",
+         "When you receive dmg from an opponent's Offensive Roll Phase, gain 2 CP.",
+         "the Druid's Attack hurts her: 2 CP", lambda s: s.change("cp") == 2 and s.change("hp") == -5,
+         turns="theirs", dice=DRUID_ATTACK + HOOF),
+    Case("reads-passive", ("Reads",), ("GAIN_CP",), "passive", "Whenever Gauge reads 5, gain 2 CP.",
+         "her Upkeep moves the Gauge from 4 to 5: 2 CP",
+         lambda s: s.now[0].gauge == 5 and s.change("cp") == 2,
+         helpers=({"name": "Wind Up", "effect": "During your Upkeep Phase, increase Gauge by 1."},),
+         setup=set_state(gauge=4)),
+    Case("exceeds-passive", ("WouldExceed",), ("GAIN_CP",), "passive",
+         "If Gauge would be increased above 5, gain 2 CP.",
+         "her Upkeep would take the Gauge from 4 to 7: it stops at 5, and 2 CP",
+         lambda s: s.now[0].gauge == 5 and s.change("cp") == 2,
+         helpers=({"name": "Wind Up", "effect": "During your Upkeep Phase, increase Gauge by 3."},),
+         setup=set_state(gauge=4)),
     Case("offensive", ("OfAKind", "On"), ("DEAL", "MEETS", "GAIN_CP"), "offensive",
          "Deal 4 dmg.", "four [Hoof] 4s: 4 dmg, and `additionally` 1 CP",
          lambda s: s.change("hp", 1) == -4 and s.change("cp") == 1,
@@ -470,6 +590,11 @@ CASES: list[Case] = [
          lambda s: s.told("effect_roll", player=0, dice=[1, 1, 4]) and s.change("hp", 1) == -2,
          entry={"dice": 2}, setup=set_state(shape="Owl Form"), turns="theirs",
          dice=DRUID_ATTACK + (1, 1, 4)),
+    Case("attacked-later-ability", ("Delayed", "Attacked"), ("SCHEDULE", "PREVENT"), "offensive",
+         "Deal 3 dmg. When Attacked, prevent 2 dmg.",
+         "her Attack deals 3; on the Druid's turn it prevents 2 of his 5 dmg: she takes 3",
+         lambda s: s.change("hp", 1) == -3 and s.change("hp") == -3, entry={"requires": "3 [Fang]"},
+         turns="mine theirs", dice=STRIKE + PAWS + DRUID_ATTACK + HOOF),
 ]
 
 # Node kinds no checked AST holds: the checker resolves them away (an `Item` continues the verb
@@ -481,12 +606,8 @@ REFUSED = {
 }
 
 # Opcodes the engine does not act on: they run, and nothing in the game changes for them. The
-# opcode meta-test exempts them; they are in no case.
-IGNORED_OPS = {
-    # GAP: INSTEAD only marks that its effect replaces what would otherwise happen, and the engine
-    # never reads the mark (`Outcome.replaced`): the Income Phase still draws its card, then 2 more
-    "INSTEAD": ("card", "During your Income Phase, draw 2 cards instead."),
-}
+# opcode meta-test exempts them; they are in no case. (None now: INSTEAD is the `instead` case.)
+IGNORED_OPS: dict[str, tuple[str, str]] = {}
 
 
 class Gap(NamedTuple):
@@ -497,45 +618,9 @@ class Gap(NamedTuple):
     text: str
 
 
-GAPS = (
-    # GAP: a trigger in a card's or an ability's text (a `Delayed` effect) other than `During your
-    # <phase>` and `At the start/end of ...`: SCHEDULE runs, the engine never fires it
-    Gap("Delayed", "card", "When Attacked, prevent 2 dmg."),
-    Gap("Delayed", "ability", "Deal 3 dmg. When Attacked, prevent 2 dmg."),
-    Gap("Delayed", "card", "When Attacking, gain 1 CP."),
-    Gap("Delayed", "card", "When you conclude your Offensive Roll Phase with an Attack, gain 1 CP."),
-    Gap("Delayed", "card", "Whenever Gauge reads 5, gain 1 CP."),
-    Gap("Delayed", "card", "If Gauge would be increased above 5, gain 1 CP."),
-    Gap("Delayed", "card", "At any time, gain 1 CP."),
-    Gap("Delayed", "card", "When you receive dmg from an opponent's Offensive Roll Phase, gain 1 CP."),
-    # GAP: a phase other than the Offensive Roll Phase fails: the event is told, nothing changes
-    Gap("PhaseFails", "card", "Your Main Phase fails."),
-    Gap("PhaseFails", "card", "Your Upkeep Phase fails."),
-    Gap("PhaseFails", "card", "Your Defensive Roll Phase fails."),
-    # GAP: PREVENT_HALF's rounding operand: `(rounded down)` prevents as much as `(rounded up)`
-    Gap("PREVENT_HALF", "card", "Prevent half of the incoming dmg (rounded down)."),
-    # GAP: `When you receive dmg from an opponent's Offensive Roll Phase` as an effect's trigger (not
-    # as when a token may be spent): never fires
-    Gap("DamagedByPhase", "status",
-        "When you receive dmg from an opponent's Offensive Roll Phase, gain 2 CP."),
-    Gap("DamagedByPhase", "passive",
-        "When you receive dmg from an opponent's Offensive Roll Phase, gain 2 CP."),
-    # GAP: `At any time` in a status effect's text (not its `spendable:`): never offered
-    Gap("AnyTime", "status", "At any time, you may remove this token and gain 2 CP."),
-    # GAP: `Whenever <dial> reads N` / `If <dial> would be increased above N` in a status effect or a
-    # passive ability: only the component's own effects are fired
-    Gap("Reads", "status", "Whenever Gauge reads 5, gain 2 CP."),
-    Gap("Reads", "passive", "Whenever Gauge reads 5, gain 2 CP."),
-    Gap("WouldExceed", "status", "If Gauge would be increased above 5, gain 2 CP."),
-    Gap("WouldExceed", "passive", "If Gauge would be increased above 5, gain 2 CP."),
-    # GAP: `During your Defensive Roll Phase` and the Defensive Roll Phase's start are never fired
-    Gap("During", "status", "During your Defensive Roll Phase, gain 1 CP."),
-    Gap("PhaseEdge", "status", "At the start of the Defensive Roll Phase, gain 1 CP."),
-    # GAP: `Once per turn` on a status effect is not kept: it acts at every trigger
-    Gap("Effect", "status", "Once per turn, at the end of your Main Phase, gain 1 CP."),
-    # GAP: DOUBLE on a token whose effect is its `When spent`: told, and the spent effect acts once
-    Gap("DoubleEffect", "card", "Double the effect of 1 Ward. Then spend 1 Ward."),
-)
+# None now: each gap found became a case (a `# GAP: <what the engine ignores>` entry, `Gap(what,
+# where, text)`, when one is found again).
+GAPS: tuple[Gap, ...] = ()
 
 
 # ---------------------------------------------------------------- the content

@@ -203,7 +203,7 @@ def test_a_once_per_turn_main_phase_option_is_offered(tmp_path):
     """"Once per turn, during your Main Phase, you may ..." in a passive was never offered: the Main
     Phase's start counted it as used while leaving it to the player (designer QA)."""
     compiled = compiled_with_cards(tmp_path, "forgemaster.yaml", "", replace=[(
-        "      - Once per turn, at any time, you may spend 3 CP to draw 1 card.\n",
+        "      - Once per turn, you may spend 3 CP at any time to draw 1 card.\n",
         "      - Once per turn, during your Main Phase, you may spend 3 CP to draw 1 card.\n")])
     game = new_game(compiled, ["forgemaster", "druid"])
     game.active, game.seats[0].cp = 0, 5

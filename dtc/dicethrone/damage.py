@@ -8,8 +8,9 @@ The one damage pipeline of the engine (Vanguard rulebook, "Damage Types",
    ultimate damage only ever goes up) and prevention (only against avoidable
    damage) give the subtotal;
 3. multiply and divide: each multiplier or divider is computed independently
-   on the subtotal, division rounded as the ruleset says (up, in Dice Throne);
-   their effects are added to the subtotal.
+   on the subtotal, division rounded as the ruleset says (up, in Dice Throne)
+   unless the effect says `(rounded down)`; their effects are added to the
+   subtotal.
 
 Isolated damage is its own instance with its own prevention, never combined.
 """
@@ -39,6 +40,7 @@ class Incoming:
     added: int = 0  # Attack Modifier damage, of the Attack's type
     prevented: int = 0
     halvings: int = 0  # `prevent half of the incoming dmg`, each on the subtotal
+    halvings_down: int = 0  # of those, the ones that say `(rounded down)`
     doublings: int = 0  # multipliers that double the incoming damage
     prevent_all: bool = False
 
@@ -75,7 +77,11 @@ def final_total(incoming: Incoming, attack_type: DamageType | None, round_up: bo
         return unavoidable
     subtotal = max(0, avoidable - incoming.prevented)
     # each multiplier or divider works on the same subtotal, independently
-    change = incoming.doublings * subtotal - incoming.halvings * divide(subtotal, 2, round_up)
+    # a halving says how it rounds: `(rounded down)`, or as the ruleset does (the text's default;
+    # `(rounded up)` is the same operand, and the ruleset rounds up)
+    halves = (incoming.halvings - incoming.halvings_down) * divide(subtotal, 2, round_up) \
+        + incoming.halvings_down * divide(subtotal, 2, False)
+    change = incoming.doublings * subtotal - halves
     return max(0, subtotal + change) + unavoidable
 
 

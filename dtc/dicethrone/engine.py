@@ -106,6 +106,11 @@ class Game(GameState):
         self.status_triggers = {on for by_on in self.status_on for on in by_on} | {
             (t.get("trigger") or {}).get("on") for tiers in self.tier_effects for t in tiers}
         self.edges = _edges(artifact)
+        # the triggers of the statuses' and heroes' own effects (a component's are queued by the state):
+        # a dial's reading, a Defensive Roll Phase's dmg are looked into only for those that have them
+        self.held_triggers = self.status_triggers | _ability_triggers(artifact)
+        self.any_time_statuses = {i for i, by_on in enumerate(self.status_on) if "any_time" in by_on}
+        self._replaces: dict[int, frozenset[str]] = {}  # `replaces`
         self._edges_named: dict[tuple[str, str], bool] = {}  # `edge_named`
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
         # per seat, an agent's `passes(game, seat, window)`: when it says so, the seat passes
@@ -177,9 +182,7 @@ class Game(GameState):
         if self.income(a):
             if self.scheduled or self.edge_named(self.phase, "start"):
                 yield from self.phase_edge(a, "start")
-            self.change_cp(a, self.rules.income_cp)
-            self.draw(a, self.rules.income_draw)
-            yield from self.fire_during(a, self.phase)
+            yield from self.income_phase(a)
             # instants and spendable statuses may be used "at any time, during any player's turn"
             # ("Action Cards", "Spendable Status Effects"): the Income Phase too
             yield from self.window("income")
@@ -237,6 +240,41 @@ class Game(GameState):
             self.event("income_skipped", player=a, reason="start player")
             return False
         return not self.skipping(a, self.phase)
+
+    def income_phase(self, a: int) -> Generator[Request, Any, None]:
+        """"Gain 1 CP & draw 1 card" ("Turn Phases"), and what acts during the phase. An effect that
+        says `instead` (`During your Income Phase, draw 2 cards instead.`) acts first, and what it
+        replaced is not done: the card if it draws, the CP if it gains CP, both if it does neither."""
+        rest: list[Queued] = []
+        replaced: set[str] = set()
+        if self.scheduled or self.edge_named(self.phase, "during"):
+            group = self._phase_names(self.phase)
+
+            def matches(trigger: dict) -> bool:
+                return self.a.phases[trigger["phase"]] in group
+
+            for job in self.take_scheduled("during", matches, a) + self.collect(a, "during", matches):
+                if not self.replaces(job.chunk):
+                    rest.append(job)
+                elif (yield from self.run_jobs([job], None, None)):
+                    replaced |= self.replaces(job.chunk)
+        if "cp" not in replaced:
+            self.change_cp(a, self.rules.income_cp)
+        if "draw" not in replaced:
+            self.draw(a, self.rules.income_draw)
+        yield from self.run_jobs(rest, None, None)
+
+    def replaces(self, chunk: int) -> frozenset[str]:
+        """What of the Income Phase's own the effect replaces when its `instead` runs (none: it has none)."""
+        found = self._replaces.get(chunk)
+        if found is None:
+            ops = {ins.op for ins in self.a.chunks[chunk].program}
+            found = frozenset()
+            if Op.INSTEAD in ops:
+                found = frozenset({"draw"} if Op.DRAW in ops else ()) | frozenset(
+                    {"cp"} if Op.GAIN_CP in ops else ()) or frozenset({"cp", "draw"})
+            self._replaces[chunk] = found
+        return found
 
     def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
         """Effects of the phase, then the player acts: "Perform any of the options below in any order,
@@ -456,7 +494,7 @@ class Game(GameState):
         ability = p.abilities[ability_index]
         defender = self.opponents(a)[0]
         self.attack = Attack(a, defender, ability, ability.kind == "ultimate")
-        yield from self.fire(a, "conclude", lambda t: not t.get("with_attack"))
+        yield from self.fire_all(a, "conclude", lambda t: not t.get("with_attack"))
         if self.failed:
             self.event("activation_failed", player=a)
             self.attack = None
@@ -479,7 +517,7 @@ class Game(GameState):
             # concluding it with an Attack does, in the form the hero is in by then
             yield from self.window("conclude")
             if self.attack is not None and self.over is None:
-                yield from self.fire(a, "conclude", lambda t: t.get("with_attack"), a, defender)
+                yield from self.fire_all(a, "conclude", lambda t: t.get("with_attack"), a, defender)
 
     def defend(self) -> Generator[Request, Any, None]:
         """The Defensive Roll Phase: "the Defender now begins the Defensive Roll Phase" ("Turn
@@ -490,11 +528,35 @@ class Game(GameState):
         skipped = self.skipping(d, "Defensive Roll Phase", groups=False)
         if not skipped:
             self.phase = "Defensive Roll Phase"
-            yield from self.defensive_roll(attack)
-        yield from self.fire(a, "attacking", None, a, d)
-        yield from self.fire(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
+            # the phase is the Defender's: its start and `During your Defensive Roll Phase` are her
+            # effects (not the Roll Phase's start, nor `During your Roll Phase`: those were the Attacker's)
+            own = {self.phase}
+            if self.scheduled or self.edge_named(self.phase, "start"):
+                yield from self.phase_edge(d, "start", own)
+            yield from self.fire_during(d, self.phase, names=own)
+            if self.over is None:
+                yield from self.defensive_roll(attack)
+        yield from self.fire_all(a, "attacking", None, a, d)
+        yield from self.fire_all(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
         if not skipped:
             yield from self.window("defensive")
+        yield from self.damaged_by_attack()
+
+    def damaged_by_attack(self) -> Generator[Request, Any, None]:
+        """`When you receive dmg from an opponent's Offensive Roll Phase`: the Defender's effects (and
+        what she scheduled), once, when the Attack's dmg would hurt her, with what she prevented by then
+        (after her Defensive Roll Phase, before the Roll Phase ends and the dmg lands)."""
+        attack = self.attack
+        if attack is None or self.over is not None or (
+                "damaged_by_phase" not in self.held_triggers and not self.scheduled):
+            return
+        d = attack.defender
+        kind = self.rules.damage_types[attack.dtype] if attack.dtype is not None else None
+        if final_total(self.incoming[d], kind, self.rules.round_up) <= 0:
+            return
+        offensive = self._phase_names("Offensive Roll Phase")
+        yield from self.fire_all(d, "damaged_by_phase", lambda t: self.a.phases[t["phase"]] in offensive,
+                                 attack.attacker, d)
 
     def defensive_roll(self, attack: Attack) -> Generator[Request, Any, None]:
         """The Defender's Defensive Ability, against a defendable Attack that is no Ultimate."""
@@ -690,11 +752,13 @@ class Game(GameState):
         if jobs:
             yield from self.run_jobs(jobs, None, None)
 
-    def fire_during(self, seat: int, phase: str, chosen_order: bool = False) -> Generator[Request, Any, None]:
-        """The effects of `seat` that act during the phase (in an order `seat` chooses, if asked)."""
+    def fire_during(self, seat: int, phase: str, chosen_order: bool = False,
+                    names: set[str] | None = None) -> Generator[Request, Any, None]:
+        """The effects of `seat` that act during the phase (in an order `seat` chooses, if asked);
+        `names`: the phases they may name (by default the phase and those it is part of)."""
         if not self.scheduled and not self.edge_named(phase, "during"):
             return  # no effect of the ruleset acts during it
-        group = self._phase_names(phase)
+        group = names if names is not None else self._phase_names(phase)
 
         def matches(trigger: dict) -> bool:
             return self.a.phases[trigger["phase"]] in group
@@ -725,10 +789,19 @@ class Game(GameState):
         if jobs:
             yield from self.run_jobs(jobs, attacker, defender)
 
-    def collect(self, seat: int, on: str, matches=None, options: bool = True) -> list[Queued]:
-        """The effects of `seat` that trigger now: statuses (per token, by side or tier),
-        passive abilities, components (by dial side and track position); `options` False: not the
-        abilities' and components' effects that begin "you may" (offered as options instead)."""
+    def fire_all(self, seat: int, on: str, matches=None, attacker: int | None = None,
+                 defender: int | None = None) -> Generator[Request, Any, None]:
+        """What `seat` scheduled for the moment (a card's `When Attacked, ...`), then her effects of it."""
+        if self.scheduled:
+            yield from self.fire_scheduled(on, matches, seat)
+        yield from self.fire(seat, on, matches, attacker, defender)
+
+    def collect(self, seat: int, on: str, matches=None, options: bool = True,
+                components: bool = True) -> list[Queued]:
+        """The effects of `seat` that trigger now: statuses (per token, by side or tier; a once-per-turn
+        effect once a turn), passive abilities, components (by dial side and track position; not with
+        `components` False); `options` False: not the abilities' and components' effects that begin
+        "you may" (offered as options instead)."""
         if self.over is not None:
             return []
         p = self.seats[seat]
@@ -750,6 +823,11 @@ class Game(GameState):
                         continue
                     if effect.get("side") is not None and effect["side"] != token.side:
                         continue
+                    if effect.get("once_per_turn"):
+                        key = ("status", status, effect["chunk"])
+                        if key in p.used:
+                            continue
+                        p.used.add(key)
                     job = Queued(effect["chunk"], seat, self.a.chunks[effect["chunk"]].hero,
                                  status, index, 0, status, token)
                     jobs.append(job)
@@ -764,6 +842,8 @@ class Game(GameState):
                 if self._once(p, effect, ("ability", owner.name)):
                     jobs.append(Queued(effect["chunk"], seat, p.table.index, None, None, 0, owner.name,
                                        named=owner.name))
+                continue
+            if not components:
                 continue
             c, e, comp = owner
             if effect.get("side") is not None and effect["side"] != p.sides[c]:
@@ -780,10 +860,12 @@ class Game(GameState):
         return jobs
 
     def run_jobs(self, jobs: list[Queued], attacker: int | None,
-                 defender: int | None) -> Generator[Request, Any, None]:
+                 defender: int | None) -> Generator[Request, Any, bool]:
+        """Run the jobs in order; whether an `instead` of theirs ran."""
+        replaced = False
         for job in jobs:
             if self.over is not None:
-                return
+                return replaced
             token = job.token
             if job.held is not None:
                 token = self._token_now(job)
@@ -794,7 +876,9 @@ class Game(GameState):
             if self.attack is not None:
                 ctx.attacker = self.attack.attacker
                 ctx.defender = self.attack.defender
-            yield from self.run(job.chunk, ctx)
+            outcome = yield from self.run(job.chunk, ctx)
+            replaced = replaced or bool(outcome is not None and outcome.replaced)
+        return replaced
 
     def trigger_index(self, p) -> dict[str, list]:
         """A player's passive and component effects by trigger (rebuilt after upgrades)."""
@@ -832,19 +916,47 @@ class Game(GameState):
 
     def fire_scheduled(self, on: str, matches=None,
                        owner: int | None = None) -> Generator[Request, Any, None]:
-        """Run, once, what an ability or card scheduled for now (`At the end of the Roll Phase, ...`);
-        `owner`: only what that player scheduled (`At the end of your turn`)."""
+        """Run what an ability or card scheduled for now (`take_scheduled`)."""
+        due = self.take_scheduled(on, matches, owner)
+        if due:
+            yield from self.run_jobs(due, None, None)
+
+    def take_scheduled(self, on: str, matches=None, owner: int | None = None) -> list[Queued]:
+        """Take what an ability or card scheduled for now (`At the end of the Roll Phase, ...`,
+        `When Attacked, ...`): a scheduled effect waits for the next time its moment comes and acts
+        then, once; `owner`: only what that player scheduled (`At the end of your turn`, `When
+        Attacked`: when she is)."""
         if not self.scheduled:
-            return
+            return []
         due, kept = [], []
         for t, q in self.scheduled:
             now = t["on"] == on and (matches is None or matches(t)) and (owner is None or q.player == owner)
-            (due if now else kept).append((t, q))
-        if not due:
+            (due if now else kept).append(q if now else (t, q))
+        if due:
+            self.scheduled = kept
+        return due
+
+    def queue_component_trigger(self, seat: int, comp: int, on: str, value: int) -> None:
+        """A dial reads N or would go above its top: the component's effects (the state's), then the
+        holder's statuses and passive abilities that name it, and what she scheduled for it."""
+        super().queue_component_trigger(seat, comp, on, value)
+        if on not in self.held_triggers and not self.scheduled:
             return
-        self.scheduled = kept
-        for _, q in due:
-            yield from self.run(q.chunk, self.ctx(q.player, q.hero, status=q.status, source=q.named))
+        p = self.seats[seat]
+
+        def matches(trigger: dict) -> bool:
+            return trigger["component"] == comp and (on != "reads" or trigger["value"] == p.components[comp])
+
+        jobs = [q for q in self.collect(seat, on, matches, components=False)
+                if q.hero is None or q.hero == p.table.index]  # a component index is of the chunk's hero
+        for t, q in list(self.scheduled):
+            if t["on"] == on and matches(t) and q.hero in (None, p.table.index) \
+                    and self.component_holder(q.player, q.hero) == seat:
+                self.scheduled.remove((t, q))
+                jobs.append(q)
+        for job in jobs:
+            job.event_value = value
+        self.queue.extend(jobs)
 
     def turn_edge(self, a: int, edge: str) -> Generator[Request, Any, None]:
         """`At the start of your turn` (before the Upkeep Phase) or `At the end (conclusion) of your
@@ -1098,7 +1210,10 @@ class Game(GameState):
         return f"{name}: {text[len('You may '):]}"
 
     def any_time_effects(self, seat: int) -> list[tuple[str, dict]]:
-        """Effects a player may use `at any time` (once-per-turn ones until used)."""
+        """Effects a player may use `at any time` (once-per-turn ones until used): her passive
+        abilities' and components', her statuses' (one use for the status, with its first token:
+        `At any time, you may remove this token and ...`), and what she scheduled for any time (a
+        card's `At any time, gain 1 CP.`: used once, when she likes)."""
         p = self.seats[seat]
         out = []
         for kind, owner, effect in self.trigger_index(p).get("any_time", ()):
@@ -1108,6 +1223,21 @@ class Game(GameState):
             if not self.vm.can_start(effect["chunk"], self, seat):
                 continue  # it could do nothing: offering it would only use up a once-per-turn
             out.append((name, effect))
+        if self.any_time_statuses and p.tokens:
+            for status, tokens in p.tokens.items():
+                if not tokens or status not in self.any_time_statuses:
+                    continue
+                for effect in self.status_on[status]["any_time"]:
+                    key = ("status", status, effect["chunk"])
+                    if (effect.get("side") is not None and effect["side"] != tokens[0].side) \
+                            or not self._once_free(p, effect, key) \
+                            or not self.vm.can_start(effect["chunk"], self, seat):
+                        continue
+                    out.append((self.status_name(status), {**effect, "status": status, "used": key}))
+        for entry in self.scheduled:
+            t, q = entry
+            if t["on"] == "any_time" and q.player == seat and self.vm.can_start(q.chunk, self, seat):
+                out.append((_spoken(q.named), {"chunk": q.chunk, "scheduled": entry}))
         return out
 
     def _once_free(self, p, effect: dict, key) -> bool:
@@ -1171,10 +1301,19 @@ class Game(GameState):
             name, effect = next((name, effect) for name, effect in self.usable_effects(seat, "main")
                                 if effect["chunk"] == action.ref)
             if effect.get("once_per_turn"):
-                p.used.add(("ability", name))
+                p.used.add(effect.get("used", ("ability", name)))
+            hero, status = p.table.index, effect.get("status")
+            entry = effect.get("scheduled")
+            if entry is not None:  # used once
+                self.scheduled.remove(entry)
+                hero, status = entry[1].hero, entry[1].status
+            elif status is not None:
+                hero = self.a.chunks[effect["chunk"]].hero
             self.event("use_effect", player=seat, effect=name)
             told = len(self.events)
-            yield from self.run(effect["chunk"], self.ctx(seat, p.table.index, roll=self.roll, accepted=True))
+            token = 0 if effect.get("status") is not None else None  # a held status's: its first token
+            ctx = self.ctx(seat, hero, roll=self.roll, accepted=True, status=status, token=token)
+            yield from self.run(effect["chunk"], ctx)
             if self.record and len(self.events) == told:
                 # she declined what it offered (`you may scrap 1 Ore card`: no): the narration said
                 # she used it, and nothing followed (player QA)
@@ -1194,6 +1333,21 @@ def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:
         if effect.get("trigger"):
             out.setdefault(effect["trigger"]["on"], []).append(effect)
     return out
+
+
+def _ability_triggers(artifact: Artifact) -> set[str]:
+    """The triggers of every hero's abilities' own effects (passives, upgrades)."""
+    out = set()
+    for hero in artifact.heroes:
+        for ability in hero["abilities"] + [c["ability"] for c in hero["cards"] if c.get("ability")]:
+            out.update((e.get("trigger") or {}).get("on") for e in ability.get("effects") or ())
+    return out
+
+
+def _spoken(owner: str) -> str:
+    """A chunk's owner as players name it: the card or ability (`<hero> › card <card> › later`)."""
+    parts = owner.split(" › ")
+    return parts[1].removeprefix("card ") if len(parts) > 1 else owner
 
 
 def _edges(artifact: Artifact) -> set[tuple[str, Any]]:

@@ -257,7 +257,9 @@ class GameState:
             self.event("prevent", player=ctx.owner, amount=amount, **self._by(ctx))
 
     def prevent_half(self, ctx, round_up):
-        self.incoming[ctx.owner].halvings += 1
+        incoming = self.incoming[ctx.owner]
+        incoming.halvings += 1
+        incoming.halvings_down += 0 if round_up else 1
         self.event("prevent_half", player=ctx.owner)
 
     def prevent_all(self, ctx):
@@ -400,8 +402,10 @@ class GameState:
             trigger = effect.get("trigger") or {}
             side = effect.get("side")
             if trigger.get("on") == "spent" and (side is None or side == token.side):
-                self.queue.append(Queued(effect["chunk"], player, self.a.chunks[effect["chunk"]].hero,
-                                         status, None, 0, "spent"))
+                job = Queued(effect["chunk"], player, self.a.chunks[effect["chunk"]].hero, status, None, 0,
+                             "spent")
+                # a doubled token's effect is its `When spent`: it acts twice
+                self.queue.extend((job, job) if token.doubled else (job,))
 
     def status_count(self, player, status):
         held = self.removable(player, status)  # a class counts the tokens of its kind
