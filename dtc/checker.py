@@ -726,6 +726,13 @@ class Checker:
         resolved, problems = resolve_effect(effect, scope, ctx)
         for p in problems:
             self.at_site(site, p)
+        for stmt in _idle_insteads(resolved, ctx):
+            span = stmt.span or n.Offsets(0, len(site.text))
+            self.at_site(site, Problem(
+                "C016", "`instead` replaces nothing here: the game does nothing of its own at this moment",
+                span.start, span.end, "drop `instead`; it replaces the Income Phase's card and CP "
+                "(`During your Income Phase, ... instead`), a dial going past its top, a token gained at "
+                "its Stack Limit, a Defensive Roll's dice, or the other case of an `If` / `you may`"))
         site.ast = resolved
 
     def check_label(self, site: Site, label: n.Label, ctx: Context) -> None:
@@ -792,6 +799,29 @@ def _trigger_first(effect: n.Effect) -> n.Effect:
 
 
 _OWN_TRIGGERS = (n.Spent, n.GainedAtLimit)
+
+
+def _idle_insteads(effect: n.Effect, ctx: Context) -> list:
+    """The `instead`s of an effect that replace nothing: the engine acts on one in the Income Phase, at a
+    dial's top, at a Stack Limit, for a Defensive Roll's dice, and inside an `If` / `you may` (the text's
+    own other case); anywhere else it would lint clean and change nothing."""
+    trigger = effect.trigger
+    if isinstance(trigger, (n.GainedAtLimit, n.WouldExceed)) or ctx.kind == "defensive":
+        return []
+    if isinstance(trigger, n.During) and fold(trigger.phase) == "income phase":
+        return []
+    found = []
+    stack = list(effect.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, n.Instead):
+            found.append(stmt)
+        elif isinstance(stmt, (n.Must, n.VerbCall)):  # these run as written: look inside
+            stack.extend(stmt.body)
+        elif isinstance(stmt, n.Delayed):
+            inner = _idle_insteads(n.Effect(stmt.trigger, False, stmt.body), ctx)
+            found.extend(inner)
+    return found
 
 
 def _spent(site: Site) -> bool:

@@ -854,3 +854,13 @@ def test_only_the_offensive_roll_phase_can_fail(lint_text):
     assert "only the Offensive Roll Phase can fail" in diag(result, "C016").message
     ok = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Your Offensive Roll Phase fails."))
     assert not [d for d in ok.errors if d.code == "C016"]
+
+
+def test_an_instead_that_replaces_nothing_is_refused(lint_text):
+    """`Deal 2 dmg instead.` linted clean and the engine read `instead` nowhere but where the game does
+    something of its own (the coverage test's gap): refused, with where it does mean something."""
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Deal 2 dmg instead."))
+    assert "`instead` replaces nothing here" in diag(result, "C016").message
+    fine = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
+                                          "effect: During your Income Phase, draw 2 cards instead."))
+    assert codes(fine) == []
