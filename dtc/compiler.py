@@ -29,6 +29,7 @@ from dtc.opcodes import (
     COMPARISONS,
     OTHER_SIDE,
     TARGETS,
+    TURN_COUNTS,
     Op,
 )
 from dtc.render import render_body, render_stmt
@@ -587,6 +588,8 @@ class _Emitter:
                 self.emit(Op.GET_COMP, self.c.component_index(c.what, self.scope), node=c)
             elif c.kind == "roll_total":
                 self.emit(Op.ROLL_TOTAL, node=c)
+            elif c.kind in TURN_COUNTS:
+                self.emit(Op.TURN_COUNT, TURN_COUNTS.index(c.kind), node=c)
             elif c.kind in ("opponent_status", "opponent_cp", "opponent_cards"):  # read as the opponent
                 self.emit(Op.ACTOR, TARGETS.index("opponent"), node=c)
                 if c.kind == "opponent_cp":
@@ -688,6 +691,16 @@ class _Emitter:
     def s_Instead(self, s: n.Instead) -> None:
         self.emit(Op.INSTEAD, node=s)
         self.block(s.body)
+
+    def s_RaiseStackLimit(self, s: n.RaiseStackLimit) -> None:
+        self.amount(s.amount)
+        self.emit(Op.RAISE_LIMIT, self.c.status_index(s.status, self.scope)[0], node=s)
+
+    def s_ExtraRollAttempt(self, s: n.ExtraRollAttempt) -> None:
+        self._amount_then(Op.EXTRA_ROLL, s)
+
+    def s_DiscardRandom(self, s: n.DiscardRandom) -> None:
+        self._amount_then(Op.DISCARD_RANDOM, s)
 
     def s_SpendAnyCP(self, s: n.SpendAnyCP) -> None:
         self.prompt(self.emit(Op.PAY_ANY_CP, node=s), "Spend how many CP?")

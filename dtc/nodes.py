@@ -395,7 +395,7 @@ class YouHave:
     count: int
     what: str
     kind: str  # status | opponents | cp | cards | component | opponent_status | opponent_cp | opponent_cards
-    # | roll_total (the dice rolled, added up)
+    # | roll_total (the dice rolled, added up) | dealt_this_turn (dmg) | attacked_this_turn (times)
     span: Offsets | None = _span()
 
 
@@ -790,6 +790,32 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
+class RaiseStackLimit:
+    """`Increase your Evasive stack limit by 1`: for that player only, for the rest of the game (Marvel
+    rulebook, "Increasing Stack Limit")."""
+
+    status: str
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraRollAttempt:
+    """`Perform 1 additional Roll Attempt`: one more this Offensive Roll Phase."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardRandom:
+    """`Discard 1 random card` / `discard 1 card at random`: no choice."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class SpendAnyCP:
     """`Spend any amount of CP`: the player picks how many (none to all she has) and pays them."""
 
@@ -912,7 +938,8 @@ Stmt = (
     Deal | Receive | AddDamage | Heal | GainCP | LoseCP | StealCP | Gain | Inflict | Remove |
     Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft | Prevent | PreventHalf |
     PreventAll | Roll | Reroll | ChangeDice | Increase | Decrease | SetValue | Flip | Move | Skip |
-    DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP | Cost | Then | If | On |
+    DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP | RaiseStackLimit |
+    ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
     ForEach | May | Must | Choose | Delayed | Instead
 )
 
@@ -920,7 +947,8 @@ NODE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in [
         Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, TokensHeld,
-        CardsInHand, CPSpent, TokensRemoved, Sum, Per, Capped, SpendAnyCP,
+        CardsInHand, CPSpent, TokensRemoved, Sum, Per, Capped, SpendAnyCP, RaiseStackLimit,
+        ExtraRollAttempt, DiscardRandom,
         TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, AnyOf,
         OtherResult,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,

@@ -80,6 +80,9 @@ class Op(IntEnum):
     ROLL_HIGHEST = 41
     PAID = 42
     REMOVED = 43
+    TURN_COUNT = 44
+    EXTRA_ROLL = 45
+    DISCARD_RANDOM = 46
     # damage
     DEAL = 50
     RECEIVE = 51
@@ -109,6 +112,7 @@ class Op(IntEnum):
     COUNT_STATUS = 79
     DOUBLE = 80
     CRAFT = 81
+    RAISE_LIMIT = 82
     # cards
     DRAW = 90
     DISCARD = 91
@@ -171,6 +175,7 @@ TARGETS = (
 )
 CHOSEN = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate"})
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
+TURN_COUNTS = ("dealt_this_turn", "attacked_this_turn")  # TURN_COUNT's operand
 # THEN's operand: which break in play its window is (a `Then`, after a Defensive Roll, after the dice an
 # effect rolls, before they count)
 THEN_WINDOWS = ("then", "after defensive roll", "after effect roll")
@@ -247,6 +252,11 @@ _ROWS = [
     (Op.ROLL_VALUE, (), 0, 1, False, "push the value of the first die of the current roll"),
     (Op.PAID, (), 0, 1, False, "push the CP paid last in this run (`per CP spent`)"),
     (Op.REMOVED, (), 0, 1, False, "push the tokens removed last in this run (`per token removed`)"),
+    (Op.TURN_COUNT, ("u8",), 0, 1, False,
+     "push what the actor did this turn: 0 the dmg her effects dealt or added, 1 the times she was Attacked"),
+    (Op.EXTRA_ROLL, (), 1, 0, False,
+     "N more Roll Attempts for the actor's Offensive Roll Phase under way (none outside it)"),
+    (Op.DISCARD_RANDOM, (), 1, 0, False, "the actor discards N cards at random (the seeded RNG)"),
     (Op.ROLL_HIGHEST, (), 0, 1, False,
      "push the highest value of the current roll (`the highest value rolled`)"),
     (Op.EXTRA_ATTEMPTS, (), 0, 1, False, "push the Roll Attempts beyond the first this turn"),
@@ -286,6 +296,8 @@ _ROWS = [
      "their effect this time"),
     (Op.CRAFT, ("status", "comp"), 0, 0, True,
      "ask which tier's blueprint to pay with cards from the zone; gain that tier"),
+    (Op.RAISE_LIMIT, ("status",), 1, 0, False,
+     "raise the actor's Stack Limit of the status by N, for her alone, for the rest of the game"),
     (Op.DRAW, (), 1, 0, False, "the actor draws N cards"),
     (Op.DISCARD, (), 1, 0, True, "ask which N cards the actor discards"),
     (Op.SEARCH, ("u8", "u8", "ctype"), 0, 0, True,

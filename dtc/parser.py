@@ -1005,6 +1005,25 @@ class _Builder(Transformer):
     def tokens_opponent_has(self, meta, items):
         return n.TokensHeld(str(items[0]), "opponent", span=_off(meta))
 
+    def discard_random(self, meta, items):
+        return n.DiscardRandom(items[0], span=_off(meta))
+
+    def raise_limit(self, meta, items):
+        return n.RaiseStackLimit(str(items[0]), items[1], span=_off(meta))
+
+    def extra_attempt(self, meta, items):
+        return n.ExtraRollAttempt(items[0], span=_off(meta))
+
+    def dealt_this_turn(self, meta, items):
+        """`If you dealt 8 dmg or more this turn` (no number: any dmg)."""
+        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
+        numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
+        compare, count = _at_most(words[-1] if words else "at_least", int(numbers[0]) if numbers else 1)
+        return n.YouHave(compare, count, "dmg", "dealt_this_turn", span=_off(meta))
+
+    def attacked_this_turn(self, meta, _):
+        return n.YouHave("at_least", 1, "Attacks", "attacked_this_turn", span=_off(meta))
+
     def spend_any_cp(self, meta, _):
         return n.SpendAnyCP(span=_off(meta))
 

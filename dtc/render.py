@@ -302,6 +302,10 @@ _STMT = {
     n.Item: lambda s: f"{s.count} {s.name}",
     n.Actor: _actor,
     n.SpendAnyCP: lambda s: "spend any amount of CP",
+    n.RaiseStackLimit: lambda s: f"increase your {s.status} stack limit by {render_amount(s.amount)}",
+    n.ExtraRollAttempt: lambda s: f"perform {render_amount(s.amount)} additional "
+    + ("Roll Attempt" if s.amount == n.Number(1) else "Roll Attempts"),
+    n.DiscardRandom: lambda s: _unit("discard", s.amount, "random card", "random cards"),
     n.Cost: lambda s: f"spend {render_amount(s.cp)} {s.status or 'CP'} to "
     + " and ".join(render_stmt(a) for a in s.action),
     n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}" + (
@@ -377,6 +381,10 @@ def render_condition(c: Any) -> str:
     if c.kind == "roll_total":
         words = {**_HAVE_WORDS, "at_least": "at least ", "exactly": ""}[c.compare]
         return f"if the total rolled is {words}{c.count}"
+    if c.kind == "dealt_this_turn":
+        return f"if you dealt {compare}{c.count} dmg this turn"
+    if c.kind == "attacked_this_turn":
+        return "if you were Attacked this turn"
     if c.kind == "opponent_cards":
         return f"if your opponent has {compare}{c.count} cards in hand"
     if c.kind in ("opponent_status", "opponent_cp"):

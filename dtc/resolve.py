@@ -122,6 +122,9 @@ class Resolver:
         resolved = method(s, previous) if method is not None else self.generic(s)
         return self.aimed(resolved)
 
+    def s_RaiseStackLimit(self, s, _):
+        return replace(s, status=self.status(s.status, s.span), amount=self.expr(s.amount, s.span))
+
     def s_SpendAnyCP(self, s, _):
         self.paid = True
         return s

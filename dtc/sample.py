@@ -84,6 +84,8 @@ class SampleState:
         self.prevented: dict[int, int] = {i: 0 for i in range(len(heroes))}
         self.log: list[str] = []
         self.scheduled: list[tuple[dict, int]] = []
+        self.raised: dict[tuple[int, int], int] = {}  # (player, status): stack limit raised by
+        self.turn_counts: dict[tuple[int, int], int] = {}  # (player, TURN_COUNTS index): this turn
         self.attack_type: int | None = None
         self.failed: list[int] = []
         self.doubled: list[tuple[int, list[int]]] = []
@@ -214,7 +216,19 @@ class SampleState:
                 self.say(f"player {player + 1} gains {added} {entry['name']}{tier_name}")
 
     def stack_limit(self, player, status):
-        return self.a.statuses[status].get("stack_limit", 99)
+        return self.a.statuses[status].get("stack_limit", 99) + self.raised.get((player, status), 0)
+
+    def raise_stack_limit(self, player, status, amount):
+        self.raised[(player, status)] = self.raised.get((player, status), 0) + amount
+        if self.logging:
+            self.say(f"player {player + 1}'s stack limit of {self.status_name(status)} rises by {amount}")
+
+    def turn_count(self, player, what):
+        return self.turn_counts.get((player, what), 0)
+
+    def add_roll_attempts(self, ctx, player, count):
+        if self.logging:
+            self.say(f"player {player + 1} may make {count} more Roll Attempt(s)")
 
     def remove_status(self, player, status, count, by=None):
         held = self.removable(player, status)

@@ -236,6 +236,12 @@ class GameState(Protocol):
     def status_count(self, player: int, status: int) -> int: ...
     def stack_limit(self, player: int, status: int) -> int:
         """How many tokens of the status the player may hold."""
+    def raise_stack_limit(self, player: int, status: int, amount: int) -> None:
+        """`Increase your <status> stack limit by N`: hers alone, for the rest of the game."""
+    def turn_count(self, player: int, what: int) -> int:
+        """TURN_COUNTS: the dmg her effects dealt or added this turn, the times she was Attacked."""
+    def add_roll_attempts(self, ctx: RunContext, player: int, count: int) -> None:
+        """More Roll Attempts for her Offensive Roll Phase under way (nothing outside it)."""
     def tokens(self, player: int, status: int) -> list[str]:
         """Descriptions of the player's tokens of a status (for choosing one)."""
     def this_token(self, ctx: RunContext, action: str, side: int = 0) -> None:
@@ -880,6 +886,17 @@ class VM:
             push(max(ctx.roll, default=0))
         elif op == Op.PAID:
             push(ctx.paid)
+        elif op == Op.TURN_COUNT:
+            push(state.turn_count(actor, a))
+        elif op == Op.EXTRA_ROLL:
+            state.add_roll_attempts(ctx, actor, pop())
+        elif op == Op.DISCARD_RANDOM:
+            left = list(range(len(state.hand(actor))))
+            count = min(pop(), len(left))
+            picks = [left.pop(rng.randrange(len(left)) % len(left)) for _ in range(count)]
+            state.discard(actor, sorted(picks))
+        elif op == Op.RAISE_LIMIT:
+            state.raise_stack_limit(actor, a, pop())
         elif op == Op.REMOVED:
             push(ctx.removed)
         elif op == Op.EXTRA_ATTEMPTS:

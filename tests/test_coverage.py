@@ -407,7 +407,26 @@ CASES: list[Case] = [
          "the Druid's 2 Hex are removed: 4 dmg",
          lambda s: s.now[1].tokens.get("Hex", 0) == 0 and s.change("hp", 1) == -4,
          setup=tokens_of("Hex", 2, seat=1)),
+    # printed card text (issue: printed card text is the source): random discards, a raised Stack Limit
+    card("discard-random", ("DiscardRandom",), ("DISCARD_RANDOM",), "Discard 1 random card.",
+         "one card of her hand goes to the discard pile unasked",
+         lambda s: s.told("discard", player=0, card="Fang Gem") and s.now[0].hand == (),
+         setup=lambda g: gem(g)),
+    # 004_59219b97262c5e85.txt, "Increasing Stack Limit": hers alone, for the rest of the game
+    card("stack-limit", ("RaiseStackLimit",), ("RAISE_LIMIT", "GAIN"),
+         "Increase your Ward stack limit by 2. Gain 5 Ward.", "she holds 5 Ward (the limit was 3)",
+         lambda s: s.now[0].tokens.get("Ward") == 5),
     # ---- cards played in the Roll Phase of the tester's own Attack
+    card("extra-attempt", ("ExtraRollAttempt",), ("EXTRA_ROLL",), "Perform 1 additional Roll Attempt.",
+         "a fourth Roll Attempt", lambda s: bool(s.told("roll", player=0, attempt=4)), timing="roll",
+         window="offensive", dice=NO_ATTACK + (4, 4, 4), answers={"RollDice": reroll_first_die}),
+    card("dealt-this-turn", ("YouHave", "If"), ("TURN_COUNT", "GAIN_CP"),
+         "If you dealt 3 dmg or more this turn, gain 2 CP.", "her Strike dealt 3: 2 CP",
+         lambda s: s.change("cp") == 2, timing="roll", dice=STRIKE + PAWS),
+    card("attacked-this-turn", ("YouHave", "If"), ("TURN_COUNT", "GAIN_CP"),
+         "If you were Attacked this turn, gain 1 CP.", "attacked by the Druid, she gains 1 CP as his Roll "
+         "Phase ends", lambda s: s.change("cp") == 1, timing="instant", window="roll_end", turns="theirs",
+         dice=DRUID_ATTACK + HOOF),
     card("label", ("Label", "AddDamage"), ("ADD_DMG",), "Attack Modifier. Add 2 dmg.",
          "Strike's 3 dmg and 2 more", lambda s: s.change("hp", 1) == -5, timing="roll",
          dice=STRIKE + PAWS),

@@ -812,7 +812,8 @@ def test_every_opcode_runs(compiled):
                        Op.DID, Op.SCHEDULE, Op.INSTEAD, Op.PAY_CP, Op.ACTOR, Op.ROLL_TOTAL,
                        Op.ROLL_VALUE, Op.DUP, Op.POP, Op.SUB, Op.MUL, Op.COUNT_SYMBOLS,
                        Op.MEETS, Op.COUNT_STATUS, Op.RAISE, Op.LOWER, Op.FLIP_DIAL, Op.RECEIVE,
-                       Op.ROLL_HIGHEST, Op.PAY_ANY_CP, Op.PAID, Op.REMOVED,  # above: printed constructs
+                       Op.ROLL_HIGHEST, Op.PAY_ANY_CP, Op.PAID, Op.REMOVED, Op.TURN_COUNT, Op.EXTRA_ROLL,
+                       Op.DISCARD_RANDOM, Op.RAISE_LIMIT,  # printed constructs (tests/test_coverage.py)
                        Op.MARK_TRACK}  # the last in tests/test_valeria_engine.py (no content uses it)
     assert missing <= exercised_above, missing - exercised_above
 

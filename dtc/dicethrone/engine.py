@@ -163,6 +163,7 @@ class Game(GameState):
         a = self.active
         for p in self.seats:
             p.used.clear()
+            p.dealt = p.attacked = 0  # "this turn" counts start again
         self.turn_cut = False
         marks = self.seats[a].skip
         if marks and self._turn_mark in marks:
@@ -382,6 +383,7 @@ class Game(GameState):
         self.ability_pending = True  # until the ability chosen has resolved (or none is)
         self.defense_step = "none"
         self.attempts = 1
+        self.max_attempts = self.rules.roll_attempts  # `Perform 1 additional Roll Attempt` raises it
         self.event("roll", player=a, dice=list(self.roll), attempt=1)
         yield from self.window("offensive")
         while True:
@@ -412,9 +414,9 @@ class Game(GameState):
 
     def roll_attempts(self, a: int, values: list[int]) -> Generator[Request, Any, None]:
         """Step 1: the remaining roll attempts, re-rolling any dice, until the player keeps all."""
-        while self.attempts < self.rules.roll_attempts and self.over is None:
+        while self.attempts < self.max_attempts and self.over is None:
             answer = yield RollDice("Offensive Roll Phase", a, tuple(self.roll), self.symbols_of(a),
-                                    self.attempts, self.rules.roll_attempts)
+                                    self.attempts, self.max_attempts)
             picks = _distinct(answer, len(self.roll), 0, len(self.roll))
             if not picks:
                 break
@@ -467,7 +469,7 @@ class Game(GameState):
         altered = False
         while self.over is None:  # a card played at the roll can end the game before any ability
             options = self.choices(a)
-            left = self.rules.roll_attempts - self.attempts
+            left = self.max_attempts - self.attempts
             if altered and left > 0:
                 options.append(Choice(f"re-roll ({left} roll attempt{'s' * (left > 1)} left)", -1, -1, 0.0))
             if not options:
@@ -537,6 +539,7 @@ class Game(GameState):
             if self.over is None:
                 yield from self.defensive_roll(attack)
         yield from self.fire_all(a, "attacking", None, a, d)
+        self.seats[d].attacked += 1  # `If you were Attacked this turn`
         yield from self.fire_all(d, "attacked", lambda t: self._attacked_matches(t, attack), a, d)
         if not skipped:
             yield from self.window("defensive")

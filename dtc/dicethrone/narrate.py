@@ -186,6 +186,10 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} will skip their next {e['phase']}"
     if kind == "income_skipped":
         return f"{who(game, p)} skips the Income Phase"
+    if kind == "stack_limit":
+        return f"{who(game, p)}'s Stack Limit of {e['status']} is {e['limit']} now (for the rest of the game)"
+    if kind == "roll_attempts":
+        return f"{who(game, p)} may make {e['more']} more Roll Attempt(s): {e['attempts']} in all"
     if kind == "phase_skipped":
         return f"{who(game, p)} skips the {e['phase']}{SKIPPED.get(e['phase'], '')}"
     if kind == "phase_fails":

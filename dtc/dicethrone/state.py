@@ -59,6 +59,9 @@ class Player:
     found: list[Card] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)  # phases (and "turn") to skip next time: one each
     used: set = field(default_factory=set)  # once-per-turn things used this turn
+    raised: dict = field(default_factory=dict)  # status: how far her Stack Limit of it was raised
+    dealt: int = 0  # dmg her effects dealt or added this turn (`If you dealt 8 dmg or more this turn`)
+    attacked: int = 0  # times she was Attacked this turn
     _offense: tuple | None = field(default=None, repr=False, compare=False)
 
     def offense(self) -> tuple[tuple[int, int, Any, str, float], ...]:
@@ -142,6 +145,7 @@ class GameState:
         self.scheduled: list[tuple[dict, Queued]] = []
         self.failed = False
         self.attempts = 0
+        self.max_attempts = rules.roll_attempts
 
     # ------------------------------------------------------------ events
     def event(self, kind: str, **data: Any) -> None:
@@ -183,6 +187,8 @@ class GameState:
     def deal(self, ctx, target, amount, dtype, isolated):
         if amount <= 0:
             return
+        if target != ctx.owner:
+            self.seats[ctx.owner].dealt += amount
         attack = self.attack
         if isolated:
             self.isolated.append((target, amount, dtype))
@@ -242,6 +248,7 @@ class GameState:
         attack = self.attack
         if attack is None or amount <= 0:
             return
+        self.seats[attack.attacker].dealt += amount
         if ctx.status is None and (ctx.owner == attack.defender
                                    or (self.rules.own_attacks_only and ctx.owner != attack.attacker)):
             # "Attack Modifiers": only on an Attack one is activating, never on one against oneself; a
@@ -327,7 +334,22 @@ class GameState:
 
     # ------------------------------------------------------------ statuses
     def stack_limit(self, player: int, status: int) -> int:
-        return self.a.statuses[status].get("stack_limit", 99)
+        raised = self.seats[player].raised
+        return self.a.statuses[status].get("stack_limit", 99) + (raised.get(status, 0) if raised else 0)
+
+    def raise_stack_limit(self, player, status, amount):
+        """"If a player increases the Stack Limit of a Status Effect, the increase only applies to that
+        player, and lasts for the duration of the game" (Marvel rulebook, "Increasing Stack Limit")."""
+        if amount <= 0:
+            return
+        raised = self.seats[player].raised
+        raised[status] = raised.get(status, 0) + amount
+        self.event("stack_limit", player=player, status=self.status_name(status),
+                   limit=self.stack_limit(player, status))
+
+    def turn_count(self, player, what):
+        p = self.seats[player]
+        return p.dealt if what == 0 else p.attacked
 
     def gain_status(self, player, status, count, tier, by=None):
         entry = self.a.statuses[status]
@@ -694,6 +716,14 @@ class GameState:
 
     def extra_attempts(self, ctx):
         return max(0, self.attempts - 1)
+
+    def add_roll_attempts(self, ctx, player, count):
+        """"Perform 1 additional Roll Attempt": in her own Offensive Roll Phase, before its ability is
+        chosen; at any other time there is no Roll Attempt to perform."""
+        if count <= 0 or self.phase != "Offensive Roll Phase" or player != self.active:
+            return
+        self.max_attempts += count
+        self.event("roll_attempts", player=player, more=count, attempts=self.max_attempts)
 
     def rolled(self, ctx, player, how="rolls", before=None, owner=None):
         # the symbols of the dice rolled, which may be another hero's (a card re-rolling her die)
