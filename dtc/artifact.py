@@ -126,6 +126,8 @@ class Artifact:
         """Whether `1 <cls> status effect` (any, positive, negative) covers the status: one of that
         polarity that may be removed (not Armor-like or unique tokens marked `removable: false`)."""
         entry = self.statuses[status]
+        if entry.get("companion"):  # "Companions are not Status Effects" (Marvel rulebook, "Companions")
+            return False
         return entry.get("removable", True) and (cls == "any" or entry.get("polarity") == cls)
 
     def hero(self, name: str) -> tuple[int, dict] | None:

@@ -200,8 +200,11 @@ class Compiler:
             "polarity": status.polarity,
             "stack_limit": status.stack_limit,
             "persistent": bool(d.get("persistent")),
-            "removable": d.get("removable", True),
-            "transferable": d.get("transferable", True),
+            # a Companion "cannot be removed, transferred, or destroyed, unless otherwise specified in the
+            # Companion's ruleset" (Marvel rulebook, "Companions"): removed by its owner's effects alone
+            "removable": d.get("removable", not d.get("companion")),
+            "transferable": d.get("transferable", not d.get("companion")),
+            "companion": bool(d.get("companion")),
             "attack_modifier": bool(d.get("attack_modifier")),
             "sides": list(status.sides),
             "restricted_to": list(d.get("restricted_to", [])),

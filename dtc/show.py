@@ -91,7 +91,7 @@ def status_view(s: Status) -> dict:
     view: dict[str, Any] = {
         "name": s.name, "polarity": s.polarity, "stack_limit": s.stack_limit,
     }
-    for flag in ("persistent", "removable", "transferable", "attack_modifier"):
+    for flag in ("persistent", "removable", "transferable", "attack_modifier", "companion"):
         if flag in s.data:
             view[flag] = s.data[flag]
     if s.spendable is not None:

@@ -1017,3 +1017,31 @@ def test_spend_any_amount_of_cp_and_count_what_was_spent_or_removed(builtin):
     state, _ = _run_text(builtin, "Remove all Wound from your opponent. Deal 2 dmg per token removed.",
                          setup=setup)
     assert state.status_count(1, status_id(state.a, "Wound")) == 0 and state.incoming[1] == 4
+
+
+def test_a_companion_is_no_status_effect_to_what_removes_them(tmp_path):
+    """"Companions are not Status Effects, and are therefore immune to cards and abilities that alter
+    Status Effects" (004_59219b97262c5e85.txt, "Companions"): `Remove 1 positive status effect` takes the
+    Regenerate token, never the companion; an opponent's `remove all <companion>` takes nothing."""
+    from conftest import content_copy
+
+    from dtc import project
+    from dtc.compiler import compile_content
+
+    companion = ("  - name: Wolf\n    polarity: positive\n    stack_limit: 1\n    companion: true\n"
+                 "    effects:\n      - During your Upkeep Phase, heal 1.\n")
+    folder = content_copy(tmp_path, "druid.yaml", status=companion)
+    front = project.run([folder])
+    assert front.errors == []
+    image = compile_content(front.content, project.artifact_names(front, [folder]))
+    loaded = artifact.load(artifact.to_bytes(image))
+    druid = next(h for h in front.content.heroes if h.name == "Druid")
+    loaded_text, index = compile_text(front.content, druid, "Remove 1 positive status effect from yourself.")
+    hero_index = front.content.heroes.index(druid)
+    state = SampleState(loaded_text, [hero_index, (hero_index + 1) % len(loaded_text.heroes)])
+    wolf, regen = status_id(loaded_text, "Wolf"), status_id(loaded_text, "Regenerate")
+    state.gain_status(0, wolf, 1, 0)
+    state.gain_status(0, regen, 1, 0)
+    run_to_end(VM(loaded_text), index, RunContext(0, hero_index), state, random.Random(0))
+    assert (state.status_count(0, wolf), state.status_count(0, regen)) == (1, 0)
+    assert loaded.statuses[wolf]["companion"] and loaded.statuses[wolf]["removable"] is False

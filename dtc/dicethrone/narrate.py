@@ -386,7 +386,9 @@ def _status_facts(game: Game, entry: dict) -> str:
         }.get(on, on))
     if entry.get("persistent"):
         facts.append("persistent")
-    if entry.get("removable") is False:
+    if entry.get("companion"):
+        facts.append("a Companion, not a status effect")
+    elif entry.get("removable") is False:
         facts.append("not removable")
     return ", ".join(facts) or entry.get("polarity") or "status effect"
 
