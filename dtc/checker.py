@@ -307,7 +307,7 @@ class Checker:
             if site.position is not None:
                 self.value_in(site.position, comp.values, doc, site.path[:-1] + ("at",),
                               f"position of {comp.name}")
-            self.check_site(site, scope, Context("component"))
+            self.check_site(site, scope, Context("component", component=comp))
 
     def check_sides(self, comp: Component) -> None:
         """A side with no effect of its own: flipping to it only stops the other side's effects,

@@ -74,6 +74,7 @@ class Context:
     dice: int | None = None
     requirements: list = field(default_factory=list)  # activation requirements the dice meet
     ultimate: bool = False  # an Ultimate Ability's effect
+    component: Any = None  # the component whose rule this is (`this dial`, `flip it over`)
 
 
 class Resolver:
@@ -339,6 +340,8 @@ class Resolver:
         return replace(s, component=comp_name, value=value)
 
     def s_Flip(self, s, _):
+        if s.what == "this_token" and self.ctx.status is None and self.ctx.component is not None:
+            s = replace(s, what="component", name=self.ctx.component.name)  # a dial's rule: `flip it over`
         every = s.name.split(" ", 1)[1] if s.what == "component" and fold(s.name).startswith("all ") else None
         if every is not None and self.lookup_status(every):
             side = f' to the "{s.side}" side' if s.side else ""
@@ -701,6 +704,8 @@ class Resolver:
     def component(self, name: str, span, kinds) -> str:
         if self.is_param(name):
             return name
+        if fold(name) in ("this dial", "this track", "this component") and self.ctx.component is not None:
+            return self.ctx.component.name  # printed on the component itself ("Whenever this dial reads 5")
         comp = self.scope.components.get(fold(name))
         if comp is None:
             self.report("C003", f"unknown component `{name}`", span,
