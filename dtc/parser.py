@@ -340,6 +340,14 @@ def _at_most(compare: str, count: int) -> tuple[str, int]:
     return ("fewer_than", count + 1) if compare == "at_most" else (compare, count)
 
 
+def _comparison(items: list, default: str, count: int | None = None) -> tuple[str, int]:
+    """(compare, count) of a condition's parts: the comparison written (`at least`, `2 or more`) or
+    `default`, and its number (or `count` when none is written)."""
+    words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
+    number = next((int(i) for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"), count)
+    return _at_most(words[-1] if words else default, number)
+
+
 def _no(what: str) -> tuple[bool, str]:
     """`no Scorch` -> (True, "Scorch"): a name read after `has`/`have` that begins with `no`."""
     if what.casefold().startswith("no ") and len(what) > 3:
@@ -961,9 +969,7 @@ class _Builder(Transformer):
 
     def opponent_cp(self, meta, items):
         """`If your opponent has 2 or fewer CP`."""
-        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
-        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
-        compare, count = _at_most(words[-1] if words else "at_least", int(number))
+        compare, count = _comparison(items, "at_least")
         return n.YouHave(compare, count, "CP", "opponent_cp", span=_off(meta))
 
     def at_position(self, meta, items):
@@ -977,24 +983,18 @@ class _Builder(Transformer):
         return str(items[0])[1:-1]
 
     def you_have(self, meta, items):
-        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
-        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
-        compare, count = _at_most(words[-1] if words else "at_least", int(number))
+        compare, count = _comparison(items, "at_least")
         kind, what = items[-1]
         return n.YouHave(compare, count, what, kind, span=_off(meta))
 
     def total_is(self, meta, items):
         """`If the total is 12 or more`: the dice just rolled, added up (`is 12`: exactly)."""
-        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
-        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
-        compare, count = _at_most(words[-1] if words else "exactly", int(number))
+        compare, count = _comparison(items, "exactly")
         return n.YouHave(compare, count, "total", "roll_total", span=_off(meta))
 
     def opponent_cards(self, meta, items):
         """`If your opponent has 4 or more cards in hand`."""
-        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
-        number = next(i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER")
-        compare, count = _at_most(words[-1] if words else "at_least", int(number))
+        compare, count = _comparison(items, "at_least")
         return n.YouHave(compare, count, "cards", "opponent_cards", span=_off(meta))
 
     def tokens_held(self, meta, items):
@@ -1016,9 +1016,7 @@ class _Builder(Transformer):
 
     def dealt_this_turn(self, meta, items):
         """`If you dealt 8 dmg or more this turn` (no number: any dmg)."""
-        words = [i for i in items if isinstance(i, str) and not isinstance(i, lark.Token)]
-        numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
-        compare, count = _at_most(words[-1] if words else "at_least", int(numbers[0]) if numbers else 1)
+        compare, count = _comparison(items, "at_least", 1)
         return n.YouHave(compare, count, "dmg", "dealt_this_turn", span=_off(meta))
 
     def attacked_this_turn(self, meta, _):
@@ -1050,9 +1048,7 @@ class _Builder(Transformer):
 
     def component_is(self, meta, items):
         """`If Heat is 4` (exactly), `If Heat is at least 4`, `If Heat is 4 or more`: a dial's value."""
-        words = [i for i in items[1:] if isinstance(i, str) and not isinstance(i, lark.Token)]
-        number = next(i for i in items[1:] if isinstance(i, lark.Token) and i.type == "NUMBER")
-        compare, count = _at_most(words[-1] if words else "exactly", int(number))
+        compare, count = _comparison(items[1:], "exactly")
         return n.YouHave(compare, count, items[0], "component", span=_off(meta))
 
     def opponent_has(self, meta, items):

@@ -531,7 +531,7 @@ def test_a_blueprint_needing_more_cards_than_the_deck_has_warns(tmp_path):
     result = lint_builtin_with(tmp_path, "forgemaster.yaml",
                                ("            blueprint: 2 [Pick]\n", "            blueprint: 5 [Pick]\n"))
     found = [d for d in result.diagnostics if d.code == "C032"]
-    assert [d.span.line for d in found] == [61, 73]
+    assert [d.span.line for d in found] == [65, 77]
     assert found[0].message == ("Gold Helmet can never be crafted: its blueprint needs 5 [Pick] cards, and "
                                 "the deck has 4")
     assert found[0].hint == "add cards with `symbol: Pick` (or more `copies:`), or lower the blueprint"

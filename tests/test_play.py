@@ -1310,7 +1310,7 @@ def test_s_shows_every_heros_status_effects_dials_and_tracks(compiled):
     assert "  - Sun Marked (stack limit 1, persistent): holds 1\n      When a player afflicted with this " \
            "token is Attacked by an opponent, the Attacker Heals 7. Attack Modifier. Persistent." in shown
     assert "  - Sun Dial (dial, now 3 on Dusk)" in shown and \
-           "      Dawn: Whenever Sun Dial reads 0, flip Sun Dial to the Dusk side." in shown
+           "      Dawn: Whenever this dial reads 0, immediately flip it over to the Dusk side." in shown
     assert said[-1].startswith("do what?")
     # forms: each with what it gives (it said only "now Druid Form": player QA, round 2)
     from dtc.dicethrone.narrate import element_texts
