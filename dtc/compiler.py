@@ -522,6 +522,10 @@ class _Emitter:
     def countable(self, c: Any) -> None:
         if isinstance(c, n.SymbolsRolled):
             self.emit(Op.COUNT_SYMBOLS, self.chunk.const([self.c.symbol(s) for s in c.symbols]), node=c)
+        elif isinstance(c, n.EveryNRolled):  # whole groups: the count divided, rounded down
+            self.emit(Op.COUNT_SYMBOLS, self.chunk.const([self.c.symbol(s) for s in c.symbols]), node=c)
+            self.emit(Op.PUSH, c.n, node=c)
+            self.emit(Op.DIV, node=c)
         elif isinstance(c, n.Excess):
             self.emit(Op.EVENT_VALUE, node=c)
         elif isinstance(c, n.TokensHeld):  # another's tokens: read as that player, then back

@@ -81,6 +81,15 @@ class SymbolsRolled:
 
 
 @dataclass(frozen=True, slots=True)
+class EveryNRolled:
+    """Countable: whole groups of `n` dice showing the symbols: `1 CP for every 2 [Claw] rolled`."""
+
+    n: int
+    symbols: tuple[str, ...]
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Excess:
     """Countable: how far a component would have gone above `limit`."""
 
@@ -134,7 +143,8 @@ class TokensRemoved:
     span: Offsets | None = _span()
 
 
-Countable = SymbolsRolled | Excess | ExtraRollAttempts | TokensHeld | CardsInHand | CPSpent | TokensRemoved
+Countable = (SymbolsRolled | EveryNRolled | Excess | ExtraRollAttempts | TokensHeld | CardsInHand | CPSpent
+             | TokensRemoved)
 
 
 @dataclass(frozen=True, slots=True)
@@ -946,7 +956,8 @@ Stmt = (
 NODE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in [
-        Number, UpTo, Either, Times, Param, SymbolsRolled, Excess, ExtraRollAttempts, TokensHeld,
+        Number, UpTo, Either, Times, Param, SymbolsRolled, EveryNRolled, Excess, ExtraRollAttempts,
+        TokensHeld,
         CardsInHand, CPSpent, TokensRemoved, Sum, Per, Capped, SpendAnyCP, RaiseStackLimit,
         ExtraRollAttempt, DiscardRandom,
         TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, AnyOf,

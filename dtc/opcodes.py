@@ -347,7 +347,7 @@ TABLE: dict[Op, OpInfo] = {row[0]: OpInfo(*row) for row in _ROWS}
 # Which game's state an instruction needs: a Valeria chunk runs against player sheets, a
 # Dice Throne chunk against heroes; the stack and control instructions run in both.
 VALERIA_OPS = frozenset(op for op in Op if op >= Op.MARK_CITIZEN)
-EITHER_GAME_OPS = frozenset({Op.PUSH, Op.POP, Op.DUP, Op.ADD, Op.SUB, Op.MUL, Op.MIN, Op.HALF, Op.NOT,
+EITHER_GAME_OPS = frozenset({Op.PUSH, Op.POP, Op.DUP, Op.ADD, Op.SUB, Op.MUL, Op.MIN, Op.HALF, Op.NOT, Op.DIV,
                              Op.COMPARE, Op.JUMP, Op.JUMP_IF_FALSE, Op.CHOOSE, Op.MAY, Op.DID, Op.PICK,
                              Op.PICK_FROM, Op.END})
 

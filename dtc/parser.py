@@ -1025,6 +1025,10 @@ class _Builder(Transformer):
     def spend_any_cp(self, meta, _):
         return n.SpendAnyCP(span=_off(meta))
 
+    def every_n_rolled(self, meta, items):
+        n_ = self._at_least(int(items[0]), 1, meta, "a group of dice")
+        return n.EveryNRolled(n_, items[1], span=_off(meta))
+
     def cp_spent(self, meta, _):
         return n.CPSpent(span=_off(meta))
 

@@ -135,6 +135,8 @@ def render_quantity(q: Any) -> str:
 def render_countable(c: Any) -> str:
     if isinstance(c, n.SymbolsRolled):
         return f"{_symbols(c.symbols)} rolled"
+    if isinstance(c, n.EveryNRolled):
+        return f"{c.n} {_symbols(c.symbols)} rolled"
     if isinstance(c, n.Excess):
         return f"increase above {c.limit}"
     if isinstance(c, n.ExtraRollAttempts):

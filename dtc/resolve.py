@@ -168,7 +168,7 @@ class Resolver:
     def expr(self, e: Any, span) -> Any:
         if isinstance(e, n.Times):
             return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
-        if isinstance(e, n.SymbolsRolled):
+        if isinstance(e, (n.SymbolsRolled, n.EveryNRolled)):
             self.need_roll(e.span, "counting symbols rolled")
             return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
         if isinstance(e, (n.Per, n.Capped, n.Half, n.Sum)):

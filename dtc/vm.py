@@ -833,7 +833,7 @@ class VM:
     def _plain(self, op, a, b, c, chunk, ctx, state, rng, stack, actor) -> None:
         """The less frequent instructions that ask nothing."""
         push, pop = stack.append, stack.pop
-        if op >= Op.MARK_CITIZEN:
+        if op >= Op.MARK_CITIZEN and op != Op.DIV:  # DIV is arithmetic of either game
             self._sheet(op, a, b, chunk, state, stack, actor)
         elif op == Op.DUP:
             push(stack[-1])
@@ -854,6 +854,9 @@ class VM:
         elif op == Op.HALF:
             v = pop()
             push((v + 1) // 2 if a == 0 else v // 2)
+        elif op == Op.DIV:
+            y = pop()
+            push(pop() // y if y else 0)
         elif op == Op.NOT:
             push(int(not pop()))
         elif op == Op.COMPARE:
@@ -1161,9 +1164,6 @@ class VM:
             push(state.sheet_count(actor, COUNTABLES[a], b - 1 if b else None))
         elif op == Op.COUNT_PIPS:
             push(state.reward_pips(actor, a, SECTIONS[b - 1] if b else None))
-        elif op == Op.DIV:
-            y = pop()
-            push(pop() // y if y else 0)
         elif op == Op.SCORE:
             state.score(actor, pop())
         elif op == Op.ADD_STARS:
