@@ -37,6 +37,8 @@ class Checker:
         self.content = content
         self.diags: list[Diagnostic] = []
         self.book = phrases.EMPTY  # every phrasebook of the content, checked (`check_phrasebooks`)
+        self.status_book = phrases.EMPTY  # ... with the phrases for status effects' text
+        self._phrases: list | None = None
 
     # -- reporting
     def add(self, d: Diagnostic) -> None:
@@ -65,7 +67,8 @@ class Checker:
     def run(self) -> list[Diagnostic]:
         self.check_allow_entries()
         rulesets = self.check_rulesets()
-        self.book = self.check_phrasebooks()
+        self.book = self.check_phrasebooks(for_status=False)
+        self.status_book = self.check_phrasebooks()
         self.check_unique(
             [(h.name, h.doc, ("hero",)) for h in self.content.heroes], "hero")
         all_statuses = [s for ss in self.content.status_sets for s in ss.statuses]
@@ -154,13 +157,19 @@ class Checker:
                                for i, p in enumerate(r.data["phases"])], "phase")
         return rulesets
 
-    def check_phrasebooks(self) -> phrases.Phrasebook:
-        """The phrases of every phrasebook, in file order; a phrase that cannot be used is reported
-        and left out."""
+    def check_phrasebooks(self, for_status: bool = True) -> phrases.Phrasebook:
+        """The phrases of every phrasebook, in file order (`for_status`: with those for status effects'
+        text only); a phrase that cannot be used is reported, once, and left out."""
+        if self._phrases is None:
+            self._phrases = self.phrase_entries()
+        return phrases.phrasebook([(say, means) for say, means, status_only in self._phrases
+                                   if for_status or not status_only])
+
+    def phrase_entries(self) -> list[tuple[str, str, bool]]:
         entries = []
         seen: dict[str, tuple] = {}
         for book in self.content.phrasebooks:
-            for say, means, path in book.entries:
+            for say, means, path, status_only in book.entries:
                 problems = phrases.pattern_problems(say, means)
                 where = book.doc.span(path + ("say",))
                 if problems:
@@ -174,8 +183,8 @@ class Checker:
                                    where, "keep one of them"))
                     continue
                 seen[shape] = (say, means)
-                entries.append((say, means))
-        return phrases.phrasebook(entries)
+                entries.append((say, means, status_only))
+        return entries
 
     def ruleset_for(self, name: str | None, rulesets: list[Ruleset], doc, path=("ruleset",)):
         if name is not None:
@@ -191,7 +200,7 @@ class Checker:
         return defaults[0] if defaults else None
 
     def base_scope(self, ruleset: Ruleset | None, statuses: list[Status]) -> Scope:
-        scope = Scope(phrasebook=self.book)
+        scope = Scope(phrasebook=self.book, status_phrasebook=self.status_book)
         if ruleset is not None:
             scope.dice_count = ruleset.data["dice"]["per_hero"]
             scope.faces = {v: "" for v in ruleset.data.get("dice_faces", [])}
@@ -386,7 +395,7 @@ class Checker:
                 if key in seen:
                     self.add(error("C008", f"two verbs say `{text}`", hero.doc.span(path)))
                 seen[key] = (verb, path)
-                patterns.append(compile_pattern(text))
+                patterns.append(compile_pattern(_read_as(text, scope.phrasebook)))
             if patterns:
                 scope.verbs.append((verb, patterns))
             body, problems = parse_verb_body(verb.means.text, scope.phrasebook)
@@ -457,12 +466,21 @@ class Checker:
         gain this token while at Stack Limit, ...` sentences are effects of their own, and `<when>, you
         may spend this token [and ...]` says when it is spent (its `spendable:`) and what spending does."""
         sites: list[Site] = []
+        told = False  # the text said when it is spent already
         for site in status.effects:
             if not isinstance(site.ast, n.Effect):
                 sites.append(site)
                 continue
             for part in _own_effects(site.ast):
                 if _spends_this_token(part):
+                    if told:
+                        span = part.span or n.Offsets(0, len(site.text))
+                        self.at_site(site, Problem(
+                            "C036", f"the text says twice when {status.name} is spent; a token has one "
+                            "moment to be spent", span.start, span.end,
+                            "say it once, and what spending does once (`When spent, ...` may list several "
+                            "things, or `choose one`)"))
+                    told = True
                     part = self.spend_window(status, site, part)
                 if part is not None:
                     sites.append(replace(site, ast=part))
@@ -485,7 +503,7 @@ class Checker:
         return n.Effect(n.Spent(span=when.span), False, then, part.labels, span=part.span) if then else None
 
     def check_trigger_site(self, site: Site, scope: Scope, ctx: Context) -> None:
-        trigger, problems = parse_trigger(site.text, scope.phrasebook)
+        trigger, problems = parse_trigger(site.text, scope.book_for(ctx.kind))
         for p in problems:
             self.at_site(site, p)
         if trigger is not None:
@@ -624,6 +642,11 @@ class Checker:
             dice_here = (hero.dice_count if hero else scope.dice_count) if in_roll else None
             self.check_site(card.effect, scope, Context("card", dice=dice_here))
             body = card.effect.ast.body if isinstance(card.effect.ast, n.Effect) else ()
+            if card.data.get("timing") == "main" and any(isinstance(node, n.ExtraRollAttempt)
+                                                        for stmt in body for node in n.walk(stmt)):
+                self.add(error("C016", f"`{card.name}` gives a Roll Attempt, and is played in a Main Phase, "
+                               "when no Roll Attempt is performed", card.doc.span(card.path + ("timing",)),
+                               "give it `timing: roll`: it is played in the Offensive Roll Phase"))
             if card.data.get("timing") == "main" and not (body and isinstance(body[0], n.Choose)) \
                     and any(isinstance(node, n.AddDamage) for stmt in body for node in n.walk(stmt)):
                 # "Attack Modifiers ... can only be used on Attacks": none is made in a Main Phase
@@ -712,7 +735,7 @@ class Checker:
 
     # -- one piece of effect text
     def check_site(self, site: Site, scope: Scope, ctx: Context) -> None:
-        effect, problems = parse_effect(site.text, scope.phrasebook)
+        effect, problems = parse_effect(site.text, scope.book_for(ctx.kind))
         for p in problems:
             self.at_site(site, _named_hint(p, site.text, scope))
         if effect is None or any(p.severity == "error" for p in problems):
@@ -799,6 +822,15 @@ def _trigger_first(effect: n.Effect) -> n.Effect:
 
 
 _OWN_TRIGGERS = (n.Spent, n.GainedAtLimit)
+
+
+def _read_as(text: str, book) -> str:
+    """A verb's `say` pattern as the phrasebook reads it, so a call written the same way matches it
+    (`say: unleash two sparks` and `Unleash two sparks.`, read `unleash 2 sparks`)."""
+    try:
+        return phrases.read(text, book).text
+    except phrases.Unsettled:
+        return text  # the phrasebook's own problem, reported where a text uses it
 
 
 def _idle_insteads(effect: n.Effect, ctx: Context) -> list:
@@ -898,6 +930,8 @@ def _shielded(scope: Scope) -> Scope:
              *(hero_status for hero_status in scope.others)]
     if scope.phrasebook is not None:
         scope.phrasebook = scope.phrasebook.shielding(names)
+    if scope.status_phrasebook is not None:
+        scope.status_phrasebook = scope.status_phrasebook.shielding(names)
     return scope
 
 

@@ -742,7 +742,7 @@ class _Emitter:
         """The target operand for `target`, and the jump to land after the statement: a player chosen
         among several is asked for first (CHOOSE_PLAYER), the statement aims at the one chosen, and
         when no one can be (no teammate) it is skipped."""
-        if target in CHOSEN:
+        if target in CHOSEN or target == "chosen":  # `chosen`: whom the first of a list chose, if anyone
             at = self.emit(Op.CHOOSE_PLAYER, TARGETS.index(target), node=node)
             self.prompt(at, _cap(render_stmt(node)))
             return TARGETS.index("chosen"), self.jump_if_false(node)

@@ -67,7 +67,7 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     """Every stage's view of `text` as `hero`'s effect of the given kind (`--as status`: the text
     of `status`, the hero's first one when not given)."""
     site = _site(text, kind, hero)
-    book = _phrasebook(content, hero)
+    book = _phrasebook(content, hero, kind)
     try:
         reading = phrases.read(text, book).text
     except phrases.Unsettled:
@@ -100,19 +100,21 @@ def compile_text(content: Content, hero: Hero, text: str, kind: str = "card") ->
     return loaded, chunk_index
 
 
-def _phrasebook(content: Content, hero: Hero) -> phrases.Phrasebook | None:
-    """The phrasebook the hero's text is read through."""
+def _phrasebook(content: Content, hero: Hero, kind: str) -> phrases.Phrasebook | None:
+    """The phrasebook the hero's text of this kind is read through."""
     checker = Checker(content)
-    checker.book = checker.check_phrasebooks()
+    checker.book = checker.check_phrasebooks(for_status=False)
+    checker.status_book = checker.check_phrasebooks()
     ruleset = checker.ruleset_for(hero.ruleset, content.rulesets, hero.doc, ("rules",))
     statuses = [s for ss in content.status_sets for s in ss.statuses]
-    return checker.hero_scope(hero, ruleset, statuses).phrasebook
+    return checker.hero_scope(hero, ruleset, statuses).book_for(kind)
 
 
 def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any) -> list[Diagnostic]:
     """Check the text as the hero's (filling `site.ast`); the diagnostics."""
     checker = Checker(content)
-    checker.book = checker.check_phrasebooks()
+    checker.book = checker.check_phrasebooks(for_status=False)
+    checker.status_book = checker.check_phrasebooks()
     ruleset = checker.ruleset_for(hero.ruleset, content.rulesets, hero.doc, ("rules",))
     statuses = [s for ss in content.status_sets for s in ss.statuses]
     scope = checker.hero_scope(hero, ruleset, statuses)

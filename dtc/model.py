@@ -207,7 +207,7 @@ class Phrasebook:
 
     name: str
     doc: Document
-    entries: list[tuple[str, str, tuple]]  # (say, means, path of the phrase)
+    entries: list[tuple[str, str, tuple, bool]]  # (say, means, path of the phrase, status effects only)
 
 
 @dataclass
@@ -280,7 +280,8 @@ def _phrasebook(doc: Document) -> Phrasebook:
     entries = []
     for i, phrase in enumerate(doc.data["phrases"]):
         says = phrase["say"] if isinstance(phrase["say"], list) else [phrase["say"]]
-        entries.extend((say, phrase["means"], ("phrases", i)) for say in says)
+        status_only = phrase.get("for") == "status effects"
+        entries.extend((say, phrase["means"], ("phrases", i), status_only) for say in says)
     return Phrasebook(doc.data["phrasebook"], doc, entries)
 
 

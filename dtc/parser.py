@@ -289,7 +289,7 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     elif re.search(r"\b(on|to|from)\s+(him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
                 "opponent`, or `them` for the player named just before")
-    elif expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU", "YOUR"}:  # `for each Hex` and no more
+    elif "TOKEN" in expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU", "YOUR"}:  # `for each Hex`
         hint = ("`per` and `for each` count symbols rolled (`per [Claw] rolled`) or tokens (`per Hex token "
                 "you have`, `for each Hex on your opponent`)")
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
@@ -457,7 +457,7 @@ class _Builder(Transformer):
         for stmt in reversed(body):
             if not isinstance(stmt, n.On) or isinstance(stmt.test, n.OtherResult):
                 break
-            tests.insert(0, stmt.test)
+            tests[:0] = stmt.test.tests if isinstance(stmt.test, n.AnyOf) else [stmt.test]
         if not tests:
             self._misplaced(guard, "`On any other result` follows the `On` sentences it is the rest of")
         return replace(on, test=replace(on.test, tests=tuple(tests)))

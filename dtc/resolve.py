@@ -63,6 +63,11 @@ class Scope:
     phases: dict[str, str] = field(default_factory=dict)
     others: dict[str, tuple[str, str]] = field(default_factory=dict)  # another hero's status -> (hero, file)
     phrasebook: Phrasebook | None = None  # printed phrasings the text is read through
+    status_phrasebook: Phrasebook | None = None  # ... in a status effect's text (its third person too)
+
+    def book_for(self, kind: str) -> Phrasebook | None:
+        """The phrasebook a text of this kind is read through."""
+        return self.status_phrasebook if kind == "status" and self.status_phrasebook else self.phrasebook
 
 
 @dataclass
@@ -91,6 +96,7 @@ class Resolver:
         self.verb_stack: list[str] = []
         self.verb_span: n.Offsets | None = None
         self.last_target: str | None = None  # the player named last (what `them` means)
+        self.later = False  # inside a sentence a trigger schedules (it runs later, on its own)
         self.paid = False  # a payment came before (what `per CP spent` counts)
         self.removed = False  # a removal came before (`per token removed`)
 
@@ -131,7 +137,7 @@ class Resolver:
         return s
 
     def s_Remove(self, s, _):
-        self.removed = True
+        self.removed = self.removed or not isinstance(s.status, n.ThisToken)  # REMOVE counts, REMOVE_THIS not
         return self.generic(s)
 
     def aimed(self, s: Any) -> Any:
@@ -147,6 +153,9 @@ class Resolver:
                             "name who: `on a chosen opponent`, `to the Attacker`, `on your opponent`")
                 return s
             target = "chosen" if named in CHOSEN_TARGETS else named
+            if target == "chosen" and self.later:
+                self.report("C016", "`them` here runs later, on its own, and cannot name the player chosen "
+                            "now", s.span, "name who again: `to a chosen opponent`, `to your opponent`")
             s = replace(s, target=target)
         self.last_target = target
         return s
@@ -167,6 +176,7 @@ class Resolver:
     # -- expressions
     def expr(self, e: Any, span) -> Any:
         if isinstance(e, n.Times):
+            self.need_roll(e.span, "counting symbols rolled")
             return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
         if isinstance(e, (n.SymbolsRolled, n.EveryNRolled)):
             self.need_roll(e.span, "counting symbols rolled")
@@ -313,7 +323,11 @@ class Resolver:
         return replace(s, options=tuple(self.body(o) for o in s.options))
 
     def s_Delayed(self, s, _):
-        return replace(s, trigger=self.trigger(s.trigger), body=self.body(s.body))
+        outer, self.later = self.later, True
+        try:
+            return replace(s, trigger=self.trigger(s.trigger), body=self.body(s.body))
+        finally:
+            self.later = outer
 
     def s_Actor(self, s, previous):
         return replace(s, action=self.stmt(s.action, None))
@@ -490,7 +504,7 @@ class Resolver:
         found = re.match(r"(?P<name>.+?)\s+(?:on|from)\s+\S", text, re.IGNORECASE)
         if found is None or self.lookup_status(found.group("name")) is None:
             return None
-        effect, problems = parse_effect(f"{word} {text}.", self.scope.phrasebook)
+        effect, problems = parse_effect(f"{word} {text}.", self.scope.book_for(self.ctx.kind))
         if effect is None or problems or len(effect.body) != 1 or type(effect.body[0]) is not type(base):
             return None
         stmt = effect.body[0]
@@ -502,7 +516,10 @@ class Resolver:
         matches = match(call.text, self.scope.verbs)
         if not matches:
             guess = suggest(call.text, self.scope.verbs) or core_word_guess(call.text)
-            printed = written_so(self.scope.phrasebook, call.text)
+            printed = written_so(self.scope.book_for(self.ctx.kind), call.text)
+            if call.text.split(" ", 1)[0].casefold() in ("they", "their", "them"):
+                printed = ("`they` names no one here: write who (`your opponent receives 2 dmg`, `the "
+                           "Attacker ...`); in a status effect's text it is the one afflicted with the token")
             hint = printed or (f"did you mean `{guess}`?" if guess else None) or (
                 "declare it under `verbs:` in the hero file, or use a core verb "
                 "(see docs/effect-language.md)")

@@ -122,8 +122,7 @@ class SampleState:
         if who == "defender" and ctx.defender is not None:
             return [ctx.defender]
         if who == "chosen":
-            others = [p.seat for p in self.seats if p.seat != ctx.owner]
-            return [ctx.chosen] if ctx.chosen is not None else others[:1]
+            return [ctx.chosen] if ctx.chosen is not None else []  # no one could be chosen: no one
         if who == "chosen_player":
             return [p.seat for p in self.seats]
         if who == "chosen_teammate":

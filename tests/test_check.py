@@ -864,3 +864,49 @@ def test_an_instead_that_replaces_nothing_is_refused(lint_text):
     fine = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
                                           "effect: During your Income Phase, draw 2 cards instead."))
     assert codes(fine) == []
+
+
+# ------------------------------------------------------ code review of the printed-text work
+
+def test_third_person_phrasings_are_for_status_text_only(lint_text):
+    """`They are dealt 2 dmg` in an ability meant the hero herself (the status phrasings fired
+    everywhere): in a card or ability `they` names no one, and lint says to name who."""
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
+                                            "effect: Deal 4 dmg. They are dealt 2 dmg."))
+    assert "`they` names no one here" in diag(result, "C005").hint
+    status = lint_text(MINIMAL_HERO.replace(
+        "      - During your Upkeep Phase, receive 1 dmg.",
+        "      - A player afflicted with this token is dealt 1 dmg during their Upkeep Phase."))
+    assert codes(status) == []
+
+
+def test_a_verb_written_with_a_number_word_still_matches(lint_text):
+    text = MINIMAL_HERO.replace("offensive:", "verbs:\n  - say: unleash two sparks\n    means: deal 2 dmg\n"
+                                "offensive:").replace("effect: Deal 4 dmg.", "effect: Unleash two sparks.")
+    assert codes(lint_text(text)) == []
+
+
+def test_a_token_is_spent_at_one_moment(lint_text):
+    two = ("      - When you are Attacked, you may spend this token and prevent 2 dmg.\n"
+           "      - During your Main Phase, you may spend this token and gain 2 CP.")
+    result = lint_text(MINIMAL_HERO.replace("      - During your Upkeep Phase, receive 1 dmg.", two))
+    assert "says twice when Wound is spent" in diag(result, "C036").message
+
+
+def test_a_roll_attempt_card_is_a_roll_phase_card(lint_text):
+    card = ("cards:\n  - name: More\n    kind: action\n    timing: main\n    cost: 1\n    authored: test\n"
+            "    effect: Gain 1 additional Roll Attempt.\n")
+    assert "gives a Roll Attempt" in diag(lint_text(MINIMAL_HERO + card), "C016").message
+    assert codes(lint_text(MINIMAL_HERO + card.replace("timing: main", "timing: roll"))) == []
+
+
+def test_them_cannot_reach_into_a_later_sentence(lint_text):
+    text = "effect: Inflict Wound on a chosen opponent. At the end of the Roll Phase, deal 2 dmg to them."
+    result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", text))
+    assert "cannot name the player chosen now" in diag(result, "C016").message
+
+
+def test_counting_symbols_needs_dice(lint_text):
+    card = ("cards:\n  - name: Mend\n    kind: action\n    timing: main\n    cost: 1\n    authored: test\n"
+            "    effect: Heal 2 x [Claw].\n")
+    assert "nothing is rolled here" in diag(lint_text(MINIMAL_HERO + card), "C016").message

@@ -10,6 +10,7 @@ import pytest
 from dtc import nodes as n
 from dtc.parser import parse_amount, parse_effect, parse_requirement, parse_trigger
 from dtc.render import render_effect
+from dtc.schema import validate_effect_ast
 
 N = n.Number
 
@@ -591,3 +592,9 @@ def test_every_sentence_with_a_problem_is_reported_in_one_run():
     assert [p.code for p in problems] == ["P001", "P004", "P001"]
     assert [text[p.start:p.end] for p in problems] == ["gain", "%", "."]
     assert problems[2].start == len(text) - 1
+
+
+def test_any_other_result_after_an_on_with_or():
+    effect, problems = parse_effect("Roll 1 die: On 1 or 2, gain 1 CP. On any other result, deal 2 dmg.")
+    assert problems == [] and len(effect.body[-1].test.tests) == 2
+    assert validate_effect_ast(n.to_json(effect)) == []

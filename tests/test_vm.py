@@ -1045,3 +1045,11 @@ def test_a_companion_is_no_status_effect_to_what_removes_them(tmp_path):
     run_to_end(VM(loaded_text), index, RunContext(0, hero_index), state, random.Random(0))
     assert (state.status_count(0, wolf), state.status_count(0, regen)) == (1, 0)
     assert loaded.statuses[wolf]["companion"] and loaded.statuses[wolf]["removable"] is False
+
+
+def test_a_list_aimed_at_a_teammate_that_is_no_one_does_nothing(builtin):
+    """`A chosen teammate gains Regenerate and Shape Shift` in 1v1: neither goes to the opponent (the
+    later items went to `chosen`, which fell back on the opponent)."""
+    state, _ = _run_text(builtin, "A chosen teammate gains Regenerate and Shape Shift.")
+    assert all(state.status_count(p, status_id(state.a, name)) == 0
+               for p in (0, 1) for name in ("Regenerate", "Shape Shift"))

@@ -176,7 +176,7 @@ class GameState:
                 return [ctx.attacker]
             return self.opponents(ctx.owner)[:1]
         if who == "chosen":  # the one CHOOSE_PLAYER chose
-            return [ctx.chosen] if ctx.chosen is not None else self.opponents(ctx.owner)[:1]
+            return [ctx.chosen] if ctx.chosen is not None else []  # no one could be chosen: no one
         if who == "chosen_player":
             return [p.seat for p in self.seats if p.alive]
         if who == "chosen_teammate":
