@@ -948,6 +948,10 @@ class _Builder(Transformer):
     def component_value(self, meta, items):
         return n.ComponentValue(items[0], span=_off(meta))
 
+    def twice(self, meta, items):
+        """`twice the value rolled`: the quantity added to itself."""
+        return n.Sum((items[0], items[0]), span=_off(meta))
+
     def half(self, meta, items):
         return n.Half(items[0], items[1] if len(items) > 1 else "up", span=_off(meta))
 

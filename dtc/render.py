@@ -113,7 +113,7 @@ def _parts(a: Any) -> tuple[str | None, str]:
     if isinstance(a, n.Capped):
         number, suffix = _parts(a.amount)
         return number, f"{suffix} up to a maximum of {a.cap}"
-    if isinstance(a, (n.TotalRoll, n.ValueRolled, n.ComponentValue, n.Half)):
+    if isinstance(a, (n.TotalRoll, n.ValueRolled, n.ComponentValue, n.Half)) or _twice(a):
         return None, f" equal to {render_quantity(a)}"
     return render_amount(a), ""
 
@@ -127,9 +127,17 @@ def render_quantity(q: Any) -> str:
         return f"the {q.component} value"
     if isinstance(q, n.Half):
         return f"half {render_quantity(q.of)} (rounded {q.rounding})"
+    if _twice(q):
+        return f"twice {render_quantity(q.terms[0])}"
     if isinstance(q, n.Times) and q.each == 1:
         return f"the number of {_symbols(q.symbols)} rolled"
     raise TypeError(type(q).__name__)
+
+
+def _twice(a: Any) -> bool:
+    """`twice the value rolled`: a quantity added to itself."""
+    return isinstance(a, n.Sum) and len(a.terms) == 2 and a.terms[0] == a.terms[1] and isinstance(
+        a.terms[0], (n.TotalRoll, n.ValueRolled, n.ComponentValue))
 
 
 def render_countable(c: Any) -> str:

@@ -1053,3 +1053,8 @@ def test_a_list_aimed_at_a_teammate_that_is_no_one_does_nothing(builtin):
     state, _ = _run_text(builtin, "A chosen teammate gains Regenerate and Shape Shift.")
     assert all(state.status_count(p, status_id(state.a, name)) == 0
                for p in (0, 1) for name in ("Regenerate", "Shape Shift"))
+
+
+def test_twice_the_value_rolled(builtin):
+    state, _ = _run_text(builtin, "Roll 1 die. Deal dmg equal to twice the value rolled.", dice=[5])
+    assert state.incoming[1] == 10
