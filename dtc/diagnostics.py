@@ -17,6 +17,20 @@ from urllib.parse import quote
 from dtc.source import SourceFile, Span
 
 
+class Findings:
+    """What a lint found (`diagnostics`): its errors and warnings, those `allow` covers left out."""
+
+    diagnostics: list
+
+    @property
+    def errors(self) -> list:
+        return [d for d in self.diagnostics if d.severity == "error" and d.suppressed is None]
+
+    @property
+    def warnings(self) -> list:
+        return [d for d in self.diagnostics if d.severity == "warning" and d.suppressed is None]
+
+
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"

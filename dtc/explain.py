@@ -67,7 +67,8 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     """Every stage's view of `text` as `hero`'s effect of the given kind (`--as status`: the text
     of `status`, the hero's first one when not given)."""
     site = _site(text, kind, hero)
-    book = _phrasebook(content, hero, kind)
+    checker, scope = _hero_checker(content, hero)
+    book = scope.book_for(kind)
     try:
         reading = phrases.read(text, book).text
     except phrases.Unsettled:
@@ -79,7 +80,7 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
         result.tree = n.dump(parsed)
     if kind == "status" and status is None and hero.statuses:
         status = hero.statuses[0]
-    result.diagnostics = _check(content, hero, site, kind, status)
+    result.diagnostics = _check(content, hero, site, kind, status, (checker, scope))
     if site.ast is None or any(d.severity == "error" for d in result.diagnostics):
         return result
     result.tree = n.dump(site.ast)
@@ -100,18 +101,8 @@ def compile_text(content: Content, hero: Hero, text: str, kind: str = "card") ->
     return loaded, chunk_index
 
 
-def _phrasebook(content: Content, hero: Hero, kind: str) -> phrases.Phrasebook | None:
-    """The phrasebook the hero's text of this kind is read through."""
-    checker = Checker(content)
-    checker.book = checker.check_phrasebooks(for_status=False)
-    checker.status_book = checker.check_phrasebooks()
-    ruleset = checker.ruleset_for(hero.ruleset, content.rulesets, hero.doc, ("rules",))
-    statuses = [s for ss in content.status_sets for s in ss.statuses]
-    return checker.hero_scope(hero, ruleset, statuses).book_for(kind)
-
-
-def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any) -> list[Diagnostic]:
-    """Check the text as the hero's (filling `site.ast`); the diagnostics."""
+def _hero_checker(content: Content, hero: Hero):
+    """A checker of the content and the hero's scope (names, verbs, phrasebooks), for one more text."""
     checker = Checker(content)
     checker.book = checker.check_phrasebooks(for_status=False)
     checker.status_book = checker.check_phrasebooks()
@@ -119,6 +110,13 @@ def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any) -> 
     statuses = [s for ss in content.status_sets for s in ss.statuses]
     scope = checker.hero_scope(hero, ruleset, statuses)
     checker.check_verbs(hero, scope)
+    return checker, scope
+
+
+def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any,
+           made=None) -> list[Diagnostic]:
+    """Check the text as the hero's (filling `site.ast`); the diagnostics."""
+    checker, scope = made or _hero_checker(content, hero)
     checker.diags = []
     ctx = Context(kind, dice=site.dice)
     if kind == "status":

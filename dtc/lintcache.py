@@ -18,6 +18,7 @@ code in every format.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dtc import __version__
-from dtc.diagnostics import CODES, Diagnostic, Severity
+from dtc.diagnostics import CODES, Diagnostic, Findings, Severity
 from dtc.resources import cache_dir, data_dir
 from dtc.source import Span
 
@@ -49,21 +50,13 @@ class Quoted:
 
 
 @dataclass
-class CachedLint:
+class CachedLint(Findings):
     """A lint result read from the cache: what the `lint` command prints and exits with."""
 
     diagnostics: list[Diagnostic]
     files: int
     sources: dict[str, Quoted]
     usage_error: bool = False
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error" and d.suppressed is None]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "warning" and d.suppressed is None]
 
 
 def lint(paths: list[Path], use_cache: bool = True):
@@ -191,10 +184,8 @@ def load(path: Path, key: str) -> CachedLint | None:
         cached = CachedLint(diagnostics, int(data["files"]), sources)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    try:
+    with contextlib.suppress(OSError):  # a cache that cannot be touched is only trimmed sooner
         os.utime(path)  # recently used: kept when the cache is trimmed
-    except OSError:
-        pass
     return cached
 
 
@@ -223,12 +214,10 @@ def store(folder: Path, key: str, result) -> None:
 
 
 def _trim(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # trimming is housekeeping: a lint never fails on it
         entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in entries[MAX_ENTRIES:]:
             old.unlink()
-    except OSError:
-        pass
 
 
 def _plain(d: Diagnostic) -> dict:

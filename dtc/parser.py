@@ -142,7 +142,7 @@ def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Pr
                               f"it reads `{exc}` after {phrases.MAX_PASSES} passes: a phrase's `means` "
                               "holds its own `say`")]
     notes = [Problem("P003", f"`{word}` runs a number and a word together", a, b,
-                     f"write `{_SEAM.sub(' ', word)}`", severity="warning")
+                     f"write `{phrases.spaced(word)}`", severity="warning")
              for a, b, word in reading.spaced]
     try:
         tree = lark_parser().parse(reading.text, start=start)
@@ -167,7 +167,7 @@ _SENTENCE_END = re.compile(r"\.(?=\s|$)")
 def _later_problems(text: str, first: Problem) -> list[Problem]:
     """Error recovery: after the sentence the first problem is in, each later sentence is parsed on
     its own, so one run reports a problem in every sentence that has one (as a compiler does)."""
-    shielded = _SHIELD_BRACKETS.sub(lambda m: " " * len(m.group(0)), text)
+    shielded = phrases.shield(text)
     starts = [0] + [m.end() for m in _SENTENCE_END.finditer(shielded)]
     problems = []
     for begin, end in zip(starts, starts[1:] + [len(text)], strict=False):
@@ -182,7 +182,6 @@ def _later_problems(text: str, first: Problem) -> list[Problem]:
     return problems
 
 
-_SHIELD_BRACKETS = re.compile(r"\[[^\]]*\]|\"[^\"]*\"|“[^”]*”")
 
 
 def _printed(problem: Problem, reading: phrases.Reading) -> Problem:
@@ -191,12 +190,6 @@ def _printed(problem: Problem, reading: phrases.Reading) -> Problem:
         return problem
     start, end = reading.span(problem.start, problem.end)
     return replace(problem, start=start, end=max(end, start + 1))
-
-
-# ------------------------------------------------------------ run-together
-
-
-_SEAM = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
 
 # --------------------------------------------------------- error messages

@@ -74,6 +74,16 @@ class Phrasebook:
         return _shielding(self, tuple(words))
 
 
+def spaced(word: str) -> str:
+    """`3CP` as the language writes it: `3 CP`."""
+    return _SEAM.sub(" ", word)
+
+
+def shield(text: str, fill: str = " ") -> str:
+    """The text with its symbols, parameters and quoted names blanked out (same length)."""
+    return _SHIELDED.sub(lambda m: fill * len(m.group(0)), text)
+
+
 @dataclass(frozen=True)
 class Reading:
     """A text as the grammar reads it, and where each of its characters was printed."""
@@ -219,7 +229,7 @@ def read(text: str, book: Phrasebook | None = None) -> Reading:
 
 def _space(text: str) -> tuple[str, list[int], list[int], tuple]:
     """`3CP` -> `3 CP`: the words numbers are run into, spaced; each inserted space maps to its word."""
-    shielded = _SHIELDED.sub(lambda m: " " * len(m.group(0)), text)
+    shielded = shield(text)
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -253,7 +263,7 @@ def _copy(text, a, b, out, starts, ends) -> None:
 
 
 def _rewrite_once(text, starts, ends, book):
-    shielded = _SHIELDED.sub(lambda m: "\0" * len(m.group(0)), text)
+    shielded = shield(text, "\0")
     if book.names is not None:
         shielded = book.names.sub(lambda m: "\0" * len(m.group(0)), shielded)
     out: list[str] = []

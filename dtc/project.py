@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dtc import model
 from dtc.checker import check
-from dtc.diagnostics import Diagnostic, error, sort_key
+from dtc.diagnostics import Diagnostic, Findings, error, sort_key
 from dtc.loader import Document, load_file
 from dtc.resources import data_dir
 from dtc.schema import check_document
@@ -24,7 +24,7 @@ PHRASEBOOK = "phrasebook.yaml"  # the built-in phrasebook, under content/rules/
 
 
 @dataclass
-class Result:
+class Result(Findings):
     """What the front end made of some paths."""
 
     content: model.Content
@@ -34,13 +34,6 @@ class Result:
     usage_error: bool = False  # a path was missing or unreadable
     unreadable: int = 0  # files that could not be read as a valid document (their errors are reported)
 
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error" and d.suppressed is None]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "warning" and d.suppressed is None]
 
 
 def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:

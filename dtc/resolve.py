@@ -16,13 +16,13 @@ from typing import Any
 
 from dtc import dice
 from dtc import nodes as n
+from dtc.opcodes import CHOSEN
 from dtc.parser import Problem, core_word_guess, parse_effect
 from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
-CHOSEN_TARGETS = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate",
-                            "chosen"})
+CHOSEN_TARGETS = CHOSEN | {"chosen"}  # a player chosen, or the one chosen before
 GENERIC_STATUSES = {
     "status effect", "status effects", "positive status effect", "positive status effects",
     "negative status effect", "negative status effects",

@@ -16,6 +16,12 @@ def with_hero(**replacements) -> str:
     return text
 
 
+def one_card(timing: str, effect: str) -> str:
+    """A `cards:` list of one authored Action card with the effect."""
+    return (f"cards:\n  - name: Tested\n    kind: action\n    timing: {timing}\n    cost: 1\n"
+            f"    authored: test\n    effect: {effect}\n")
+
+
 def hero_with(extra: str) -> str:
     return MINIMAL_HERO + extra
 
@@ -788,11 +794,10 @@ def test_labels_that_agree_lint_clean(lint_text):
 
 
 def test_an_attack_modifier_card_is_a_roll_phase_card(lint_text):
-    card = ("cards:\n  - name: Sharpen\n    kind: action\n    timing: instant\n    cost: 1\n"
-            "    authored: test\n    effect: Attack Modifier. Add 2 dmg.\n")
+    card = one_card("instant", "Attack Modifier. Add 2 dmg.")
     result = lint_text(MINIMAL_HERO + card)
     assert "played in the Roll Phase" in diag(result, "C036").message
-    assert codes(lint_text(MINIMAL_HERO + card.replace("timing: instant", "timing: roll"))) == []
+    assert codes(lint_text(MINIMAL_HERO + one_card("roll", "Attack Modifier. Add 2 dmg."))) == []
 
 
 def test_a_list_with_commas_shares_its_target(lint_text):
@@ -894,10 +899,9 @@ def test_a_token_is_spent_at_one_moment(lint_text):
 
 
 def test_a_roll_attempt_card_is_a_roll_phase_card(lint_text):
-    card = ("cards:\n  - name: More\n    kind: action\n    timing: main\n    cost: 1\n    authored: test\n"
-            "    effect: Gain 1 additional Roll Attempt.\n")
+    card = one_card("main", "Gain 1 additional Roll Attempt.")
     assert "gives a Roll Attempt" in diag(lint_text(MINIMAL_HERO + card), "C016").message
-    assert codes(lint_text(MINIMAL_HERO + card.replace("timing: main", "timing: roll"))) == []
+    assert codes(lint_text(MINIMAL_HERO + one_card("roll", "Gain 1 additional Roll Attempt."))) == []
 
 
 def test_them_cannot_reach_into_a_later_sentence(lint_text):
@@ -907,6 +911,5 @@ def test_them_cannot_reach_into_a_later_sentence(lint_text):
 
 
 def test_counting_symbols_needs_dice(lint_text):
-    card = ("cards:\n  - name: Mend\n    kind: action\n    timing: main\n    cost: 1\n    authored: test\n"
-            "    effect: Heal 2 x [Claw].\n")
+    card = one_card("main", "Heal 2 x [Claw].")
     assert "nothing is rolled here" in diag(lint_text(MINIMAL_HERO + card), "C016").message

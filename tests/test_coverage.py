@@ -19,6 +19,7 @@ one place and ignores in another is in `GAPS`, with the text that shows it.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 from collections.abc import Callable
@@ -723,7 +724,7 @@ class Dice:
         return self.values.pop(0) if self.values else self.fallback.randint(low, high)
 
     def shuffle(self, items):
-        pass
+        """Decks keep the order the case laid them in."""
 
     def random(self):
         return self.fallback.random()
@@ -875,12 +876,10 @@ def play(case: Case, built: Built, ran: set) -> Played:
     for whose in turns:
         g.active = 0 if whose == "mine" else 1
         run = g.turn()
-        try:
+        with contextlib.suppress(StopIteration):  # the turn is over
             request = next(run)
             while True:
                 request = run.send(answer(request))
-        except StopIteration:
-            pass
     assert not answer.left, f"{case.id}: never offered {answer.left}"
     prefix = f"{case.hero} › " + ("card " if case.where == "card" else "") + case.name
     ops = {op.name for chunk, op in ran if _owned(a.chunks[chunk].owner, prefix)}

@@ -163,13 +163,8 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
         while ends and ins.offset >= ends[-1]:
             ends.pop()
         weight = 0.5 ** len(ends)
-        chose, previous = previous == Op.CHOOSE_PLAYER, op
-        if op == Op.JUMP_IF_FALSE and chose:
-            continue  # skipped only when no one can be chosen: not a condition
-        if op == Op.JUMP_IF_FALSE:
-            ends.append(args[0])
-        elif op == Op.JUMP:
-            _else_part(ends, ins)
+        if op in (Op.JUMP_IF_FALSE, Op.JUMP):
+            _conditional_parts(ends, ins, previous)
         elif op == Op.PUSH:
             last_push = args[0]
         elif op == Op.ROLL:
@@ -208,13 +203,19 @@ def chunk_value(artifact: Artifact, chunk: int | None) -> float:
             value += weight * 1.0
         elif op == Op.SCHEDULE:  # what happens later (`At the end of your turn, gain 2 CP`) counts too
             value += weight * chunk_value(artifact, args[1])
+        previous = op
     return value
 
 
-def _else_part(ends: list[int], jump) -> None:
-    """A forward JUMP ending a conditional part jumps over its `Otherwise` part: conditional too."""
+def _conditional_parts(ends: list[int], jump, previous) -> None:
+    """Where the conditional parts being read end, after a jump: a JUMP_IF_FALSE starts one (not the
+    one after a CHOOSE_PLAYER, skipped only when no one can be chosen); a forward JUMP ending one
+    jumps over its `Otherwise` part, conditional too."""
     target = jump.operands[0]
-    if ends and ends[-1] == jump.offset + 3 and target > ends[-1]:
+    if jump.op == Op.JUMP_IF_FALSE:
+        if previous != Op.CHOOSE_PLAYER:
+            ends.append(target)
+    elif ends and ends[-1] == jump.offset + 3 and target > ends[-1]:
         ends[-1] = target
 
 
@@ -231,13 +232,8 @@ def sure_dmg(artifact: Artifact, chunk: int | None) -> int:
     for ins in program:
         while ends and ins.offset >= ends[-1]:
             ends.pop()
-        if ins.op == Op.JUMP_IF_FALSE and before is not None and before.op == Op.CHOOSE_PLAYER:
-            before = ins  # skipped only when no one can be chosen: not a condition
-            continue
-        if ins.op == Op.JUMP_IF_FALSE:
-            ends.append(ins.operands[0])
-        elif ins.op == Op.JUMP:
-            _else_part(ends, ins)
+        if ins.op in (Op.JUMP_IF_FALSE, Op.JUMP):
+            _conditional_parts(ends, ins, before.op if before is not None else None)
         elif ins.op == Op.CHOOSE:
             # each option its own, to the choice's end: where the first option's last step (a JUMP
             # just before the second option) goes
