@@ -37,6 +37,7 @@ from dtc.chunk import expand_lines
 from dtc.disasm import DecodeError, Instruction, instructions
 from dtc.opcodes import (
     ANY_CARD,
+    CHANGE_MODES,
     COMPARISONS,
     COMPONENT_KINDS,
     COUNTABLES,
@@ -54,9 +55,10 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 7  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+FORMAT_VERSION = 8  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
 # 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
-# second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`
+# second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`; 8:
+# CHANGE_DICE modes 3-6 (a die up or down, to another die's value)
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -654,7 +656,7 @@ class _Verifier:
                 self.fail(at, f"dangling reference to tier {value}")
             elif shape == "cmp":
                 self.index(value, COMPARISONS, at, "comparison")
-            elif shape == "mode" and value > (2 if ins.op == Op.CHANGE_DICE else 1):
+            elif shape == "mode" and value >= (len(CHANGE_MODES) if ins.op == Op.CHANGE_DICE else 2):
                 self.fail(at, f"unknown mode {value}")
             elif shape == "dir" and value > 2:
                 self.fail(at, f"unknown direction {value}")

@@ -836,6 +836,18 @@ class _Emitter:
         self.emit(Op.REMOVE, status, target, node=s)
         self.landing(skip)
 
+    def s_Transfer(self, s: n.Transfer) -> None:
+        status, _ = self.c.status_index(s.status.name, self.scope)
+        # the player they leave is chosen first (`them` after it); the one gaining them is asked for by
+        # TRANSFER itself, among the players they do not come from
+        source, skip = self.aim(s.source or "self", s)
+        if s.every:
+            self.emit(Op.PUSH, ALL_TOKENS, node=s)
+        else:
+            self.count_of(s.status)
+        self.emit(Op.TRANSFER, status, source, TARGETS.index(s.dest), node=s)
+        self.landing(skip)
+
     def s_Spend(self, s: n.Spend) -> None:
         if isinstance(s.status, n.ThisToken):
             self.emit(Op.SPEND_THIS, node=s)
@@ -915,6 +927,11 @@ class _Emitter:
             self.emit(Op.CHANGE_DICE, 1, s.face, own, node=s)
         else:
             self.emit(Op.CHANGE_DICE, 2, self.c.symbol(s.face), own, node=s)
+
+    def s_AdjustDice(self, s: n.AdjustDice) -> None:
+        self.push_most(s.amount)
+        mode = {"up or down": 3, "up": 4, "down": 5, "copy": 6}[s.how]
+        self.emit(Op.CHANGE_DICE, mode, s.by, int(s.own), node=s)
 
     def s_Increase(self, s: n.Increase) -> None:
         self.amount(s.amount)

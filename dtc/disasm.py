@@ -17,6 +17,7 @@ from typing import Any
 
 from dtc.opcodes import (
     ANY_CARD,
+    CHANGE_MODES,
     COMPARISONS,
     COUNTABLES,
     OTHER_SIDE,
@@ -159,7 +160,7 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
     if shape == "mode" and op in (Op.HALF, Op.PREVENT_HALF):
         return "rounded up" if value == 0 else "rounded down"
     if shape == "mode" and op == Op.CHANGE_DICE:
-        return ("to any value", "to a value", "to a symbol")[value]
+        return CHANGE_MODES[value]
     if shape == "mode" and op == Op.SKIP:
         return "the next one" if value == SKIP_NEXT_TURN else ""
     if shape == "dir":

@@ -41,13 +41,15 @@ class Explanation:
     sources: dict = field(default_factory=dict)
 
 
-def _site(text: str, kind: str, hero: Hero) -> Site:
+def _site(text: str, kind: str, hero: Hero, timing: str = "main") -> Site:
     path = "<explain>"
     doc = Document(path, SourceFile(path, text), {"effect": text})
     doc.spans[("effect",)] = doc.span(())
     doc.scalar_starts[("effect",)] = (0, 1, 1)
+    # a Roll Phase or Instant card may work on the dice of the roll in progress, as lint reads it
+    with_dice = kind in ("offensive", "defensive") or (kind == "card" and timing in ("roll", "instant"))
     return Site(text, doc, ("effect",), f"{hero.name} › explain", kind,
-                dice=hero.dice_count if kind in ("offensive", "defensive") else None)
+                dice=hero.dice_count if with_dice else None)
 
 
 def tokens(text: str) -> list[str]:
@@ -63,10 +65,10 @@ def tokens(text: str) -> list[str]:
 
 
 def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
-            seed: int, status: Any = None) -> Explanation:
+            seed: int, status: Any = None, timing: str = "main") -> Explanation:
     """Every stage's view of `text` as `hero`'s effect of the given kind (`--as status`: the text
-    of `status`, the hero's first one when not given)."""
-    site = _site(text, kind, hero)
+    of `status`, the hero's first one when not given; a card's `timing`: main, roll or instant)."""
+    site = _site(text, kind, hero, timing)
     checker, scope = _hero_checker(content, hero)
     book = scope.book_for(kind)
     try:

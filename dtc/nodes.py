@@ -447,6 +447,7 @@ TARGETS = (
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
     "chosen",  # the player a `chosen` target before it chose (the text's `them`, a list's later items)
     "them",  # as parsed: the player named last; the checker makes it that target, or `chosen`
+    "another_player",  # a transfer's other player: one it does not come from
 )
 
 # ----------------------------------------------------------- statements
@@ -536,6 +537,19 @@ class Remove:
     status: StatusRef
     target: str | None
     every: bool = False
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """`transfer 1 negative status effect to a chosen opponent`, `transfer 1 status effect token from a
+    chosen player to another player`, `steal 1 positive status effect from a chosen opponent` (to you):
+    tokens leave one player and the other gains them (within her stack limit)."""
+
+    status: StatusRef
+    source: str | None  # whose tokens they are (None: yours)
+    dest: str  # who gains them (`another_player`: a player other than the one they come from)
+    every: bool = False  # `transfer all X`: every token (of the status or class)
     span: Offsets | None = _span()
 
 
@@ -676,6 +690,18 @@ class ChangeDice:
 
     amount: Amount
     face: str | int | None  # None: any value; int: a value; str: a symbol
+    own: bool = False  # `1 of your dice`: only the player's own dice, not an opponent's
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustDice:
+    """`increase or decrease 1 die by 1` / `increase 1 of your dice by 2` / `set 1 die to the value of
+    another die`: each die changed has values of its own to take (a 6 cannot go up)."""
+
+    amount: Amount
+    how: str  # "up or down" | "up" | "down" | "copy" (to a value another die of the roll shows)
+    by: int = 0  # how far it moves (0 for a copy)
     own: bool = False  # `1 of your dice`: only the player's own dice, not an opponent's
     span: Offsets | None = _span()
 
@@ -946,10 +972,10 @@ class Effect:
 
 Stmt = (
     Deal | Receive | AddDamage | Heal | GainCP | LoseCP | StealCP | Gain | Inflict | Remove |
-    Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft | Prevent | PreventHalf |
-    PreventAll | Roll | Reroll | ChangeDice | Increase | Decrease | SetValue | Flip | Move | Skip |
-    DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP | RaiseStackLimit |
-    ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
+    Transfer | Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft | Prevent | PreventHalf |
+    PreventAll | Roll | Reroll | ChangeDice | AdjustDice | Increase | Decrease | SetValue | Flip | Move |
+    Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
+    RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
     ForEach | May | Must | Choose | Delayed | Instead
 )
 
@@ -965,8 +991,9 @@ NODE_TYPES: dict[str, type] = {
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
-        Inflict, Remove, Spend, Draw, Discard, Search, Shuffle, FoundCards, HandCards, Place,
-        UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll, Reroll, ChangeDice, Increase,
+        Inflict, Remove, Transfer, Spend, Draw, Discard, Search, Shuffle, FoundCards, HandCards, Place,
+        UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll, Reroll, ChangeDice, AdjustDice,
+        Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
         Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
     ]

@@ -34,6 +34,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+# CHANGE_DICE's modes, by number (the artifact format): what a die changed may show after
+CHANGE_MODES = ("to any value", "to a value", "to a symbol", "up or down by", "up by", "down by",
+                "to another die's value")
+
 
 class Op(IntEnum):
     """Opcodes; the numbers are part of the artifact format."""
@@ -113,6 +117,7 @@ class Op(IntEnum):
     DOUBLE = 80
     CRAFT = 81
     RAISE_LIMIT = 82
+    TRANSFER = 83
     # cards
     DRAW = 90
     DISCARD = 91
@@ -172,6 +177,7 @@ TARGETS = (
     "self", "opponent", "chosen_opponent", "chosen_player", "chosen_teammate",
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
     "chosen",  # the player CHOOSE_PLAYER chose last in this run (`on a chosen opponent`, then `them`)
+    "another_player",  # TRANSFER's second target: a player other than the one the tokens leave
 )
 CHOSEN = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate"})
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
@@ -240,8 +246,10 @@ _ROWS = [
      "ask which of up to N dice of the current roll to re-roll; re-roll them; 1: only the player's own "
      "dice (nothing when they are another's)"),
     (Op.CHANGE_DICE, ("mode", "u16", "u8"), 1, 0, True,
-     "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol; "
-     "1 last: only the player's own dice (nothing when they are another's or no face fits)"),
+     "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol, "
+     "3 up or down by the value, 4 up by it, 5 down by it, 6 to a value another die of the roll shows "
+     "(each die its own values, on its faces); 1 last: only the player's own dice (nothing when they are "
+     "another's or no die can change)"),
     (Op.HAS_SYMBOL, ("symbol", "u8"), 0, 1, False, "push 1 if the current roll shows the symbol N times"),
     (Op.HAS_VALUE, ("u8", "u8"), 0, 1, False, "push 1 if a die of the current roll shows low..high"),
     (Op.MEETS, ("const",), 0, 1, False,
@@ -298,6 +306,10 @@ _ROWS = [
      "ask which tier's blueprint to pay with cards from the zone; gain that tier"),
     (Op.RAISE_LIMIT, ("status",), 1, 0, False,
      "raise the actor's Stack Limit of the status by N, for her alone, for the rest of the game"),
+    (Op.TRANSFER, ("status", "target", "target"), 1, 0, True,
+     "move N tokens of the status (of a class: any, positive, negative) from the first target to the "
+     "second, which gains them within its stack limit; asks which tokens when a class has several "
+     "statuses, and who gains them when the second is a choice (never the one they leave)"),
     (Op.DRAW, (), 1, 0, False, "the actor draws N cards"),
     (Op.DISCARD, (), 1, 0, True, "ask which N cards the actor discards"),
     (Op.SEARCH, ("u8", "u8", "ctype"), 0, 0, True,

@@ -666,6 +666,24 @@ class _Builder(Transformer):
         status = n.NamedStatus(items[0], None, span=_off(meta))
         return n.Remove(status, items[1] if len(items) > 1 else None, True, span=_off(meta))
 
+    def transfer(self, meta, items):
+        source = items[1] if len(items) > 2 else None
+        return n.Transfer(items[0], source, items[-1], span=_off(meta))
+
+    def transfer_all(self, meta, items):
+        status = n.NamedStatus(items[0], None, span=_off(meta))
+        source = items[1] if len(items) > 2 else None
+        return n.Transfer(status, source, items[-1], True, span=_off(meta))
+
+    def steal_status(self, meta, items):
+        return n.Transfer(items[0], items[1], "self", span=_off(meta))
+
+    def transfer_to(self, meta, items):
+        return items[0]
+
+    def another_player(self, meta, _):
+        return "another_player"
+
     def spend(self, meta, items):
         return n.Spend(items[0], span=_off(meta))
 
@@ -760,6 +778,25 @@ class _Builder(Transformer):
         own = "own" in items
         rest = [i for i in items if i != "own"]
         return n.ChangeDice(rest[0], rest[1], own, span=_off(meta))
+
+    def shift_either(self, meta, items):
+        return self._adjust(meta, items, "up or down")
+
+    def shift_up(self, meta, items):
+        return self._adjust(meta, items, "up")
+
+    def shift_down(self, meta, items):
+        return self._adjust(meta, items, "down")
+
+    def copy_die(self, meta, items):
+        return self._adjust(meta, items, "copy")
+
+    @staticmethod
+    def _adjust(meta, items, how: str):
+        own = "own" in items
+        rest = [i for i in items if i != "own"]
+        by = int(rest[1]) if len(rest) > 1 else 0
+        return n.AdjustDice(rest[0], how, by, own, span=_off(meta))
 
     def own_dice(self, meta, _):
         return "own"

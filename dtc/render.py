@@ -21,6 +21,7 @@ _TARGETS = {
     "defender": "the Defender",
     "each_opponent": "each opponent",
     "chosen": "them",  # the player chosen before
+    "another_player": "another player",
     "them": "them",
 }
 _SUBJECTS = {**_TARGETS, "self": "you", "self_or_chosen_teammate": "you or a chosen teammate",
@@ -233,6 +234,14 @@ def _move(s: n.Move) -> str:
     return f"move {s.component}{direction} {render_amount(s.amount)}"
 
 
+def _adjust_dice(s: n.AdjustDice) -> str:
+    dice = f"{render_amount(s.amount)} {'of your dice' if s.own else _plural(s.amount, 'die', 'dice')}"
+    if s.how == "copy":
+        return f"set {dice} to the value of another die"
+    verb = {"up or down": "increase or decrease", "up": "increase", "down": "reduce"}[s.how]
+    return f"{verb} {dice} by {s.by}"
+
+
 def _face(face: Any) -> str:
     if face is None:
         return "any value"
@@ -278,6 +287,8 @@ _STMT = {
     n.Inflict: lambda s: f"inflict {_status(s.status)}" + (f" on {_TARGETS[s.target]}" if s.target else ""),
     n.Remove: lambda s: f"remove {'all ' * s.every}{_status(s.status)}"
     + (f" from {_TARGETS[s.target]}" if s.target else ""),
+    n.Transfer: lambda s: f"transfer {'all ' * s.every}{_status(s.status)}"
+    + (f" from {_TARGETS[s.source]}" if s.source else "") + f" to {_TARGETS[s.dest]}",
     n.Spend: lambda s: f"spend {_status(s.status)}",
     n.Draw: lambda s: _unit("draw", s.amount, "card", "cards"),
     n.Discard: lambda s: f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",
@@ -298,6 +309,7 @@ _STMT = {
     n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} "
                              f"{'of your dice' if s.own else _plural(s.amount, 'die', 'dice')} "
                              f"to {_face(s.face)}"),
+    n.AdjustDice: lambda s: _adjust_dice(s),
     n.Increase: lambda s: f"increase {s.component} by " + "".join(x for x in _parts(s.amount) if x),
     n.Decrease: lambda s: f"reduce {s.component} by " + "".join(x for x in _parts(s.amount) if x),
     n.SetValue: lambda s: f"set {s.component} to {s.value}",

@@ -140,6 +140,21 @@ class Resolver:
         self.removed = self.removed or not isinstance(s.status, n.ThisToken)  # REMOVE counts, REMOVE_THIS not
         return self.generic(s)
 
+    def s_Transfer(self, s, _):
+        if isinstance(s.status, n.ThisToken):
+            self.report("C016", "a transfer moves tokens of a named status effect, not `this token`", s.span,
+                        "name it: `Transfer 1 Hex to a chosen opponent.`")
+            return s
+        if "each_opponent" in (s.source, s.dest):
+            self.report("C016", "tokens move from one player to one other, not to or from each opponent",
+                        s.span, "name one: `to a chosen opponent`, `from your opponent`")
+        elif (s.source or "self") == s.dest:
+            self.report("C016", "the tokens would go to the player they come from", s.span,
+                        "name the other player: `to a chosen opponent`, `to another player`")
+        self.removed = True  # `per token removed` counts what left
+        self.last_target = s.dest if s.dest != "another_player" else "chosen"
+        return self.generic(s)
+
     def aimed(self, s: Any) -> Any:
         """`them` / `that player` is the player named last in the text: a fixed one stays itself, a
         chosen one is the player chosen (`chosen`: one choice, not a second)."""
@@ -298,6 +313,15 @@ class Resolver:
         if isinstance(s.face, str):
             return replace(s, face=self.symbol(s.face, s.span))
         return s
+
+    def s_AdjustDice(self, s, _):
+        self.need_roll(s.span, "changing dice")
+        values = sorted(self.roll_faces or range(1, 7))
+        reach = values[-1] - values[0]
+        if s.how != "copy" and not 1 <= s.by <= reach:
+            self.report("C010", f"a die showing {values[0]}-{values[-1]} moves by 1 to {reach}, "
+                        f"not by {s.by}", s.span, "write e.g. `Increase or decrease 1 die by 1.`")
+        return self.generic(s)
 
     def s_Instead(self, s, previous):
         return replace(s, body=self.body(s.body))

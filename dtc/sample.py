@@ -125,6 +125,9 @@ class SampleState:
             return [ctx.chosen] if ctx.chosen is not None else []  # no one could be chosen: no one
         if who == "chosen_player":
             return [p.seat for p in self.seats]
+        if who == "another_player":
+            other = ctx.chosen if ctx.chosen is not None else ctx.owner
+            return [p.seat for p in self.seats if p.seat != other]
         if who == "chosen_teammate":
             return []
         return [p.seat for p in self.seats if p.seat != ctx.owner]
@@ -471,7 +474,8 @@ def first_answer(request: Request) -> Any:
         return request.choices[-1]
     if isinstance(request, ChooseDice):
         if request.purpose == "change":
-            return [(0, request.values[-1])] if request.roll and request.most else []
+            dice = request.open_dice()
+            return [(dice[0], request.allowed(dice[0])[-1])] if dice and request.most else []
         return list(range(min(request.most, len(request.roll))))
     if isinstance(request, ChoosePlayer):
         return request.players[0]

@@ -150,7 +150,39 @@ class ChooseDice(Request):
     roll: tuple[int, ...]
     most: int
     purpose: str  # "re-roll" | "change"
-    values: tuple[int, ...] = ()
+    values: tuple[int, ...] = ()  # a change: every value some die may take
+    options: tuple[tuple[int, ...], ...] = ()  # a change: the values each die may take (none: it stays)
+
+    def allowed(self, die: int) -> tuple[int, ...]:
+        """The values die `die` may be changed to (a request made without `options`: any of `values`)."""
+        return self.options[die] if self.options else self.values
+
+    def open_dice(self) -> list[int]:
+        """The dice a change may change (every die for a re-roll)."""
+        if self.purpose != "change":
+            return list(range(len(self.roll)))
+        return [i for i in range(len(self.roll)) if self.allowed(i)]
+
+
+def change_options(roll, faces: dict[int, int] | None, mode: int, value: int) -> tuple[tuple[int, ...], ...]:
+    """The values each die of `roll` may be changed to by a CHANGE_DICE of `mode` (see CHANGE_MODES)
+    and `value`, among the faces of the dice (`faces`, value -> symbol; none: 1-6): a die never shows
+    a value its faces lack, and one already showing the value is not changed to it."""
+    faces = faces or {v: 0 for v in range(1, 7)}
+    shown = sorted(faces)
+    if mode < 3:
+        same = tuple(shown) if mode == 0 else (value,) if mode == 1 else \
+            tuple(v for v in shown if faces[v] == value)
+        return (same,) * len(roll)
+    out = []
+    for i, die in enumerate(roll):
+        if mode == 6:
+            allowed = {v for j, v in enumerate(roll) if j != i}
+        else:
+            up, down = {die + value}, {die - value}
+            allowed = up if mode == 4 else down if mode == 5 else up | down
+        out.append(tuple(v for v in shown if v in allowed and v != die))
+    return tuple(out)
 
 
 @dataclass(slots=True)
@@ -1057,11 +1089,12 @@ class VM:
                 state.rolled(ctx, actor, "re-rolls", before)
         elif op == Op.CHANGE_DICE:
             most = min(pop(), len(ctx.roll))
-            values = self._change_values(ctx, a, b)
+            options = change_options(ctx.roll, ctx.faces, a, b)
+            values = tuple(sorted(set().union(*options)))
             if not most or not values or (c and ctx.dice_owner not in (None, actor)):
-                return actor, None  # no die shows such a face, or `1 of your dice` on another's roll
-            answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values)
-            changes = self._changes(answer, len(ctx.roll), most, values)
+                return actor, None  # no die can take such a value, or `1 of your dice` on another's roll
+            answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "change", values, options)
+            changes = self._changes(answer, most, options)
             before = {i: ctx.roll[i] for i, _ in changes}
             for i, value in changes:
                 ctx.roll[i] = value
@@ -1134,6 +1167,8 @@ class VM:
             before = sum(state.status_count(t, a) for t in targets)
             yield from self._remove(ctx, state, targets, a, n, owner, actor)
             ctx.removed = before - sum(state.status_count(t, a) for t in targets)
+        elif op == Op.TRANSFER:
+            yield from self._transfer(ctx, state, chunk, ins, pop(), owner, actor)
         elif op == Op.MOVE:
             amount = pop()
             direction = b
@@ -1224,23 +1259,17 @@ class VM:
                           f"not {answer!r}")
         return picks
 
-    def _change_values(self, ctx, mode: int, value: int) -> tuple[int, ...]:
-        faces = ctx.faces or {v: 0 for v in range(1, 7)}
-        if mode == 0:
-            return tuple(sorted(faces))
-        if mode == 1:
-            return (value,)
-        return tuple(v for v in sorted(faces) if faces[v] == value)
-
-    def _changes(self, answer, count: int, most: int, values) -> list[tuple[int, int]]:
+    def _changes(self, answer, most: int, options) -> list[tuple[int, int]]:
         pairs = list(answer) if isinstance(answer, (list, tuple)) else None
         if pairs is None or len(pairs) > most:
             raise VMError(f"answer at most {most} (die, value) pairs, not {answer!r}")
         out = []
         for pair in pairs:
-            if (not isinstance(pair, (list, tuple)) or len(pair) != 2 or pair[1] not in values
-                    or not isinstance(pair[0], int) or not 0 <= pair[0] < count):
-                raise VMError(f"a change is (die index, value from {list(values)}), not {pair!r}")
+            if (not isinstance(pair, (list, tuple)) or len(pair) != 2 or not isinstance(pair[0], int)
+                    or not 0 <= pair[0] < len(options) or pair[1] not in options[pair[0]]):
+                raise VMError(f"a change is (die index, a value that die may take), not {pair!r}")
+            if any(done == pair[0] for done, _ in out):
+                raise VMError(f"one change per die, not {answer!r}")
             out.append((pair[0], pair[1]))
         return out
 
@@ -1274,16 +1303,59 @@ class VM:
     def _remove(self, ctx, state, targets, status, n, owner, actor):
         """REMOVE: n tokens of the status from each target."""
         for target in targets:
-            held = state.removable(target, status)
-            # "remove that many tokens" ("Removing Status Effects"): which ones is the choice of
-            # the player removing them, when there is a choice
-            if held is None or len(set(held)) < 2 or not 0 < n < len(held):
-                state.remove_status(target, status, n, by=actor)
-                continue
             purpose = "remove" if target == actor else f"remove from P{target + 1}"
-            answer = yield ChooseItems(owner, actor, tuple(state.status_name(s) for s in held), n, n,
-                                       purpose)
+            yield from self._take_tokens(state, target, status, n, owner, actor, purpose)
+
+    def _take_tokens(self, state, target, status, n, owner, actor, purpose, moving=False):
+        """Remove n tokens of the status (or class) from `target`; return the statuses of the tokens
+        that went, one per token (a token only its owner's effects remove stays; `moving`: a transfer,
+        which moves no token marked `transferable: false`)."""
+        held = state.removable(target, status)
+        if moving:
+            entry = self.artifact.statuses
+            if held is None:  # a named status: all of its tokens move, or none
+                movable = entry[status].get("transferable", True) and not entry[status].get("companion") \
+                    and (entry[status].get("removable", True) or actor == target)
+                held = [status] * state.status_count(target, status) if movable else []
+            else:
+                held = [s for s in held if entry[s].get("transferable", True)]
+        kinds = sorted(set(held)) if held is not None else [status]
+        before = [state.status_count(target, k) for k in kinds]
+        # "remove that many tokens" ("Removing Status Effects"): which ones is the choice of the
+        # player removing them, when there is a choice
+        if moving and (len(set(held)) < 2 or not 0 < n < len(held)):
+            state.remove_tokens(target, held[:n])
+        elif held is None or len(set(held)) < 2 or not 0 < n < len(held):
+            state.remove_status(target, status, n, by=actor)
+        else:
+            answer = yield ChooseItems(owner, actor, tuple(state.status_name(s) for s in held), n, n, purpose)
             state.remove_tokens(target, [held[i] for i in self._picks(answer, len(held), n, n)])
+        return [k for k, was in zip(kinds, before, strict=True)
+                for _ in range(was - state.status_count(target, k))]
+
+    def _transfer(self, ctx, state, chunk, ins, n, owner, actor):
+        """TRANSFER: n tokens leave the first target; the second target, never the same player, gains
+        them (within her stack limit: "Stack Limits"); a choice of who gains them is asked."""
+        status, source, dest = ins.operands
+        sources = self._targets(ctx, state, source, owner, actor)
+        who = TARGETS[dest]
+        dests = [p for p in ([actor] if who == "self" else state.players(ctx, who)) if p not in sources[:1]]
+        if not sources or not dests or not n:
+            ctx.removed = 0
+            return
+        gainer = dests[0]
+        if len(dests) > 1 and (who in CHOSEN or who == "another_player"):
+            negative = (self.artifact.statuses[status].get("class")
+                        or self.artifact.statuses[status].get("polarity")) == "negative"
+            answer = yield ChoosePlayer(owner, actor, tuple(dests), who, self._prompt(chunk, ins), negative)
+            gainer = self._member(answer, tuple(dests))
+        if who in CHOSEN or who == "another_player":
+            ctx.chosen = gainer  # `them` after it is the player who gained them
+        purpose = f"transfer from P{sources[0] + 1} to P{gainer + 1}"
+        moved = yield from self._take_tokens(state, sources[0], status, n, owner, actor, purpose, moving=True)
+        ctx.removed = len(moved)  # `per token removed`
+        for kind in moved:
+            state.gain_status(gainer, kind, 1, 0, by=actor)
 
     def _hostile(self, chunk_index: int, offset: int) -> bool | None:
         """Whether the first thing done after a choice of player harms the one chosen."""
@@ -1294,7 +1366,7 @@ class VM:
                 return True
             if ins.op in (Op.GAIN, Op.HEAL, Op.GAIN_CP, Op.DRAW, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL):
                 return False
-            if ins.op == Op.REMOVE:
+            if ins.op in (Op.REMOVE, Op.TRANSFER):  # from the player chosen: taking bad tokens helps
                 status = self.artifact.statuses[ins.operands[0]]
                 return (status.get("class") or status.get("polarity")) != "negative"
             if ins.op in (Op.END, Op.JUMP, Op.CHOOSE, Op.THEN, Op.MAY):

@@ -591,3 +591,16 @@ def test_explain_shows_the_text_as_the_phrasebook_read_it():
     assert result.exit_code == 0
     assert "read as (the phrasebook):\n  receive 2 dmg.\n" in result.stdout
     assert "read as" not in run("explain", "--hero", "druid", "Receive 2 dmg.").stdout
+
+
+def test_explain_reads_a_roll_phase_card_on_the_dice_of_the_roll():
+    """A Roll Phase card works on the dice on the table, as lint reads a card with `timing: roll`;
+    as a Main Phase card (the default) there are no dice to change."""
+    text = "Increase or decrease 1 die by 1."
+    result = run("explain", "--hero", "druid", "--as", "card", "--timing", "roll", "--roll", "6,2", text)
+    assert result.exit_code == 0, result.output
+    assert "options=((5,), (1, 3))" in result.stdout and "changes the dice to 5 2" in result.stdout
+    main = run("explain", "--hero", "druid", "--as", "card", text)
+    assert main.exit_code != 0 and "needs dice, but nothing is rolled here" in main.output
+    wrong = run("explain", "--hero", "druid", "--timing", "roll", text)
+    assert wrong.exit_code == 2 and "--timing roll is for --as card" in wrong.output

@@ -2266,6 +2266,24 @@ def test_the_heuristic_bot_re_rolls_with_a_card_the_die_that_misses(compiled):
     assert bot.passes(game, 0, "announced")
 
 
+def test_the_heuristic_bot_moves_the_die_that_reaches_a_better_ability_up_or_down(compiled):
+    """`Increase or decrease 1 die by 1`, each die its own values: four [Leaf] (6) and a [Paw] (5)
+    after the last roll attempt; only the 5 going up gives the Ultimate (5 [Leaf]), a 6 can only go
+    down. Played against her (the Duelist altering them), a [Leaf] goes down and the Ultimate is
+    gone."""
+    from dtc.vm import ChooseDice, change_options
+
+    game = final_offensive_dice(compiled, [6, 6, 5, 6, 6])
+    options = change_options(game.roll, game.roll_faces, 3, 1)
+    assert options[2] == (4, 6) and options[0] == (5,)
+    bot = HeuristicBot(1)
+    gain, picks = bot.best_alteration(game, 0, "change", 1, options)
+    assert picks == [(2, 6)] and gain > 0
+    request = ChooseDice("Duelist › card", 1, tuple(game.roll), 1, "change", (4, 5, 6), options)
+    (die, value), = HeuristicBot(2).answer(game, request)
+    assert game.roll[die] == 6 and value == 5
+
+
 def test_the_heuristic_bot_alters_an_opponents_dice_to_stop_her_ultimate(compiled):
     """"The only way to prevent an Ultimate Ability is to alter a die roll before its activation"
     ("Ultimate Abilities"). The Druid announces Wrath of Nature! on five [Leaf] after her last roll

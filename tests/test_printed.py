@@ -35,7 +35,7 @@ SOURCE = re.compile(r'(?P<file>\d{3}_[0-9a-f]{16}\.txt), (?P<headings>"[^"]+"( >
 DEFAULT_HERO = "Corpus Hero"
 ROLL = [1, 2, 3, 4, 6]  # `dtc explain`'s default --roll
 SEED = 1
-KEYS = {"text", "as", "hero", "status", "source", "note"}
+KEYS = {"text", "as", "hero", "status", "timing", "source", "note"}
 
 
 def _load(path: Path):
@@ -84,7 +84,8 @@ def _status(result: project.Result, hero, name: str | None):
 def test_sentence_lints_compiles_and_runs(printed, entry):
     hero = _hero(printed, entry.get("hero", DEFAULT_HERO))
     status = _status(printed, hero, entry.get("status"))
-    view = explain(printed.content, hero, entry["text"], entry["as"], ROLL, SEED, status)
+    view = explain(printed.content, hero, entry["text"], entry["as"], ROLL, SEED, status,
+                   entry.get("timing", "main"))
     errors = [d for d in view.diagnostics if d.severity == "error"]
     assert errors == [], "\n".join(render_text(d, view.sources) for d in errors)
     assert view.listing, "no bytecode: the effect did not compile"
@@ -110,7 +111,8 @@ def _check_source(source: str) -> None:
 
 
 def _key(entry: dict) -> tuple:
-    return entry["text"], entry["as"], entry.get("hero", DEFAULT_HERO), entry.get("status")
+    return (entry["text"], entry["as"], entry.get("hero", DEFAULT_HERO), entry.get("status"),
+            entry.get("timing"))
 
 
 def test_entries_are_well_formed():
@@ -120,6 +122,8 @@ def test_entries_are_well_formed():
         assert isinstance(entry.get("text"), str) and entry["text"].strip(), where
         assert entry.get("as") in KINDS, (where, entry.get("as"))
         assert "status" not in entry or entry["as"] == "status", (where, "`status:` is for `as: status`")
+        assert "timing" not in entry or (entry["as"] == "card" and entry["timing"] in ("roll", "instant")), \
+            (where, "`timing:` is `roll` or `instant`, for `as: card`")
         _check_source(entry.get("source", ""))
         key = _key(entry)
         assert key not in seen, (where, "the same sentence twice", entry["text"])

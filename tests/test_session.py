@@ -256,8 +256,15 @@ def test_the_same_position_twice_is_refused_with_a_hint():
     """`re-roll which dice? 1 1 1` re-rolled die 1 once; `sell which 1? 2 2` sold one card."""
     assert _positions("1 1 1", 5) is None and _positions("2, 2", 5) is None
     assert _positions("3 1", 5) == [0, 2] and _positions("", 5) == []
-    faces = range(1, 7)
+    faces = [range(1, 7)] * 5
     assert _changes("1=6 1=5", 5, 2, faces) is None and _changes("1=6 2=5", 5, 2, faces) == [[0, 6], [1, 5]]
+
+
+def test_a_die_moved_up_or_down_takes_only_its_own_values():
+    """`Increase or decrease 1 die by 1`: a 6 may become a 5, not a 1 (dice `6 2`)."""
+    options = [(5,), (1, 3)]
+    assert _changes("1=5", 2, 1, options) == [[0, 5]] and _changes("2=3", 2, 1, options) == [[1, 3]]
+    assert _changes("1=1", 2, 1, options) is None and _changes("1=7", 2, 1, options) is None
 
 
 def test_a_symbol_of_two_words_can_be_typed_for_a_die():
@@ -266,9 +273,9 @@ def test_a_symbol_of_two_words_can_be_typed_for_a_die():
     names = {"sun power": 6, "stave": 1}
     for typed in ("2=Sun Power", "2=sun power", "2=SunPower", "2=sun_power", '2="Sun Power"',
                   "2=[Sun Power]"):
-        assert _changes(typed, 5, 2, range(1, 7), names) == [[1, 6]], typed
-    assert _changes("2=Sun Power, 3=stave", 5, 2, range(1, 7), names) == [[1, 6], [2, 1]]
-    assert _changes("2=Sun Powr", 5, 2, range(1, 7), names) is None
+        assert _changes(typed, 5, 2, [range(1, 7)] * 5, names) == [[1, 6]], typed
+    assert _changes("2=Sun Power, 3=stave", 5, 2, [range(1, 7)] * 5, names) == [[1, 6], [2, 1]]
+    assert _changes("2=Sun Powr", 5, 2, [range(1, 7)] * 5, names) is None
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -14,7 +14,17 @@ from dtc import artifact
 from dtc.explain import compile_text
 from dtc.opcodes import TARGETS, Op
 from dtc.sample import SampleState, ScriptedRNG, first_answer, run_to_end
-from dtc.vm import VM, ChooseDice, ChooseOption, PickNumber, RunContext, VMError, Window, YesNo
+from dtc.vm import (
+    VM,
+    ChooseDice,
+    ChooseOption,
+    PickNumber,
+    RunContext,
+    VMError,
+    Window,
+    YesNo,
+    change_options,
+)
 
 
 def faces_of(loaded, hero_index):
@@ -516,6 +526,36 @@ def test_change_dice(compiled):
     assert state.incoming[1] == 7 and answers.seen[0].values == (6,)
 
 
+def test_a_die_moved_up_or_down_takes_only_values_its_faces_have(compiled):
+    """`Increase or decrease 1 die by 1` on dice 6 2: the 6 may become a 5 only, the 2 a 1 or a 3;
+    a 6 raised to 7 is refused (no face shows 7)."""
+    ops = [(Op.PUSH, 1), (Op.CHANGE_DICE, 3, 1, 0), (Op.ROLL_TOTAL,),
+           (Op.DEAL, 0, TARGETS.index("opponent"), 0), (Op.END,)]
+    answers = Scripted([(0, 5)])
+    state, _, _ = run_ops(compiled, ops, roll=[6, 2], answers=answers)
+    assert answers.seen[0].options == ((5,), (1, 3)) and state.incoming[1] == 7
+    with pytest.raises(VMError, match="a value that die may take"):
+        run_ops(compiled, ops, roll=[6, 2], answers=Scripted([(0, 7)]))
+
+
+@pytest.mark.parametrize(("mode", "roll", "options"), [
+    (4, (6, 2), ((), (3,))),  # up by 1: a 6 stays
+    (5, (1, 2), ((), (1,))),  # down by 1: a 1 stays
+    (6, (1, 1, 5), ((5,), (5,), (1,))),  # to another die's value, never the one it shows
+    (0, (1, 2), ((1, 2, 3, 4, 5, 6),) * 2),  # any value: every face, as before
+])
+def test_change_options_by_mode(mode, roll, options):
+    assert change_options(roll, None, mode, 1) == options
+
+
+def test_no_die_that_can_move_asks_nothing(compiled):
+    """`Increase 1 die by 1` on a roll of 6s: no die can go up, no question, nothing changes."""
+    ops = [(Op.PUSH, 1), (Op.CHANGE_DICE, 4, 1, 0), (Op.END,)]
+    answers = Scripted()
+    run_ops(compiled, ops, roll=[6, 6], answers=answers)
+    assert answers.seen == []
+
+
 def test_statuses_cp_and_health(compiled):
     wound = status_id(compiled, "Wound")
     ops = [(Op.PUSH, 2), (Op.GAIN, wound, 0), (Op.PUSH, 1), (Op.REMOVE, wound, 0),
@@ -813,7 +853,7 @@ def test_every_opcode_runs(compiled):
                        Op.ROLL_VALUE, Op.DUP, Op.POP, Op.SUB, Op.MUL, Op.COUNT_SYMBOLS,
                        Op.MEETS, Op.COUNT_STATUS, Op.RAISE, Op.LOWER, Op.FLIP_DIAL, Op.RECEIVE,
                        Op.ROLL_HIGHEST, Op.PAY_ANY_CP, Op.PAID, Op.REMOVED, Op.TURN_COUNT, Op.EXTRA_ROLL,
-                       Op.DISCARD_RANDOM, Op.RAISE_LIMIT,  # printed constructs (tests/test_coverage.py)
+                       Op.DISCARD_RANDOM, Op.RAISE_LIMIT, Op.TRANSFER,  # printed constructs (test_coverage)
                        Op.MARK_TRACK}  # the last in tests/test_valeria_engine.py (no content uses it)
     assert missing <= exercised_above, missing - exercised_above
 
@@ -1058,3 +1098,47 @@ def test_a_list_aimed_at_a_teammate_that_is_no_one_does_nothing(builtin):
 def test_twice_the_value_rolled(builtin):
     state, _ = _run_text(builtin, "Roll 1 die. Deal dmg equal to twice the value rolled.", dice=[5])
     assert state.incoming[1] == 10
+
+
+def test_a_transfer_moves_tokens_within_the_gainers_stack_limit(builtin):
+    """`Transfer all Wound to your opponent`: the 2 Wounds leave; the opponent, holding 1 already with
+    a Stack Limit of 2 ("Stack Limits"), keeps 2; `per token removed` counts the 2 that left."""
+    def setup(state, loaded):
+        state.gain_status(0, status_id(loaded, "Wound"), 2, 0)
+        state.gain_status(1, status_id(loaded, "Wound"), 1, 0)
+    text = "Transfer all Wound to your opponent. Gain 1 CP per token removed."
+    state, _ = _run_text(builtin, text, setup=setup)
+    wound = status_id(state.a, "Wound")
+    assert (state.status_count(0, wound), state.status_count(1, wound)) == (0, 2)
+    assert state.seats[0].cp == 4
+
+
+def test_a_token_marked_not_transferable_stays(builtin):
+    """Shape Shift: "This token may not be removed or transferred by any other means"
+    (000_eaa64e0770891241.txt, Druid): `Steal 1 Shape Shift` takes nothing."""
+    def setup(state, loaded):
+        state.gain_status(1, status_id(loaded, "Shape Shift"), 1, 0)
+        state.gain_status(1, status_id(loaded, "Regenerate"), 1, 0)
+    text = "Steal 1 Shape Shift from your opponent. Steal 1 Regenerate from your opponent."
+    state, _ = _run_text(builtin, text, setup=setup)
+    shift, regenerate = status_id(state.a, "Shape Shift"), status_id(state.a, "Regenerate")
+    assert (state.status_count(0, shift), state.status_count(1, shift)) == (0, 1)
+    assert (state.status_count(0, regenerate), state.status_count(1, regenerate)) == (1, 0)
+
+
+def test_a_transfer_to_another_player_never_goes_back_to_where_it_came_from(builtin):
+    """`from a chosen player to another player`: the Druid chooses her opponent; in a 1v1 game the
+    other player is she herself, unasked."""
+    from dtc.vm import ChoosePlayer
+
+    def setup(state, loaded):
+        state.gain_status(1, status_id(loaded, "Regenerate"), 1, 0)
+    asked = []
+
+    def answers(request):
+        asked.append(request)
+        return 1 if isinstance(request, ChoosePlayer) else first_answer(request)
+    state, _ = _run_text(builtin, "Transfer 1 status effect from a chosen player to another player.",
+                         setup=setup, answers=answers)
+    assert [r.players for r in asked if isinstance(r, ChoosePlayer)] == [(0, 1)]
+    assert state.status_count(0, status_id(state.a, "Regenerate")) == 1

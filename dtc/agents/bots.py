@@ -36,6 +36,7 @@ from dtc.vm import (
     PickNumber,
     Request,
     YesNo,
+    change_options,
 )
 
 PLANS_PER_HERO = 64  # worth plans a hero table keeps at hand (the odds book keeps more)
@@ -83,10 +84,11 @@ def random_vm_answer(r: random.Random, request: Request) -> Any:
     if isinstance(request, PickNumber):
         return r.choice(request.choices)
     if isinstance(request, ChooseDice):
-        count = r.randint(0, min(request.most, len(request.roll)))
-        picks = r.sample(range(len(request.roll)), count)
+        dice = request.open_dice()
+        count = r.randint(0, min(request.most, len(dice)))
+        picks = r.sample(dice, count)
         if request.purpose == "change":
-            return [(i, r.choice(request.values)) for i in picks]
+            return [(i, r.choice(request.allowed(i))) for i in picks]
         return picks
     if isinstance(request, ChoosePlayer):
         return r.choice(request.players)
@@ -168,11 +170,11 @@ def _plan(values: list[int], faces: dict[int, int], requirement: dict, rolls_lef
     return 0.05, set()
 
 
-def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, values: list[int],
+def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, options: list,
                      die_values: list[int]) -> tuple[float, list]:
     """The best alteration of a sorted roll, as positions in it: every set of up to `most` dice
-    changed to every `values`, or re-rolled (the mean over every face they could show), by
-    `worth(dice)` (higher is better for the one altering them)."""
+    changed to every value each may take (`options`, per position), or re-rolled (the mean over
+    every face they could show), by `worth(dice)` (higher is better for the one altering them)."""
     now = worth(roll)
     best, picks = 0.0, []
     for m in range(1, most + 1):
@@ -182,7 +184,12 @@ def _best_alteration(worth, roll: tuple[int, ...], purpose: str, most: int, valu
             if shown in seen:
                 continue  # the same values at other positions: the same outcomes
             seen.add(shown)
-            outcomes = list(product(values if purpose == "change" else die_values, repeat=m))
+            if purpose == "change":
+                outcomes = list(product(*(options[i] for i in dice)))
+            else:
+                outcomes = list(product(die_values, repeat=m))
+            if not outcomes:
+                continue  # a die among them may take no value
             total, top, top_values = 0.0, -1e9, ()
             for new in outcomes:
                 changed = list(roll)
@@ -220,6 +227,11 @@ def _moment(effect: dict) -> str | None:
     if trigger.get("on") == "conclude" and trigger.get("with_attack"):
         return "attack"
     return "turn_end" if trigger.get("on") == "turn_edge" else None
+
+
+def _options_of(request: ChooseDice) -> tuple:
+    """A change's values per die of the request (all alike for a re-roll, which takes none)."""
+    return tuple(request.allowed(i) for i in range(len(request.roll)))
 
 
 def _in_order(found: tuple[float, list], order: list[int], purpose: str) -> tuple[float, list]:
@@ -663,26 +675,33 @@ class HeuristicBot:
         if card.dice_alteration is None:
             return None
         purpose, most, mode, value, _ = card.dice_alteration
-        faces = game.roll_faces
-        values = sorted(faces) if mode == 0 else [value] if mode == 1 else \
-            [v for v in sorted(faces) if faces[v] == value]
+        options = change_options(game.roll, game.roll_faces, mode, value)
         most = min(most, len(game.roll))
         if offence:
-            return self.best_alteration(game, seat, purpose, most, values)
-        return self.best_defence_alteration(game, seat, purpose, most, values)
+            return self.best_alteration(game, seat, purpose, most, options)
+        return self.best_defence_alteration(game, seat, purpose, most, options)
 
     def best_alteration(self, game, seat: int, purpose: str, most: int,
-                        values: list[int]) -> tuple[float, list]:
-        """(gain in worth, answer) of the best use by `seat` of up to `most` changes (to one of
-        `values`) or re-rolls on the active player's offensive dice, under her worth plan: what her
-        best play from the dice is worth with the roll attempts she has left (`WorthPlan.alteration`).
-        The answer is (die, value) pairs for a change, dice for a re-roll."""
+                        options: tuple) -> tuple[float, list]:
+        """(gain in worth, answer) of the best use by `seat` of up to `most` changes (each die to a
+        value of its `options`) or re-rolls on the active player's offensive dice, under her worth
+        plan: what her best play from the dice is worth with the roll attempts she has left
+        (`WorthPlan.alteration`). The answer is (die, value) pairs for a change, dice for a re-roll."""
         plan_ = self.plan_for(game, game.seats[game.active])
         left = max(0, game.rules.roll_attempts - game.attempts)
-        return plan_.alteration(game.roll, purpose, most, values, left, seat != game.active)
+        against = seat != game.active
+        if purpose != "change" or len(set(options)) <= 1:  # every die alike: the plan's own search
+            values = list(options[0]) if options else []
+            return plan_.alteration(game.roll, purpose, most, values, left, against)
+        sign = -1.0 if against else 1.0
+        roll = game.roll
+        order = sorted(range(len(roll)), key=roll.__getitem__)
+        found = _best_alteration(lambda dice: sign * plan_.keep(dice, left)[0], tuple(roll[i] for i in order),
+                                 purpose, most, [options[i] for i in order], [])
+        return _in_order(found, order, purpose)
 
     def best_defence_alteration(self, game, seat: int, purpose: str, most: int,
-                                values: list[int]) -> tuple[float, list]:
+                                options: tuple) -> tuple[float, list]:
         """`best_alteration` for a Defensive Roll: by what the defensive ability does with the dice
         (`defence_outcomes`), prevention counted up to the dmg coming; kept on the defender's table."""
         d = game.attack.defender
@@ -696,7 +715,8 @@ class HeuristicBot:
         order = sorted(range(len(roll)), key=roll.__getitem__)
         ordered = tuple(roll[i] for i in order)
         memo = p.table.memo.setdefault("defence alterations", {})
-        key = (setting, ordered, purpose, most, tuple(values), sign, coming)
+        ordered_options = tuple(options[i] for i in order) if purpose == "change" else ()
+        key = (setting, ordered, purpose, most, ordered_options, sign, coming)
         found = memo.get(key)
         if found is None:
             if len(memo) >= DEFENCE_ALTERATIONS:
@@ -706,7 +726,8 @@ class HeuristicBot:
                 dealt, prevented, rest = outcomes[tuple(sorted(dice))]
                 return sign * (dealt + min(prevented, coming) + rest)
 
-            found = memo[key] = _best_alteration(worth, ordered, purpose, most, values, sorted(p.table.faces))
+            found = memo[key] = _best_alteration(worth, ordered, purpose, most, ordered_options,
+                                                 sorted(p.table.faces))
         return _in_order(found, order, purpose)
 
     @staticmethod
@@ -860,13 +881,16 @@ class HeuristicBot:
             if list(roll) == game.roll and self._final_dice(game, request.player, None):
                 # a card altering the active player's offensive dice, hers or an opponent's
                 return self.best_alteration(game, request.player, request.purpose, request.most,
-                                            list(request.values))[1]
+                                            _options_of(request))[1]
             if list(roll) == game.roll and self._defence_dice(game, request.player, None):
                 return self.best_defence_alteration(game, request.player, request.purpose, request.most,
-                                                    list(request.values))[1]
-            low = min(range(len(roll)), key=lambda i: roll[i])
+                                                    _options_of(request))[1]
+            dice = request.open_dice()
+            if not dice:
+                return []
+            low = min(dice, key=lambda i: roll[i])
             if request.purpose == "change":
-                return [(low, max(request.values))]
+                return [(low, max(request.allowed(low)))]
             return [low]
         if isinstance(request, ChoosePlayer):  # harm an opponent, help herself (or a teammate)
             others = [p for p in request.players if p != request.player]

@@ -364,16 +364,27 @@ class Human:
         """`die=value` pairs, the value as a number or a symbol name (`3=Claw`, `3=[Claw]`) when the
         symbol is on one face only; Enter changes nothing after a yes, as the card is spent all the same."""
         n, values = len(r.roll), ", ".join(map(str, r.values))
-        names = _symbol_faces(game, r.values)
+        options = [r.allowed(i) for i in range(n)]
+        alike = len(set(options)) == 1
+        names = _symbol_faces(game, r.values) if alike else {}
         pairs = "a `die=value` pair" if r.most == 1 else "`die=value` pairs"
         shown = sorted({game.a.symbols[game.roll_faces[v]] for v in names.values()}) if names else []
         named = f" or a symbol ({', '.join(shown)})" if shown else ""
-        hint = (f"write e.g. `{n}={r.values[-1]}`: a die from 1 to {n}, a value among {values}{named}"
+        if alike:
+            offered = f"values {values}"
+            among = f"a die from 1 to {n}, a value among {values}{named}"
+            example = f"{n}={r.values[-1]}"
+        else:  # each die its own values (up or down by 1, to another die's value)
+            offered = "; ".join(f"#{i} to {' or '.join(map(str, o))}" for i, o in enumerate(options, 1) if o)
+            among = f"a die and a value it may take ({offered})"
+            first = next(i for i, o in enumerate(options) if o)
+            example = f"{first + 1}={options[first][-1]}"
+        hint = (f"write e.g. `{example}`: {among}"
                 f"{'' if r.most == 1 else f'; at most {r.most} pairs'}; or Enter for none")
         spent = spoken(r.owner) if " › card " in r.owner else ""  # a card's CP are paid: say so
         while True:
-            picked = self.ask(f"change {dice}: {pairs} (values {values}; Enter for none) > ",
-                              lambda t: _changes(t, n, r.most, r.values, names), hint)
+            picked = self.ask(f"change {dice}: {pairs} ({offered}; Enter for none) > ",
+                              lambda t: _changes(t, n, r.most, options, names), hint)
             if picked or not spent or self.ask(f"change no die? ({spent} is spent all the same) [y/n] > ",
                                                _yes_no, "answer y or n"):
                 return picked
@@ -657,8 +668,9 @@ def _symbol_key(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch not in "[]\"' _")
 
 
-def _changes(text: str, n: int, most: int, values, names: dict[str, int] | None = None
+def _changes(text: str, n: int, most: int, options, names: dict[str, int] | None = None
              ) -> list[list[int]] | None:
+    """`die=value` pairs typed, each value one its die may take (`options`, per die), or None."""
     if text == "":
         return []
     out = []
@@ -672,7 +684,8 @@ def _changes(text: str, n: int, most: int, values, names: dict[str, int] | None 
     for part in parts:
         die, _, value = part.partition("=")
         value = str(known.get(_symbol_key(value), value.strip()))
-        if not (_digits(die) and _digits(value) and 1 <= int(die) <= n and int(value) in values):
+        if not (_digits(die) and _digits(value) and 1 <= int(die) <= n
+                and int(value) in options[int(die) - 1]):
             return None
         if any(done[0] == int(die) - 1 for done in out):
             return None  # one change per die

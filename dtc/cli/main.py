@@ -326,8 +326,11 @@ def _owner_names(owner: str, name: str) -> bool:
 @source_option()
 @click.option("--status", "status_name", help="With --as status: the status whose text it is "
               "(default: the hero's first).")
+@click.option("--timing", type=click.Choice(["main", "roll", "instant"]), default="main", show_default=True,
+              help="With --as card: when the card is played (a Roll Phase or Instant card may work on "
+              "the dice of --roll).")
 def explain(text: str, hero: str, kind: str, roll: str, seed: int,
-            ruleset_paths: tuple[Path, ...], status_name: str | None) -> None:
+            ruleset_paths: tuple[Path, ...], status_name: str | None, timing: str) -> None:
     """Show how dtc reads effect text: tokens, tree, bytecode and a sample run."""
     from dtc.diagnostics import render_text
     from dtc.explain import explain as explain_text
@@ -362,7 +365,10 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
             click.echo(f"error: --status: {found.name} has no status `{status_name}`; statuses: "
                        + ", ".join(s.name for s in found.statuses), err=True)
             sys.exit(EXIT_USAGE)
-    view = explain_text(result.content, found, text, kind, faces, seed, status)
+    if timing != "main" and kind != "card":
+        click.echo(f"error: --timing {timing} is for --as card, not --as {kind}", err=True)
+        sys.exit(EXIT_USAGE)
+    view = explain_text(result.content, found, text, kind, faces, seed, status, timing)
     if view.reading:
         click.echo(f"read as (the phrasebook):\n  {view.reading}\n")
     click.echo("tokens:")

@@ -35,7 +35,7 @@ from dtc.dicethrone.requests import (
 from dtc.dicethrone.state import Attack, GameState, Queued
 from dtc.dicethrone.tables import hero_tables, leveled, rules_of, spent_chunks, symbol_counts
 from dtc.opcodes import Op
-from dtc.vm import VM, ChooseOption, Request, RunContext, Window
+from dtc.vm import VM, ChooseOption, Request, RunContext, Window, change_options
 
 MAX_TURNS = 400
 REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
@@ -1124,8 +1124,9 @@ class Game(GameState):
 
     def _alterable(self, seat: int, card) -> bool:
         """Whether the card's dice change can be made on the dice on the table: there are dice open
-        to alter, and a change `to [<symbol>]` has a face showing it on them (another hero's dice may
-        have none), `1 of your dice` only on the player's own."""
+        to alter, and some die may take a value the change gives (a change `to [<symbol>]` needs a face
+        showing it, and another hero's dice may have none; a die at 6 does not go up), `1 of your dice`
+        only on the player's own."""
         if not (self.roll and self.dice_open):
             return False
         alteration = card.dice_alteration
@@ -1136,7 +1137,7 @@ class Game(GameState):
             return False
         if kind != "change":
             return True
-        return mode != 2 or value in (self.roll_faces or {}).values()
+        return any(change_options(self.roll, self.roll_faces, mode, value))
 
     def spending_idle(self, seat: int, status: int) -> bool:
         """Whether spending the status's first token would do nothing now: it has `When spent`

@@ -179,6 +179,9 @@ class GameState:
             return [ctx.chosen] if ctx.chosen is not None else []  # no one could be chosen: no one
         if who == "chosen_player":
             return [p.seat for p in self.seats if p.alive]
+        if who == "another_player":  # not the one chosen before (where tokens leave), else not oneself
+            other = ctx.chosen if ctx.chosen is not None else ctx.owner
+            return [p.seat for p in self.seats if p.alive and p.seat != other]
         if who == "chosen_teammate":
             return []
         return self.opponents(ctx.owner)  # chosen_opponent, each_opponent
