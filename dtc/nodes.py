@@ -439,6 +439,7 @@ class ThisToken:
 
 
 StatusRef = NamedStatus | ThisToken
+THESE_TOKENS = "these tokens"  # `1 of these tokens` as parsed: the checker names the status whose text it is
 
 # Targets are plain strings: self, opponent, chosen_opponent, chosen_player,
 # chosen_teammate, self_or_chosen_teammate, attacker, defender, each_opponent.

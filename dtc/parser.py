@@ -662,6 +662,10 @@ class _Builder(Transformer):
     def remove(self, meta, items):
         return n.Remove(items[0], items[1] if len(items) > 1 else None, span=_off(meta))
 
+    def remove_all_these(self, meta, items):
+        status = n.NamedStatus(n.THESE_TOKENS, None, span=_off(meta))
+        return n.Remove(status, items[0] if items else None, True, span=_off(meta))
+
     def remove_all(self, meta, items):
         status = n.NamedStatus(items[0], None, span=_off(meta))
         return n.Remove(status, items[1] if len(items) > 1 else None, True, span=_off(meta))
@@ -930,6 +934,10 @@ class _Builder(Transformer):
         if len(items) == 2:
             return n.NamedStatus(items[1], items[0], span=_off(meta))
         return n.NamedStatus(items[0], None, span=_off(meta))
+
+    def these_tokens(self, meta, items):
+        """`1 of these tokens` in a status effect's text: tokens of that status (the checker names it)."""
+        return n.NamedStatus(n.THESE_TOKENS, items[0], span=_off(meta))
 
     def this_token(self, meta, _):
         return n.ThisToken(span=_off(meta))

@@ -31,6 +31,7 @@ WORD_PARAMS = frozenset({"kind", "type", "word"})  # one word: `take {n} {kind} 
 MAX_PASSES = 8
 MAX_PARAMS = 4
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_PARAM_THEN_MARK = re.compile(r"\{([a-z_][a-z0-9_]*)\}([,.;:!?]*)")
 _AMOUNT = r"(?:up to \d+|\d+ or \d+|\d+)"
 _SHIELDED = re.compile(r"\[[^\]]*\]|\{[^}]*\}|\"[^\"]*\"|“[^”]*”")
 _WORD = re.compile(r"[A-Za-z0-9'’]+")
@@ -144,18 +145,18 @@ def compile_phrase(say: str, means: str) -> Phrase:
     params = []
     literal = 0
     for i, token in enumerate(tokens):
-        m = _PARAM.fullmatch(token)
+        m = _PARAM_THEN_MARK.fullmatch(token)  # `{phase},`: a parameter, then its punctuation
         if m is None:
             literal += len(token)
             parts.append(_word(token))
             continue
-        name = m.group(1)
+        name, mark = m.group(1), m.group(2)
         params.append(name)
-        last = i == len(tokens) - 1
+        last = i == len(tokens) - 1 and not mark
         words = r"[^.:;\s](?:[^.:;]*[^.:;\s])?" if last else r"[^.:;\s](?:[^.:;]*?[^.:;\s])?"
         if name in WORD_PARAMS:
             words = r"[^.:;,\s]+"
-        parts.append(f"(?P<{name}>{_AMOUNT if name in AMOUNT_PARAMS else words})")
+        parts.append(f"(?P<{name}>{_AMOUNT if name in AMOUNT_PARAMS else words}){re.escape(mark)}")
     regex = re.compile(_BOUNDARY_BEFORE + r"\s+".join(parts) + _BOUNDARY_AFTER, re.IGNORECASE)
     return Phrase(say, means, regex, tuple(params), stem(_WORD.match(tokens[0]).group(0)), literal)
 

@@ -194,6 +194,8 @@ def _deal(s: n.Deal) -> str:
 def _status(ref: Any) -> str:
     if isinstance(ref, n.ThisToken):
         return "this token"
+    if ref.name == n.THESE_TOKENS:
+        return f"{render_amount(ref.count)} of these tokens" if ref.count is not None else "all of these tokens"
     if ref.count is None:
         return ref.name
     return f"{render_amount(ref.count)} {ref.name}"
@@ -285,7 +287,7 @@ _STMT = {
     n.StealCP: lambda s: f"steal {render_amount(s.amount)} CP",
     n.Gain: lambda s: f"gain {_status(s.status)}",
     n.Inflict: lambda s: f"inflict {_status(s.status)}" + (f" on {_TARGETS[s.target]}" if s.target else ""),
-    n.Remove: lambda s: f"remove {'all ' * s.every}{_status(s.status)}"
+    n.Remove: lambda s: f"remove {'all ' * (s.every and s.status.name != n.THESE_TOKENS)}{_status(s.status)}"
     + (f" from {_TARGETS[s.target]}" if s.target else ""),
     n.Transfer: lambda s: f"transfer {'all ' * s.every}{_status(s.status)}"
     + (f" from {_TARGETS[s.source]}" if s.source else "") + f" to {_TARGETS[s.dest]}",

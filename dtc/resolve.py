@@ -122,7 +122,7 @@ class Resolver:
             joined.append(resolved is not stmt and getattr(stmt, "joined", False)
                           and not isinstance(resolved, (n.VerbCall, n.Item)))
             out.append(resolved)
-        return tuple(_share_targets(out, joined))
+        return tuple(_alterations_first(_share_targets(out, joined)))
 
     def stmt(self, s: Any, previous: Any) -> Any:
         method = getattr(self, "s_" + type(s).__name__, None)
@@ -726,6 +726,12 @@ class Resolver:
     def status(self, name: str, span) -> str:
         if self.is_param(name):
             return name
+        if name == n.THESE_TOKENS:  # `remove 1 of these tokens`, printed in a status effect's own text
+            if self.ctx.status is None:
+                self.report("C016", "`these tokens` only means something in a status effect's text", span,
+                            "name the status instead: `Remove 1 Burn.`")
+                return name
+            return self.ctx.status.name
         found = self.lookup_status(name)
         if found is None:
             owner = self.scope.others.get(fold(name))
@@ -831,6 +837,49 @@ def _most(amount: Any) -> int | None:
 
 def _show_test(test) -> str:
     return render_test(test)
+
+
+_READ_FROM_DICE = (n.TotalRoll, n.ValueRolled, n.SymbolsRolled, n.EveryNRolled, n.Times)
+_ALTERING = (n.Reroll, n.ChangeDice, n.AdjustDice)
+
+
+def _reads_dice(node: Any) -> bool:
+    """Whether a statement's amount is read from the dice of the current roll (not a nested body's)."""
+    if isinstance(node, _READ_FROM_DICE):
+        return True
+    if not is_dataclass(node) or isinstance(node, n.Offsets):
+        return False
+    return any(_reads_dice(getattr(node, f.name)) for f in fields(node) if f.name not in ("body", "orelse"))
+
+
+def _alters_dice(stmt: Any) -> bool:
+    """A re-roll or change of dice, possibly under a condition or `you may` (and nothing else)."""
+    if isinstance(stmt, _ALTERING):
+        return True
+    if isinstance(stmt, (n.If, n.May)) and stmt.body and not getattr(stmt, "orelse", ()):
+        return all(_alters_dice(s) for s in stmt.body)
+    return False
+
+
+def _alterations_first(body: list) -> list:
+    """`Roll 2 dice and deal dmg equal to the total roll value. If in Bear Form, you may re-roll one of
+    these dice.`: with no `Then` between them, effects are not in an order ("Resolving Text", "Then":
+    only what follows a Then comes after), and the dmg counts the dice the re-roll leaves. An
+    alteration of the dice is moved before an amount read from them, within the same roll."""
+    out = list(body)
+    i = 0
+    while i < len(out):
+        if isinstance(out[i], (n.Then, n.Roll, n.On, n.If, n.May, n.Choose)) or not _reads_dice(out[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(out) and not isinstance(out[j], (n.Then, n.Roll)):
+            if _alters_dice(out[j]):
+                out.insert(i, out.pop(j))
+                i += 1
+            j += 1
+        i += 1
+    return out
 
 
 def _share_targets(out: list, joined: list[bool]) -> list:

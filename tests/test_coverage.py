@@ -537,8 +537,10 @@ CASES: list[Case] = [
            setup=set_state(health=40)),
     status("extra-attempts", ("PhaseEdge", "ExtraRollAttempts", "Capped", "Receive", "ThisToken"),
            ("REMOVE_THIS", "EXTRA_ATTEMPTS", "MIN", "RECEIVE"), "Thorns",
-           ["At the conclusion of the Roll Phase, remove this token. Then receive 1 dmg for each Roll "
-            "Attempt beyond the first up to a maximum of 2 dmg."],
+           # as Barbed Vine prints it (003_bd4cabbe7964005d.txt, "Status Effects and Tokens")
+           ["A player afflicted with this token receives 1 damage for each Roll Attempt beyond the first "
+            "during their Offensive Roll Phase, up to a maximum of 2 damage per turn. This token is removed "
+            "and then this damage is applied at the conclusion of the Roll Phase."],
            "three Roll Attempts: the Thorns go and she takes 2 dmg",
            lambda s: s.change("hp") == -2 and s.now[0].tokens.get("Thorns", 0) == 0,
            entry={"polarity": "negative"}, dice=NO_ATTACK + (4, 4),

@@ -100,6 +100,8 @@ CONSTRUCTS = [
      (n.Transfer(n.NamedStatus("status effect", N(1)), "chosen_player", "another_player"),)),
     ("Steal 1 positive status effect from a chosen opponent.",
      (n.Transfer(n.NamedStatus("positive status effect", N(1)), "chosen_opponent", "self"),)),
+    ("Remove 1 of these tokens.", (n.Remove(n.NamedStatus(n.THESE_TOKENS, N(1)), None),)),
+    ("Remove all of these tokens.", (n.Remove(n.NamedStatus(n.THESE_TOKENS, None), None, True),)),
     ("Transfer all Hex to your opponent.", (n.Transfer(n.NamedStatus("Hex", None), None, "opponent", True),)),
     ("Increase 1 of your dice by 2.", (n.AdjustDice(N(1), "up", 2, own=True),)),
     ("Reduce up to 2 dice by 1.", (n.AdjustDice(n.UpTo(2), "down", 1),)),

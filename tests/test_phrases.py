@@ -135,3 +135,11 @@ def test_a_one_word_parameter_takes_one_word():
     book = phrases.phrasebook([("take {n} {kind} dmg", "receive {n} {kind} dmg")])
     assert phrases.read("Take 2 pure dmg.", book).text == "receive 2 pure dmg."
     assert phrases.read("Take 2 points of dmg.", book).text == "Take 2 points of dmg."
+
+
+def test_a_parameter_may_be_followed_by_its_punctuation():
+    """`during your {phase}, up to ...`: the comma after a parameter belongs to the printed text (it
+    was read as part of a literal word `{phase},`, and the phrase never matched)."""
+    book = phrases.phrasebook([("once during your {phase}, gain {n} CP", "during your {phase}, gain {n} CP")])
+    assert phrases.read("Once during your Main Phase, gain 2 CP.", book).text == "during your Main Phase, gain 2 CP."
+

@@ -1142,3 +1142,19 @@ def test_a_transfer_to_another_player_never_goes_back_to_where_it_came_from(buil
                          setup=setup, answers=answers)
     assert [r.players for r in asked if isinstance(r, ChoosePlayer)] == [(0, 1)]
     assert state.status_count(0, status_id(state.a, "Regenerate")) == 1
+
+
+@pytest.mark.parametrize("text, dealt", [
+    # Maul as printed (000_eaa64e0770891241.txt, "Druid"): no `Then` between them, so the dmg counts
+    # the dice the Bear Form re-roll leaves ("Resolving Text", "Then")
+    ("Roll 2 dice and deal dmg equal to the total roll value. If in Bear Form, you may re-roll one of "
+     "these dice.", 7),
+    # with a `Then`, what follows comes after: the dmg counts the dice before the re-roll
+    ("Roll 2 dice and deal dmg equal to the total roll value. Then if in Bear Form, you may re-roll one "
+     "of these dice.", 2),
+])
+def test_a_re_roll_of_the_dice_comes_before_the_amount_read_from_them(builtin, text, dealt):
+    def setup(state, loaded):
+        state.set_component(0, 0, 1)  # Active Form: Bear Form
+    state, _ = _run_text(builtin, text, dice=[1, 1, 6], setup=setup)
+    assert state.incoming[1] == dealt
