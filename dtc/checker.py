@@ -455,11 +455,33 @@ class Checker:
             # effects at any time"; a `When spent` effect with no `spendable:` was never spent
             status.spendable = Site("at any time", doc, path + ("name",), status.owner, "trigger",
                                     status=status, ast=n.AnyTime())
+        tiers_ctx = self.tier_moment(status, ctx)
         for slot in status.slots:
             for tier in slot.tiers:
                 if tier.blueprint is not None:
                     self.check_requirement(tier.blueprint, scope, None)
-                self.check_site(tier.effect, scope, ctx)
+                self.check_site(tier.effect, scope, tiers_ctx)
+
+    def tier_moment(self, status: Status, ctx: Context) -> Context:
+        """A slotted status as printed: "Whenever a player is Attacked with normal damage, they may
+        activate the effects below based on the Plating that is on them", then each tier's own line.
+        That sentence is no effect of its own (it leaves `status.effects` for `status.tier_moment`):
+        the tiers' lines that name no moment take its moment and its `may`."""
+        for site in status.effects:
+            body = site.ast.body if isinstance(site.ast, n.Effect) else ()
+            may = len(body) == 1 and isinstance(body[0], n.May) and len(body[0].body) == 1
+            inner = body[0].body if may else body
+            if len(inner) == 1 and isinstance(inner[0], n.TierEffects) and site.ast.trigger is not None:
+                status.effects = [s for s in status.effects if s is not site]
+                status.tier_moment = site
+                return replace(ctx, tier_moment=site.ast.trigger, tier_may=may)
+            if any(isinstance(s, n.TierEffects) for s in n.walk(site.ast)):
+                span = site.ast.span or n.Offsets(0, len(site.text))
+                self.at_site(site, Problem(
+                    "C016", "`activate the effects below` is a sentence of its own: the moment, then it",
+                    span.start, span.end,
+                    "write `When you are Attacked, you may activate the effects below.`"))
+        return ctx
 
     def read_as_printed(self, status: Status) -> None:
         """A status effect's printed description holds several effects: `When spent, ...` and `If you
@@ -771,6 +793,10 @@ class Checker:
             return effect  # `Persistent.` alone: a label, nothing that happens
         if ctx.kind in NEEDS_TRIGGER:
             effect = _trigger_first(effect)
+            if effect.trigger is None and ctx.tier_moment is not None:
+                # a tier's line under `<when>, they may activate the effects below`: that moment
+                body = (n.May(effect.body, span=effect.span),) if ctx.tier_may else effect.body
+                return replace(effect, trigger=ctx.tier_moment, body=body)
             if effect.trigger is None:
                 end = len(site.text)
                 self.at_site(site, Problem(

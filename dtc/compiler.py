@@ -32,7 +32,7 @@ from dtc.opcodes import (
     TURN_COUNTS,
     Op,
 )
-from dtc.render import render_body, render_stmt
+from dtc.render import render_body, render_effect, render_stmt
 from dtc.resolve import GENERIC_STATUSES, fold, singular
 
 STATUS_CLASSES = [("status effect", "any"), ("positive status effect", "positive"),
@@ -220,7 +220,9 @@ class Compiler:
         entry["tiers"] = [
             {"slot": slot.name, "tier": tier.name, "limit": slot.limit,
              "blueprint": self.requirement(tier.blueprint.ast) if tier.blueprint else None,
-             "effect": self.triggered(tier.effect, inner)}
+             "effect": self.triggered(tier.effect, inner),
+             # a tier's line under the moment printed above the tiers says no moment: say it with it
+             **({"says": _cap(render_effect(tier.effect.ast))} if status.tier_moment else {})}
             for slot in status.slots for tier in slot.tiers
         ]
         return index

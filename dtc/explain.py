@@ -39,6 +39,7 @@ class Explanation:
     listing: str = ""
     trace: list[str] = field(default_factory=list)
     sources: dict = field(default_factory=dict)
+    note: str = ""  # why nothing is compiled though nothing is wrong (a tiers' moment)
 
 
 def _site(text: str, kind: str, hero: Hero, timing: str = "main") -> Site:
@@ -86,6 +87,10 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     if site.ast is None or any(d.severity == "error" for d in result.diagnostics):
         return result
     result.tree = n.dump(site.ast)
+    if any(isinstance(node, n.TierEffects) for node in n.walk(site.ast)):
+        result.note = ("this sentence is the moment of the tiers' effects below it: it runs nothing of its "
+                       "own, and each tier's line that names no moment runs at it")
+        return result
     loaded, chunk_index, first_new = _compile(content, hero, site, status if kind == "status" else None)
     result.listing = "\n".join(format_chunk(loaded, i) for i in range(first_new, len(loaded.chunks)))
     result.trace = _run(loaded, content.heroes.index(hero), chunk_index, roll, seed, kind)

@@ -107,6 +107,7 @@ class Status:
     sides: list[str] = field(default_factory=list)
     slots: list[Slot] = field(default_factory=list)
     written: list[Site] = field(default_factory=list)  # the effect texts as written in the YAML
+    tier_moment: Site | None = None  # `<when>, they may activate the effects below` (its tiers' moment)
 
 
 @dataclass

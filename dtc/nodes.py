@@ -542,6 +542,14 @@ class Remove:
 
 
 @dataclass(frozen=True, slots=True)
+class TierEffects:
+    """`they may activate the effects below based on the Plating that is on them`: a slotted status's
+    moment for its tiers' effects, printed once above them (each tier's own line says what it does)."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Transfer:
     """`transfer 1 negative status effect to a chosen opponent`, `transfer 1 status effect token from a
     chosen player to another player`, `steal 1 positive status effect from a chosen opponent` (to you):
@@ -973,8 +981,9 @@ class Effect:
 
 Stmt = (
     Deal | Receive | AddDamage | Heal | GainCP | LoseCP | StealCP | Gain | Inflict | Remove |
-    Transfer | Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft | Prevent | PreventHalf |
-    PreventAll | Roll | Reroll | ChangeDice | AdjustDice | Increase | Decrease | SetValue | Flip | Move |
+    Transfer | TierEffects | Spend | Draw | Discard | Search | Shuffle | Place | UseCards | Craft |
+    Prevent | PreventHalf | PreventAll | Roll | Reroll | ChangeDice | AdjustDice | Increase | Decrease |
+    SetValue | Flip | Move |
     Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
     RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
     ForEach | May | Must | Choose | Delayed | Instead
@@ -992,7 +1001,8 @@ NODE_TYPES: dict[str, type] = {
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
-        Inflict, Remove, Transfer, Spend, Draw, Discard, Search, Shuffle, FoundCards, HandCards, Place,
+        Inflict, Remove, Transfer, TierEffects, Spend, Draw, Discard, Search, Shuffle, FoundCards,
+        HandCards, Place,
         UseCards, Craft, Prevent, PreventHalf, PreventAll, Roll, Reroll, ChangeDice, AdjustDice,
         Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,

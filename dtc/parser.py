@@ -275,7 +275,7 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
                "`N-of-a-kind`, `Small Straight` or `Large Straight`"
     elif start == "trigger" and token.value.casefold() in ("anytime", "any"):
         hint = "write `at any time`"
-    elif token.type == "WORD" and token.value.casefold() in ("less", "most", "fewer", "below", "under"):
+    elif token.value.casefold() in ("less", "most", "fewer", "below", "under"):  # `below` is a keyword too
         hint = _comparison_hint(token.value, text[:where])
     elif re.search(r"\bif\s+(the\s+|your\s+)?(defender|attacker|target|enemy)\s+has\b", text[:where], re.I):
         hint = "another player's tokens are tested with `If your opponent has <status>, ...`"
@@ -681,6 +681,9 @@ class _Builder(Transformer):
 
     def steal_status(self, meta, items):
         return n.Transfer(items[0], items[1], "self", span=_off(meta))
+
+    def tier_effects(self, meta, _):
+        return n.TierEffects(span=_off(meta))
 
     def transfer_to(self, meta, items):
         return items[0]

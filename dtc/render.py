@@ -195,7 +195,7 @@ def _status(ref: Any) -> str:
     if isinstance(ref, n.ThisToken):
         return "this token"
     if ref.name == n.THESE_TOKENS:
-        return f"{render_amount(ref.count)} of these tokens" if ref.count is not None else "all of these tokens"
+        return "all of these tokens" if ref.count is None else f"{render_amount(ref.count)} of these tokens"
     if ref.count is None:
         return ref.name
     return f"{render_amount(ref.count)} {ref.name}"
@@ -291,6 +291,7 @@ _STMT = {
     + (f" from {_TARGETS[s.target]}" if s.target else ""),
     n.Transfer: lambda s: f"transfer {'all ' * s.every}{_status(s.status)}"
     + (f" from {_TARGETS[s.source]}" if s.source else "") + f" to {_TARGETS[s.dest]}",
+    n.TierEffects: lambda s: "activate the effects below",
     n.Spend: lambda s: f"spend {_status(s.status)}",
     n.Draw: lambda s: _unit("draw", s.amount, "card", "cards"),
     n.Discard: lambda s: f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",

@@ -80,6 +80,10 @@ class Context:
     requirements: list = field(default_factory=list)  # activation requirements the dice meet
     ultimate: bool = False  # an Ultimate Ability's effect
     component: Any = None  # the component whose rule this is (`this dial`, `flip it over`)
+    # a slotted status's tiers: the moment printed above them (`Whenever ..., they may activate the
+    # effects below`), and whether it says `may`; a tier's line that says no moment has it
+    tier_moment: Any = None
+    tier_may: bool = False
 
 
 class Resolver:
@@ -139,6 +143,15 @@ class Resolver:
     def s_Remove(self, s, _):
         self.removed = self.removed or not isinstance(s.status, n.ThisToken)  # REMOVE counts, REMOVE_THIS not
         return self.generic(s)
+
+    def s_TierEffects(self, s, _):
+        status = self.ctx.status
+        if self.ctx.kind != "status" or status is None or not status.slots:
+            self.report("C016", "`activate the effects below` introduces the tiers of a status effect with "
+                        "slots; there are none below here", s.span,
+                        "write it in the `effects:` of a status with `slots:`, with the moment: `When you "
+                        "are Attacked, you may activate the effects below.`")
+        return s
 
     def s_Transfer(self, s, _):
         if isinstance(s.status, n.ThisToken):
@@ -729,7 +742,7 @@ class Resolver:
         if name == n.THESE_TOKENS:  # `remove 1 of these tokens`, printed in a status effect's own text
             if self.ctx.status is None:
                 self.report("C016", "`these tokens` only means something in a status effect's text", span,
-                            "name the status instead: `Remove 1 Burn.`")
+                            "name the status instead: `Remove 1 Venom.`")
                 return name
             return self.ctx.status.name
         found = self.lookup_status(name)
@@ -862,7 +875,7 @@ def _alters_dice(stmt: Any) -> bool:
 
 
 def _alterations_first(body: list) -> list:
-    """`Roll 2 dice and deal dmg equal to the total roll value. If in Bear Form, you may re-roll one of
+    """`Roll 2 dice and deal dmg equal to the total roll value. If in Wolf Form, you may re-roll one of
     these dice.`: with no `Then` between them, effects are not in an order ("Resolving Text", "Then":
     only what follows a Then comes after), and the dmg counts the dice the re-roll leaves. An
     alteration of the dice is moved before an amount read from them, within the same roll."""

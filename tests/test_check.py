@@ -537,7 +537,7 @@ def test_a_blueprint_needing_more_cards_than_the_deck_has_warns(tmp_path):
     result = lint_builtin_with(tmp_path, "forgemaster.yaml",
                                ("            blueprint: 2 [Pick]\n", "            blueprint: 5 [Pick]\n"))
     found = [d for d in result.diagnostics if d.code == "C032"]
-    assert [d.span.line for d in found] == [65, 77]
+    assert [d.span.line for d in found] == [66, 78]
     assert found[0].message == ("Gold Helmet can never be crafted: its blueprint needs 5 [Pick] cards, and "
                                 "the deck has 4")
     assert found[0].hint == "add cards with `symbol: Pick` (or more `copies:`), or lower the blueprint"
@@ -913,3 +913,49 @@ def test_them_cannot_reach_into_a_later_sentence(lint_text):
 def test_counting_symbols_needs_dice(lint_text):
     card = one_card("main", "Heal 2 x [Claw].")
     assert "nothing is rolled here" in diag(lint_text(MINIMAL_HERO + card), "C016").message
+
+
+PLATED = """\
+  - name: Plate
+    polarity: unique
+    stack_limit: 1
+    effects:
+      - {moment}
+    slots:
+      - name: Helm
+        limit: 1
+        tiers:
+          - name: Tin
+            effect: {tier}
+"""
+
+
+def test_a_slotted_statuss_tiers_take_the_moment_printed_above_them(lint_text):
+    """Armor (000_eaa64e0770891241.txt, "Forgemaster" > "Status Effects"): "Whenever a player is
+    Attacked with normal damage, they may activate the effects below based on the Armor that is on
+    them", then each tier's own line; the line that says no moment has that one, with its `may`."""
+    moment = ("Whenever a player is Attacked with normal damage, they may activate the effects below based "
+              "on the Plate that is on them.")
+    result = lint_text(MINIMAL_HERO.replace("status_effects:\n", "status_effects:\n" + PLATED.format(
+        moment=moment, tier="Prevent 2 dmg.")))
+    assert codes(result) == []
+    plate = next(s for s in result.content.heroes[0].statuses if s.name == "Plate")
+    tier = plate.slots[0].tiers[0].effect.ast
+    assert isinstance(tier.trigger, n.Attacked) and tier.trigger.damage_type == "normal"
+    assert isinstance(tier.body[0], n.May) and plate.effects == []  # the moment is no effect of its own
+
+
+@pytest.mark.parametrize("moment, tier", [
+    ("When you are Attacked, deal 1 dmg and activate the effects below.", "Prevent 2 dmg."),
+    ("When spent, heal 2.", "Prevent 2 dmg."),  # no moment above: the tier's line says none
+])
+def test_a_tier_moment_is_a_sentence_of_its_own_or_the_tier_needs_one(lint_text, moment, tier):
+    result = lint_text(MINIMAL_HERO.replace("status_effects:\n", "status_effects:\n" + PLATED.format(
+        moment=moment, tier=tier)))
+    assert {c for c, _, _ in codes(result)} & {"C016", "C022"}
+
+
+def test_activate_the_effects_below_in_a_card_is_refused(lint_text):
+    result = lint_text(hero_with(one_card("main", "Activate the effects below.")))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert "introduces the tiers of a status effect with slots" in result.diagnostics[0].message

@@ -545,6 +545,17 @@ CASES: list[Case] = [
            lambda s: s.change("hp") == -2 and s.now[0].tokens.get("Thorns", 0) == 0,
            entry={"polarity": "negative"}, dice=NO_ATTACK + (4, 4),
            answers={"RollDice": reroll_first_die}),
+    # Armor as printed (000_eaa64e0770891241.txt, "Forgemaster" > "Status Effects"): the moment once,
+    # above the tiers, and each tier's own line
+    status("tier-effects", ("TierEffects", "May", "Prevent"), ("MAY", "PREVENT"), "Rampart",
+           ["Whenever a player is Attacked with normal damage, they may activate the effects below based "
+            "on the Rampart that is on them."],
+           "the Druid's 5 dmg: her Tin Plate, asked, prevents 2 and she takes 3",
+           lambda s: s.change("hp") == -3 and s.told("prevent", by="Tin Plate"),
+           held=0, entry={"polarity": "unique", "stack_limit": 1, "slots": [
+               {"name": "Plate", "limit": 1, "tiers": [
+                   {"name": "Tin", "blueprint": "2 [Fang]", "effect": "Prevent 2 dmg."}]}]},
+           setup=tokens_of("Rampart", tier=1), turns="theirs", dice=DRUID_ATTACK + HOOF),
     status("damaged-by-phase", ("DamagedByPhase", "Spent", "Roll", "Half", "ValueRolled", "Deal"),
            ("ROLL", "ROLL_VALUE", "HALF", "DEAL"), "Counter",
            ["When you receive dmg from an opponent's Offensive Roll Phase, you may spend this token. "
@@ -950,7 +961,10 @@ def _sites(built: Built, case: Case) -> list:
         return [next(c for c in hero.cards if c.name == case.name).effect.ast]
     if case.where == "status":
         held = next(s for s in hero.statuses if s.name == case.name)
-        return [s.ast for s in held.effects] + ([held.spendable.ast] if held.spendable else [])
+        tiers = [t.effect.ast for slot in held.slots for t in slot.tiers]
+        moment = [held.tier_moment.ast] if held.tier_moment else []
+        spendable = [held.spendable.ast] if held.spendable else []
+        return [s.ast for s in held.effects] + spendable + tiers + moment
     if case.where == "component":
         return [s.ast for s in next(c for c in hero.components if c.name == case.name).effects]
     return [s.ast for s in next(a for a in hero.abilities if a.name == case.name).sites()]

@@ -141,5 +141,6 @@ def test_a_parameter_may_be_followed_by_its_punctuation():
     """`during your {phase}, up to ...`: the comma after a parameter belongs to the printed text (it
     was read as part of a literal word `{phase},`, and the phrase never matched)."""
     book = phrases.phrasebook([("once during your {phase}, gain {n} CP", "during your {phase}, gain {n} CP")])
-    assert phrases.read("Once during your Main Phase, gain 2 CP.", book).text == "during your Main Phase, gain 2 CP."
+    read = phrases.read("Once during your Main Phase, gain 2 CP.", book).text
+    assert read == "during your Main Phase, gain 2 CP."
 

@@ -378,6 +378,9 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
         click.echo("\n".join("  " + line for line in view.tree.splitlines()))
     for d in view.diagnostics:
         click.echo(render_text(d, view.sources), err=True)
+    if view.note and not any(d.severity == "error" for d in view.diagnostics):
+        click.echo(f"\nnote: {view.note}")
+        return
     if any(d.severity == "error" for d in view.diagnostics) or not view.listing:
         sys.exit(EXIT_PROBLEMS)
     click.echo("\nbytecode:")

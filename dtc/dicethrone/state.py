@@ -515,7 +515,8 @@ class GameState:
 
     def _tier_label(self, tier: dict) -> str:
         """`<tier> <slot> (costs <blueprint>: <effect>)`: what crafting it takes and gives."""
-        effect = self.a.chunks[tier["effect"]["chunk"]].text if tier.get("effect") else ""
+        effect = tier.get("says") or (
+            self.a.chunks[tier["effect"]["chunk"]].text if tier.get("effect") else "")
         return f"{tier['tier']} {tier['slot']} (costs {requirement_text(self.a, tier['blueprint'])}" \
             + (f": {effect})" if effect else ")")
 
