@@ -434,11 +434,13 @@ class Checker:
         told = status.spendable is not None and status.spendable.ast is not None
         if told and "spendable" not in status.data:
             status.spendable = None  # said by the text in an earlier check: said again now
-        for site in status.effects:
-            if site.side is not None:
-                self.value_in(site.side, status.sides, doc, site.path[:-1] + ("side",),
-                              f"side of {status.name}")
+        status.tier_moment = None
+        for site in [s for s in status.effects if s.side is None]:
             self.check_site(site, scope, ctx)
+        below = self.tier_moment(status, ctx)  # the sides' and tiers' lines below it take its moment
+        for site in [s for s in status.effects if s.side is not None]:
+            self.value_in(site.side, status.sides, doc, site.path[:-1] + ("side",), f"side of {status.name}")
+            self.check_site(site, scope, below)
         self.read_as_printed(status)
         if status.spendable is not None and status.spendable.ast is None:
             self.check_trigger_site(status.spendable, scope, ctx)
@@ -455,18 +457,19 @@ class Checker:
             # effects at any time"; a `When spent` effect with no `spendable:` was never spent
             status.spendable = Site("at any time", doc, path + ("name",), status.owner, "trigger",
                                     status=status, ast=n.AnyTime())
-        tiers_ctx = self.tier_moment(status, ctx)
         for slot in status.slots:
             for tier in slot.tiers:
                 if tier.blueprint is not None:
                     self.check_requirement(tier.blueprint, scope, None)
-                self.check_site(tier.effect, scope, tiers_ctx)
+                self.check_site(tier.effect, scope, below)
 
     def tier_moment(self, status: Status, ctx: Context) -> Context:
         """A slotted status as printed: "Whenever a player is Attacked with normal damage, they may
-        activate the effects below based on the Plating that is on them", then each tier's own line.
-        That sentence is no effect of its own (it leaves `status.effects` for `status.tier_moment`):
-        the tiers' lines that name no moment take its moment and its `may`."""
+        activate the effects below based on the Plating that is on them", then each tier's own line (a
+        status with sides: "During their Upkeep Phase, a player with this token does the following
+        based on which side is face-up", then each side's line). That sentence is no effect of its own
+        (it leaves `status.effects` for `status.tier_moment`): the lines below that name no moment take
+        its moment and its `may`."""
         for site in status.effects:
             body = site.ast.body if isinstance(site.ast, n.Effect) else ()
             may = len(body) == 1 and isinstance(body[0], n.May) and len(body[0].body) == 1
@@ -475,7 +478,7 @@ class Checker:
                 status.effects = [s for s in status.effects if s is not site]
                 status.tier_moment = site
                 return replace(ctx, tier_moment=site.ast.trigger, tier_may=may)
-            if any(isinstance(s, n.TierEffects) for s in n.walk(site.ast)):
+            if site.ast is not None and any(isinstance(s, n.TierEffects) for s in n.walk(site.ast)):
                 span = site.ast.span or n.Offsets(0, len(site.text))
                 self.at_site(site, Problem(
                     "C016", "`activate the effects below` is a sentence of its own: the moment, then it",

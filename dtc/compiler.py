@@ -214,6 +214,8 @@ class Compiler:
         entry["effects"] = []
         for site in status.effects:
             item = self.triggered(site, inner)
+            if _speaks_of_the_stack(site.ast, status.name):
+                item["per"] = "status"  # once for the whole stack, not once per token
             item["side"] = status.sides.index(_canonical(site.side, status.sides)) \
                 if site.side is not None else None
             entry["effects"].append(item)
@@ -967,6 +969,18 @@ class _Emitter:
 
     def s_AttackBecomes(self, s: n.AttackBecomes) -> None:
         self.emit(Op.ATTACK_BECOMES, self.c.dtype(s.damage_type), node=s)
+
+
+def _speaks_of_the_stack(effect: n.Effect, name: str) -> bool:
+    """A status effect's text that names its own tokens (`for each of these tokens`, `remove 1 of
+    these tokens`, `per Venom token you have`) speaks of the stack: it runs once for all of them,
+    where one that says `this token` (or no token at all) runs once per token held."""
+    for node in n.walk(effect):
+        if isinstance(node, n.TokensHeld) and node.status == name and node.holder == "self":
+            return True
+        if isinstance(node, n.NamedStatus) and node.name == name:
+            return True
+    return False
 
 
 def _cap(text: str) -> str:

@@ -1047,6 +1047,10 @@ class _Builder(Transformer):
         holder = items[1] if named else "self"
         return n.TokensHeld(str(items[0]), holder, span=_off(meta))
 
+    def these_held(self, meta, _):
+        """`for each of these tokens`, `per token` in a status effect's text: its own tokens you hold."""
+        return n.TokensHeld(n.THESE_TOKENS, "self", span=_off(meta))
+
     def tokens_opponent_has(self, meta, items):
         return n.TokensHeld(str(items[0]), "opponent", span=_off(meta))
 

@@ -150,6 +150,8 @@ def render_countable(c: Any) -> str:
         return f"increase above {c.limit}"
     if isinstance(c, n.ExtraRollAttempts):
         return "Roll Attempt beyond the first"
+    if isinstance(c, n.TokensHeld) and c.status == n.THESE_TOKENS:
+        return "token"
     if isinstance(c, n.TokensHeld) and c.holder != "self":
         return f"{c.status} token on {_TARGETS[c.holder]}"
     if isinstance(c, n.TokensHeld):

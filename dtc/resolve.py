@@ -146,9 +146,9 @@ class Resolver:
 
     def s_TierEffects(self, s, _):
         status = self.ctx.status
-        if self.ctx.kind != "status" or status is None or not status.slots:
-            self.report("C016", "`activate the effects below` introduces the tiers of a status effect with "
-                        "slots; there are none below here", s.span,
+        if self.ctx.kind != "status" or status is None or not (status.slots or status.sides):
+            self.report("C016", "`activate the effects below` introduces the tiers or sides of a status "
+                        "effect; there are none below here", s.span,
                         "write it in the `effects:` of a status with `slots:`, with the moment: `When you "
                         "are Attacked, you may activate the effects below.`")
         return s

@@ -38,7 +38,8 @@ def _builtin_key() -> str:
 def builtin() -> Artifact:
     """The built-in content as a verified artifact (compiled on first use, then cached)."""
     folder = cache_dir()
-    path = folder / f"builtin-{_builtin_key()}.dtcb" if folder else None
+    key = _builtin_key()
+    path = folder / f"builtin-{key}.dtcb" if folder else None
     if path is not None and path.exists():
         try:
             return artifact.read(path)
@@ -52,7 +53,7 @@ def builtin() -> Artifact:
         raise RulesetError(f"the built-in content has {len(result.errors)} error(s); run `dtc lint`")
     names = project.artifact_names(result, [data_dir("content")])
     data = artifact.to_bytes(compile_content(result.content, names))
-    if path is not None:
+    if path is not None and _builtin_key() == key:  # files edited while it compiled: not this key's
         try:
             artifact.write(path, data)
         except OSError:

@@ -958,4 +958,28 @@ def test_a_tier_moment_is_a_sentence_of_its_own_or_the_tier_needs_one(lint_text,
 def test_activate_the_effects_below_in_a_card_is_refused(lint_text):
     result = lint_text(hero_with(one_card("main", "Activate the effects below.")))
     assert [c for c, _, _ in codes(result)] == ["C016"]
-    assert "introduces the tiers of a status effect with slots" in result.diagnostics[0].message
+    assert "introduces the tiers or sides of a status effect" in result.diagnostics[0].message
+
+
+def test_a_status_with_sides_takes_the_moment_printed_above_them(lint_text):
+    """Regenerate (000_eaa64e0770891241.txt, "Druid"): "During their Upkeep Phase, a player with this
+    token does the following based on which side is face-up:", then one line per side."""
+    status = """\
+  - name: Mend
+    polarity: positive
+    stack_limit: 2
+    sides: ["2", "1"]
+    effects:
+      - >-
+        During their Upkeep Phase, a player with this token does the following based on which side
+        is face-up:
+      - side: "2"
+        effect: Heal 2 and flip it to the "1" side.
+      - side: "1"
+        effect: Heal 1 and remove this token.
+"""
+    result = lint_text(MINIMAL_HERO.replace("status_effects:\n", "status_effects:\n" + status))
+    assert codes(result) == []
+    mend = next(s for s in result.content.heroes[0].statuses if s.name == "Mend")
+    assert [(site.side, type(site.ast.trigger).__name__) for site in mend.effects] == [
+        ("2", "During"), ("1", "During")]

@@ -556,6 +556,17 @@ CASES: list[Case] = [
                {"name": "Plate", "limit": 1, "tiers": [
                    {"name": "Tin", "blueprint": "2 [Fang]", "effect": "Prevent 2 dmg."}]}]},
            setup=tokens_of("Rampart", tier=1), turns="theirs", dice=DRUID_ATTACK + HOOF),
+    # a status's text that names its own tokens speaks of the stack: once for all of them
+    status("per-stack", ("Per", "TokensHeld"), ("COUNT_STATUS", "MUL", "RECEIVE"), "Sting",
+           ["During your Upkeep Phase, receive 1 dmg for each of these tokens. Then remove 1 of these "
+            "tokens."],
+           "2 Stings: 2 dmg once (not 2 per token) and one Sting goes",
+           lambda s: s.change("hp") == -2 and s.now[0].tokens.get("Sting") == 1,
+           held=2, entry={"polarity": "negative"}),
+    status("per-token", ("Receive",), ("RECEIVE",), "Nettle",
+           ["During your Upkeep Phase, receive 1 dmg."],
+           "2 Nettles: each deals its 1 dmg",
+           lambda s: s.change("hp") == -2, held=2, entry={"polarity": "negative"}),
     status("damaged-by-phase", ("DamagedByPhase", "Spent", "Roll", "Half", "ValueRolled", "Deal"),
            ("ROLL", "ROLL_VALUE", "HALF", "DEAL"), "Counter",
            ["When you receive dmg from an opponent's Offensive Roll Phase, you may spend this token. "

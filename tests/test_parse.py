@@ -101,6 +101,8 @@ CONSTRUCTS = [
     ("Steal 1 positive status effect from a chosen opponent.",
      (n.Transfer(n.NamedStatus("positive status effect", N(1)), "chosen_opponent", "self"),)),
     ("Remove 1 of these tokens.", (n.Remove(n.NamedStatus(n.THESE_TOKENS, N(1)), None),)),
+    ("Receive 1 dmg for each of these tokens.",
+     (n.Receive(n.Per(N(1), n.TokensHeld(n.THESE_TOKENS)), None),)),
     ("Remove all of these tokens.", (n.Remove(n.NamedStatus(n.THESE_TOKENS, None), None, True),)),
     ("Transfer all Hex to your opponent.", (n.Transfer(n.NamedStatus("Hex", None), None, "opponent", True),)),
     ("Increase 1 of your dice by 2.", (n.AdjustDice(N(1), "up", 2, own=True),)),

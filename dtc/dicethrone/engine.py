@@ -824,6 +824,8 @@ class Game(GameState):
                 for effect in chosen:
                     if matches is not None and not matches(effect["trigger"]):
                         continue
+                    if index and effect.get("per") == "status":
+                        continue  # it speaks of the whole stack: once, with the first token
                     if effect.get("side") is not None and effect["side"] != token.side:
                         continue
                     if effect.get("once_per_turn"):
