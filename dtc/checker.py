@@ -39,6 +39,7 @@ class Checker:
         self.book = phrases.EMPTY  # every phrasebook of the content, checked (`check_phrasebooks`)
         self.status_book = phrases.EMPTY  # ... with the phrases for status effects' text
         self._phrases: list | None = None
+        self.moment_taken = False  # a line below a status's tiers' moment took it (`check_status`)
 
     # -- reporting
     def add(self, d: Diagnostic) -> None:
@@ -438,6 +439,7 @@ class Checker:
         for site in [s for s in status.effects if s.side is None]:
             self.check_site(site, scope, ctx)
         below = self.tier_moment(status, ctx)  # the sides' and tiers' lines below it take its moment
+        self.moment_taken = False
         for site in [s for s in status.effects if s.side is not None]:
             self.value_in(site.side, status.sides, doc, site.path[:-1] + ("side",), f"side of {status.name}")
             self.check_site(site, scope, below)
@@ -462,6 +464,12 @@ class Checker:
                 if tier.blueprint is not None:
                     self.check_requirement(tier.blueprint, scope, None)
                 self.check_site(tier.effect, scope, below)
+        moment = status.tier_moment
+        if moment is not None and not self.moment_taken:
+            self.at_site(moment, Problem(
+                "C016", "no line below takes this moment: every tier and side line names its own, so this "
+                "sentence would do nothing", 0, len(moment.text),
+                "drop it, or drop the moment from the lines below it (`Prevent 2 dmg.`)"))
 
     def tier_moment(self, status: Status, ctx: Context) -> Context:
         """A slotted status as printed: "Whenever a player is Attacked with normal damage, they may
@@ -470,21 +478,30 @@ class Checker:
         based on which side is face-up", then each side's line). That sentence is no effect of its own
         (it leaves `status.effects` for `status.tier_moment`): the lines below that name no moment take
         its moment and its `may`."""
-        for site in status.effects:
-            body = site.ast.body if isinstance(site.ast, n.Effect) else ()
-            may = len(body) == 1 and isinstance(body[0], n.May) and len(body[0].body) == 1
-            inner = body[0].body if may else body
-            if len(inner) == 1 and isinstance(inner[0], n.TierEffects) and site.ast.trigger is not None:
+        below = ctx
+        for site in list(status.effects):
+            moment = tier_moment_of(site.ast)
+            if moment is not None and status.tier_moment is None:
                 status.effects = [s for s in status.effects if s is not site]
                 status.tier_moment = site
-                return replace(ctx, tier_moment=site.ast.trigger, tier_may=may)
-            if site.ast is not None and any(isinstance(s, n.TierEffects) for s in n.walk(site.ast)):
-                span = site.ast.span or n.Offsets(0, len(site.text))
+                below = replace(ctx, tier_moment=moment[0], tier_may=moment[1])
+            elif moment is not None:
                 self.at_site(site, Problem(
-                    "C016", "`activate the effects below` is a sentence of its own: the moment, then it",
-                    span.start, span.end,
-                    "write `When you are Attacked, you may activate the effects below.`"))
-        return ctx
+                    "C016", "the moment of the lines below is printed once, and this is a second one", 0,
+                    len(site.text), "keep one `..., you may activate the effects below.` sentence"))
+            else:
+                self.misplaced_tier_effects(site)
+        return below
+
+    def misplaced_tier_effects(self, site: Site) -> None:
+        """`activate the effects below` anywhere but alone after its moment would compile to nothing."""
+        if site.ast is None or tier_moment_of(site.ast) is not None:
+            return
+        if any(isinstance(s, n.TierEffects) for s in n.walk(site.ast)):
+            span = site.ast.span or n.Offsets(0, len(site.text))
+            self.at_site(site, Problem(
+                "C016", "`activate the effects below` is a sentence of its own: the moment, then it",
+                span.start, span.end, "write `When you are Attacked, you may activate the effects below.`"))
 
     def read_as_printed(self, status: Status) -> None:
         """A status effect's printed description holds several effects: `When spent, ...` and `If you
@@ -798,6 +815,7 @@ class Checker:
             effect = _trigger_first(effect)
             if effect.trigger is None and ctx.tier_moment is not None:
                 # a tier's line under `<when>, they may activate the effects below`: that moment
+                self.moment_taken = True
                 body = (n.May(effect.body, span=effect.span),) if ctx.tier_may else effect.body
                 return replace(effect, trigger=ctx.tier_moment, body=body)
             if effect.trigger is None:
@@ -1050,3 +1068,16 @@ def _req_text(site: Site) -> str:
     if isinstance(site.text, list):
         return " ".join(f"[{s}]" for s in site.text)
     return site.text
+
+
+def tier_moment_of(effect) -> tuple | None:
+    """(trigger, whether it says `may`) when the effect is only `<when>, [you may] activate the effects
+    below`: the moment printed above a status's tiers or sides; None for any other effect."""
+    if not isinstance(effect, n.Effect) or effect.trigger is None:
+        return None
+    body = effect.body
+    may = len(body) == 1 and isinstance(body[0], n.May)
+    inner = body[0].body if may else body
+    if len(inner) == 1 and isinstance(inner[0], n.TierEffects):
+        return effect.trigger, may
+    return None

@@ -15,7 +15,7 @@ from dtc import artifact as artifact_mod
 from dtc import nodes as n
 from dtc import phrases
 from dtc.artifact import Artifact
-from dtc.checker import Checker
+from dtc.checker import Checker, tier_moment_of
 from dtc.compiler import Compiler, _Scope
 from dtc.diagnostics import Diagnostic
 from dtc.disasm import describe, format_chunk
@@ -87,7 +87,7 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
     if site.ast is None or any(d.severity == "error" for d in result.diagnostics):
         return result
     result.tree = n.dump(site.ast)
-    if any(isinstance(node, n.TierEffects) for node in n.walk(site.ast)):
+    if tier_moment_of(site.ast) is not None:
         result.note = ("this sentence is the moment of the tiers' effects below it: it runs nothing of its "
                        "own, and each tier's line that names no moment runs at it")
         return result
@@ -129,6 +129,7 @@ def _check(content: Content, hero: Hero, site: Site, kind: str, status: Any,
     if kind == "status":
         ctx.status = status
     checker.check_site(site, scope, ctx)
+    checker.misplaced_tier_effects(site)
     return checker.diags
 
 

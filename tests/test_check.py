@@ -983,3 +983,24 @@ def test_a_status_with_sides_takes_the_moment_printed_above_them(lint_text):
     mend = next(s for s in result.content.heroes[0].statuses if s.name == "Mend")
     assert [(site.side, type(site.ast.trigger).__name__) for site in mend.effects] == [
         ("2", "During"), ("1", "During")]
+
+
+def test_a_second_tiers_moment_or_one_no_line_takes_is_refused(lint_text):
+    """Two `..., you may activate the effects below` sentences linted clean and then failed to compile;
+    a moment every tier line overrides linted clean and did nothing."""
+    moment = "When you are Attacked, you may activate the effects below."
+    twice = PLATED.replace("      - {moment}\n", "      - {moment}\n      - {moment}\n")
+    result = lint_text(MINIMAL_HERO.replace("status_effects:\n", "status_effects:\n" + twice.format(
+        moment=moment, tier="Prevent 2 dmg.")))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert "printed once, and this is a second one" in result.diagnostics[0].message
+    result = lint_text(MINIMAL_HERO.replace("status_effects:\n", "status_effects:\n" + PLATED.format(
+        moment=moment, tier="When Attacked, prevent 2 dmg.")))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert "no line below takes this moment" in result.diagnostics[0].message
+
+
+def test_these_tokens_outside_a_status_text_is_refused(lint_text):
+    result = lint_text(hero_with(one_card("main", "Remove 1 of these tokens.")))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert "`these tokens` only means something in a status effect's text" in result.diagnostics[0].message

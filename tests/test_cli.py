@@ -604,3 +604,15 @@ def test_explain_reads_a_roll_phase_card_on_the_dice_of_the_roll():
     assert main.exit_code != 0 and "needs dice, but nothing is rolled here" in main.output
     wrong = run("explain", "--hero", "druid", "--timing", "roll", text)
     assert wrong.exit_code == 2 and "--timing roll is for --as card" in wrong.output
+
+
+def test_explain_tells_a_tiers_moment_and_refuses_it_mixed_into_a_sentence():
+    """The moment above Armor's tiers runs nothing of its own: said, exit 0; written inside another
+    sentence it is refused (it failed to compile, an internal error)."""
+    moment = ("Whenever a player is Attacked with normal damage, they may activate the effects below based "
+              "on the Armor that is on them.")
+    told = run("explain", "--hero", "forgemaster", "--as", "status", "--status", "Armor", moment)
+    assert told.exit_code == 0 and "note: this sentence is the moment of the tiers' effects" in told.stdout
+    mixed = run("explain", "--hero", "forgemaster", "--as", "status", "--status", "Armor",
+                "When Attacked, deal 1 dmg and activate the effects below.")
+    assert mixed.exit_code == 1 and "error[C016]" in mixed.output and "internal error" not in mixed.output
