@@ -55,10 +55,11 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 8  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+FORMAT_VERSION = 9  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
 # 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
 # second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`; 8:
-# CHANGE_DICE modes 3-6 (a die up or down, to another die's value)
+# CHANGE_DICE modes 3-6 (a die up or down, to another die's value); 9: the triggers `damaged`, `gained`,
+# `spends_status`
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -462,13 +463,16 @@ class _Verifier:
         t = self.obj(t, where)
         on = self.key(t, "on", str, where)
         known = {"during", "turn_edge", "phase_edge", "conclude", "attacked", "attacking", "spent",
-                 "gained_at_limit", "reads", "would_exceed", "any_time", "damaged_by_phase"}
+                 "gained_at_limit", "reads", "would_exceed", "any_time", "damaged_by_phase",
+                 "damaged", "gained", "spends_status"}
         if on not in known:
             self.fail(where, f"unknown trigger {on!r}")
         if "phase" in t:
             self.index(t["phase"], self.data["phases"], where, "phase")
         if "component" in t:
             self.index(t["component"], (hero or {}).get("components", []), where, "component")
+        if "status" in t:
+            self.index(t["status"], self.data["statuses"], where, "status")
         for key in ("damage_type", "except"):
             if t.get(key) not in (None, "any"):
                 self.index(t[key], self.data["damage_types"], where, "damage type")

@@ -868,7 +868,7 @@ def _trigger_first(effect: n.Effect) -> n.Effect:
     return n.Effect(delayed.trigger, effect.once_per_turn, (guarded,), effect.labels, span=effect.span)
 
 
-_OWN_TRIGGERS = (n.Spent, n.GainedAtLimit)
+_OWN_TRIGGERS = (n.Spent, n.GainedAtLimit, n.Gained)
 
 
 def _read_as(text: str, book) -> str:

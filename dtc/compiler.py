@@ -306,8 +306,12 @@ class Compiler:
                     "component": comp, key: getattr(t, key)}
         if isinstance(t, n.DamagedByPhase):
             return {"on": "damaged_by_phase", "phase": self.phase(t.phase)}
+        if isinstance(t, n.Damaged):
+            return {"on": "damaged", "from_status": t.from_status}
+        if isinstance(t, n.SpendsStatus):
+            return {"on": "spends_status", "status": self.status_index(t.status, scope)[0]}
         simple = {n.Attacking: "attacking", n.Spent: "spent", n.GainedAtLimit: "gained_at_limit",
-                  n.AnyTime: "any_time"}
+                  n.Gained: "gained", n.AnyTime: "any_time"}
         return {"on": simple[type(t)]}
 
     def requirement(self, req: n.Requirement) -> dict:

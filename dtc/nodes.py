@@ -370,9 +370,33 @@ class DamagedByPhase:
     span: Offsets | None = _span()
 
 
+@dataclass(frozen=True, slots=True)
+class Damaged:
+    """`When you receive dmg` / `When you are dealt dmg` (from any source: when her Health falls by
+    dmg), `When you receive dmg from a status effect` (a status effect's dmg among it)."""
+
+    from_status: bool = False
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Gained:
+    """`When you gain this token` (a status effect's own text)."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class SpendsStatus:
+    """`When you spend Chi` / `Whenever you spend a Chi token`."""
+
+    status: str
+    span: Offsets | None = _span()
+
+
 Trigger = (
     During | TurnEdge | PhaseEdge | Conclude | Attacked | Attacking | Spent | GainedAtLimit |
-    Reads | WouldExceed | AnyTime | DamagedByPhase
+    Reads | WouldExceed | AnyTime | DamagedByPhase | Damaged | Gained | SpendsStatus
 )
 
 # ----------------------------------------------------------- conditions
@@ -999,7 +1023,8 @@ NODE_TYPES: dict[str, type] = {
         TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, AnyOf,
         OtherResult,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
-        GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, InForm, AtPosition, YouHave, YouDid,
+        GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, Damaged, Gained, SpendsStatus,
+        InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
         Inflict, Remove, Transfer, TierEffects, Spend, Draw, Discard, Search, Shuffle, FoundCards,
         HandCards, Place,

@@ -1256,6 +1256,18 @@ class _Builder(Transformer):
     def damaged_by_phase(self, meta, items):
         return n.DamagedByPhase(items[0], span=_off(meta))
 
+    def damaged(self, meta, items):
+        return n.Damaged(bool(items), span=_off(meta))
+
+    def from_status(self, meta, _):
+        return True
+
+    def gained(self, meta, _):
+        return n.Gained(span=_off(meta))
+
+    def spends_status(self, meta, items):
+        return n.SpendsStatus(items[0], span=_off(meta))
+
     # -- targets
     def chosen(self, meta, items):
         return "chosen_" + items[0]

@@ -440,10 +440,15 @@ def render_trigger(t: Any) -> str:
         return text
     if isinstance(t, n.DamagedByPhase):
         return f"when you receive dmg from an opponent's {t.phase}"
+    if isinstance(t, n.Damaged):
+        return "when you receive dmg" + (" from a status effect" if t.from_status else "")
+    if isinstance(t, n.SpendsStatus):
+        return f"when you spend {t.status}"
     fixed = {
         n.Attacking: "when Attacking",
         n.Spent: "when spent",
         n.GainedAtLimit: "if you gain this token while at Stack Limit",
+        n.Gained: "when you gain this token",
         n.AnyTime: "at any time",
     }
     if type(t) in fixed:

@@ -702,7 +702,9 @@ class Resolver:
             dt = t.damage_type if t.damage_type in (None, "any") else self.damage_type(t.damage_type, t.span)
             et = self.damage_type(t.except_type, t.span) if t.except_type else None
             return replace(t, damage_type=dt, except_type=et)
-        if isinstance(t, (n.Spent, n.GainedAtLimit)) and self.ctx.status is None:
+        if isinstance(t, n.SpendsStatus):
+            return replace(t, status=self.status(t.status, t.span))
+        if isinstance(t, (n.Spent, n.GainedAtLimit, n.Gained)) and self.ctx.status is None:
             self.report("C016", "this trigger only means something in a status effect's text", t.span)
         return t
 

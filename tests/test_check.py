@@ -1004,3 +1004,16 @@ def test_these_tokens_outside_a_status_text_is_refused(lint_text):
     result = lint_text(hero_with(one_card("main", "Remove 1 of these tokens.")))
     assert [c for c, _, _ in codes(result)] == ["C016"]
     assert "`these tokens` only means something in a status effect's text" in result.diagnostics[0].message
+
+
+def test_gaining_this_token_outside_a_status_text_is_refused(lint_text):
+    """`When you gain this token` is a status's own moment: in a card it names no token and would
+    never act, so lint refuses it."""
+    result = lint_text(hero_with(one_card("main", "When you gain this token, gain 1 CP.")))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert "only means something in a status effect's text" in result.diagnostics[0].message
+
+
+def test_spending_an_unknown_status_as_a_moment_is_refused(lint_text):
+    result = lint_text(hero_with(one_card("main", "When you spend Glitter, gain 1 CP.")))
+    assert [c for c, _, _ in codes(result)] == ["C002"]

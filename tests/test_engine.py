@@ -3257,3 +3257,52 @@ def test_the_verifier_refuses_a_skip_the_engine_could_not_make(skips):
         with_skip("Refresh Phase", 0)
     with pytest.raises(artifact.ArtifactError, match="`next turn` mode on Income Phase"):
         with_skip("Income Phase", 1)
+
+
+# ------------------------------------------------------- being hurt as a moment
+HURT_STATUSES = """  - name: Thorns
+    polarity: positive
+    stack_limit: 1
+    effects:
+      - When you receive dmg, deal 1 dmg to your opponent.
+
+  - name: Sulk
+    polarity: positive
+    stack_limit: 1
+    effects:
+      - When you receive dmg from a status effect, gain 1 CP.
+"""
+
+
+def test_being_hurt_sets_off_its_effects_once_and_what_they_deal_lands_at_once(tmp_path):
+    """Issue 20 ("Triggers it needs: when dmg is dealt to you"): the Druid's Upkeep Wound lands 1 dmg
+    on her; her Thorns deals 1 back to the Duelist, and that lands with the same conclusion of the
+    phase, not later. The Duelist holds Thorns too, and it does not answer back: one exchange, no loop.
+    The Wound's dmg is a status effect's, so Sulk gains her 1 CP."""
+    compiled = compiled_with_status(tmp_path, "druid.yaml", HURT_STATUSES)
+    game = new_game(compiled, ["druid", "duelist"], dice=[3])
+    for seat in (0, 1):
+        game.gain_status(seat, status(compiled, "Thorns"), 1, 0)
+    game.gain_status(0, status(compiled, "Sulk"), 1, 0)
+    game.gain_status(0, status(compiled, "Wound"), 1, 0)
+    cp = game.seats[0].cp
+    drive(game.upkeep(0), answers())
+    assert [p.health for p in game.seats] == [49, 49]
+    assert game.seats[0].cp == cp + 1
+    landed = [(e["player"], e["change"]) for e in events(game, "health")]
+    assert landed == [(0, -1), (1, -1)]
+
+
+def test_dmg_from_an_attack_is_not_a_status_effects(tmp_path):
+    """`When you receive dmg from a status effect` does not act on an Attack's dmg; `When you receive
+    dmg` does, after the Attack's dmg lands, with the Attacker as `your opponent`."""
+    compiled = compiled_with_status(tmp_path, "druid.yaml", HURT_STATUSES)
+    game = new_game(compiled, ["druid", "sun-elf"], dice=[1, 1, 1, 5, 6, 2])
+    game.turn_no = 2
+    game.gain_status(1, status(compiled, "Thorns"), 1, 0)
+    game.gain_status(1, status(compiled, "Sulk"), 1, 0)
+    cp = game.seats[1].cp
+    drive(game.roll_phases(0), answers())
+    assert game.seats[1].health == 50 - 4 + 1  # Ferocity 4, Harness the Light heals 1
+    assert game.seats[0].health == 49  # Thorns: 1 back
+    assert game.seats[1].cp == cp

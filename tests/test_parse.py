@@ -237,6 +237,14 @@ TRIGGERS = [
     ("At any time, heal 1.", n.AnyTime()),
     ("When you receive dmg from an opponent's Offensive Roll Phase, heal 1.",
      n.DamagedByPhase("Offensive Roll Phase")),
+    ("When you receive dmg, heal 1.", n.Damaged(False)),
+    ("Whenever you receive dmg, heal 1.", n.Damaged(False)),
+    ("When you are dealt dmg, heal 1.", n.Damaged(False)),
+    ("Whenever you are dealt dmg, heal 1.", n.Damaged(False)),
+    ("If you receive dmg from a status effect, heal 1.", n.Damaged(True)),
+    ("When you gain this token, heal 1.", n.Gained()),
+    ("When you spend Chi, heal 1.", n.SpendsStatus("Chi")),
+    ("Whenever you spend a Chi token, heal 1.", n.SpendsStatus("Chi")),
 ]
 
 

@@ -110,6 +110,13 @@ class Game(GameState):
         # a dial's reading, a Defensive Roll Phase's dmg are looked into only for those that have them
         self.held_triggers = self.status_triggers | _ability_triggers(artifact)
         self.any_time_statuses = {i for i, by_on in enumerate(self.status_on) if "any_time" in by_on}
+        # `When you receive dmg`: who was hurt (and whether a status effect's dmg was among it) since the
+        # dmg last landed, looked after only when some effect of the ruleset has that moment
+        self.watch_damage = "damaged" in self.held_triggers or _component_triggers(artifact, "damaged")
+        self.hurt_now: list[int] = []
+        self.status_dealt: set[int] = set()
+        self.spend_watched = "spends_status" in self.held_triggers or \
+            _component_triggers(artifact, "spends_status")
         self._replaces: dict[int, frozenset[str]] = {}  # `replaces`
         self._edges_named: dict[tuple[str, str], bool] = {}  # `edge_named`
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
@@ -189,8 +196,7 @@ class Game(GameState):
             yield from self.window("income")
             if self.scheduled or self.edge_named(self.phase, "end"):
                 yield from self.phase_edge(a, "end")
-            self.resolve_damage(None)  # what was dealt and prevented in the phase lands at its end
-            self.check_defeat()
+            yield from self.land_damage(None)  # what was dealt and prevented in the phase lands at its end
             if self.over:
                 return
         yield from self.main_phase(a, "Main Phase (1)")
@@ -205,8 +211,7 @@ class Game(GameState):
         yield from self.discard_phase(a)
         self.phase = "end"
         yield from self.turn_edge(a, "end")
-        self.resolve_damage(None)  # dmg dealt as the turn ends lands then, not in the next Upkeep Phase
-        self.check_defeat()
+        yield from self.land_damage(None)  # dmg dealt as the turn ends lands then, not in the next Upkeep
         self.pass_turn(a)
 
     def pass_turn(self, a: int) -> None:
@@ -228,8 +233,7 @@ class Game(GameState):
         if self.scheduled or self.edge_named(self.phase, "end"):
             yield from self.phase_edge(a, "end")
         self.accumulate = False
-        self.resolve_damage(None)
-        self.check_defeat()
+        yield from self.land_damage(None)
 
     def income(self, a: int) -> bool:
         """Whether the Income Phase happens (False: skipped, so it does not happen at all)."""
@@ -297,8 +301,7 @@ class Game(GameState):
             yield from self.phase_edge(a, "end")
         # damage dealt and prevented in this phase land at its end; prevention lasts only "during
         # the phase in which they are played" ("Reducing Damage")
-        self.resolve_damage(None)
-        self.check_defeat()
+        yield from self.land_damage(None)
 
     def discard_phase(self, a: int) -> Generator[Request, Any, None]:
         if self.skipping(a, "Discard Phase"):
@@ -317,8 +320,7 @@ class Game(GameState):
                 self.sell(a, i)
         if self.scheduled or self.edge_named(self.phase, "end"):
             yield from self.phase_edge(a, "end")
-        self.resolve_damage(None)
-        self.check_defeat()
+        yield from self.land_damage(None)
 
     # ================================================================= skips
     def skip_phase(self, player: int, phase: int, next_turn: bool = False) -> None:
@@ -405,7 +407,7 @@ class Game(GameState):
         if self.scheduled or self.edge_named(self.phase, "end"):
             yield from self.phase_edge(a, "end", self._roll_phase_names())
         self.accumulate = False
-        self.resolve_damage(self.attack)
+        yield from self.land_damage(self.attack)
         self.attack = None
         self.ultimate_lock = False
         self.roll, self.roll_faces = [], None  # no dice left to alter once the roll phases end
@@ -596,7 +598,29 @@ class Game(GameState):
         if (attack is not None and attack.ultimate and getattr(ctx, "attack_run", False)
                 and "ultimate" in self.a.damage_types):
             dtype = self.a.damage_types.index("ultimate")
+        if ctx.status is not None and amount > 0:
+            self.status_dealt.add(target)  # `When you receive dmg from a status effect`
         super().deal(ctx, target, amount, dtype, isolated)
+
+    def receive(self, ctx, player, amount, dtype):
+        if ctx.status is not None and amount > 0:
+            self.status_dealt.add(player)
+        super().receive(ctx, player, amount, dtype)
+
+    def spend_token(self, player: int, status: int, index: int) -> None:
+        """The token goes (its `When spent` queued), and what its holder has for spending one of the
+        status (`When you spend Chi, ...`) is queued after it."""
+        tokens = self.seats[player].tokens.get(status, [])
+        held = len(tokens)
+        super().spend_token(player, status, index)
+        if len(tokens) == held or not (self.spend_watched or self.scheduled):
+            return
+
+        def matches(trigger: dict) -> bool:
+            return trigger["status"] == status
+
+        self.queue.extend(self.take_scheduled("spends_status", matches, player)
+                          + self.collect(player, "spends_status", matches))
 
     def damage_coming(self, seat: int) -> bool:
         """Whether a prevention would act on something: dmg on its way, or, while the active player's
@@ -623,6 +647,8 @@ class Game(GameState):
                 taken = final_total(alone, None, self.rules.round_up)
             self.hurt(target, taken, isolated=True)
             self.check_defeat()
+            if self.hurt_now:
+                yield from self.fire_damaged(reland=False)  # what it sets off lands with the phase
 
     def apply_isolated(self) -> None:
         if not self.isolated:
@@ -632,6 +658,40 @@ class Game(GameState):
             self.hurt(target, taken, isolated=True)
         self.isolated.clear()
         self.check_defeat()  # "The moment your health is reduced to 0, you have been defeated"
+
+    def land_damage(self, attack: Attack | None) -> Generator[Request, Any, None]:
+        """The phase's dmg, prevention and healing land (`resolve_damage`), a defeat is seen at once,
+        and then what being hurt sets off acts (`fire_damaged`)."""
+        self.resolve_damage(attack)
+        self.check_defeat()
+        if self.hurt_now:
+            yield from self.fire_damaged()
+
+    def fire_damaged(self, reland: bool = True) -> Generator[Request, Any, None]:
+        """`When you receive dmg, ...`: the effects of each player whose Health fell by dmg, in turn
+        order from the active player (`from a status effect`: when a status effect's dmg was among
+        it); an Attack's Defender has her Attacker. With `reland`, what they deal or heal lands at
+        once, with the conclusion that set them off, and does not set them off again: a "when you
+        receive dmg, deal 1 dmg back" on both sides is one exchange, not a loop."""
+        hurt, self.hurt_now = set(self.hurt_now), []
+        from_status, self.status_dealt = self.status_dealt, set()
+        if self.over is not None:
+            return
+        attack = self.attack
+        for seat in self._turn_orders[self.active]:
+            if seat not in hurt or not self.seats[seat].alive:
+                continue
+            attacker = attack.attacker if attack is not None and attack.defender == seat else None
+
+            def matches(trigger: dict, by_status=seat in from_status) -> bool:
+                return by_status or not trigger.get("from_status")
+
+            defender = seat if attacker is not None else None
+            yield from self.fire_all(seat, "damaged", matches, attacker, defender)
+        if reland and self.over is None:
+            self.resolve_damage(None)
+            self.hurt_now.clear()
+            self.check_defeat()
 
     def resolve_damage(self, attack: Attack | None) -> None:
         """Apply everything collected this phase at once: "all damage, prevention, and/or healing
@@ -674,6 +734,8 @@ class Game(GameState):
             self.event("health", player=seat, change=-damage, health=after, isolated=False)
         else:
             self.event("heal", player=seat, amount=after - p.health, health=after)
+        if after < p.health and (self.watch_damage or self.scheduled):
+            self.hurt_now.append(seat)
         p.health = after
 
     def hurt(self, seat: int, amount: int, isolated: bool = False) -> None:
@@ -682,6 +744,8 @@ class Game(GameState):
         p = self.seats[seat]
         p.health = max(0, p.health - amount)
         self.event("health", player=seat, change=-amount, health=p.health, isolated=isolated)
+        if self.watch_damage or self.scheduled:
+            self.hurt_now.append(seat)
 
     # ============================================================== triggers
     def ctx(self, owner: int, hero: int | None, **kw) -> RunContext:
@@ -1348,6 +1412,12 @@ def _ability_triggers(artifact: Artifact) -> set[str]:
         for ability in hero["abilities"] + [c["ability"] for c in hero["cards"] if c.get("ability")]:
             out.update((e.get("trigger") or {}).get("on") for e in ability.get("effects") or ())
     return out
+
+
+def _component_triggers(artifact: Artifact, on: str) -> bool:
+    """Whether some hero's component has an effect of the moment `on`."""
+    return any((e.get("trigger") or {}).get("on") == on
+               for hero in artifact.heroes for c in hero["components"] for e in c.get("effects", ()))
 
 
 def _spoken(owner: str) -> str:

@@ -143,6 +143,10 @@ class GameState:
         self.active = 0
         self.queue: list[Queued] = []
         self.scheduled: list[tuple[dict, Queued]] = []
+        # the statuses with a `When you gain this token` effect
+        self.gain_triggered = frozenset(
+            i for i, s in enumerate(artifact.statuses)
+            if any((e.get("trigger") or {}).get("on") == "gained" for e in s.get("effects", ())))
         self.failed = False
         self.attempts = 0
         self.max_attempts = rules.roll_attempts
@@ -370,6 +374,8 @@ class GameState:
             if len(tokens) < limit:
                 tokens.append(Token(0, tier))
                 gained += 1
+                if status in self.gain_triggered:
+                    self.queue_status_trigger(player, status, "gained", len(tokens) - 1)
             else:
                 self.queue_status_trigger(player, status, "gained_at_limit")
         if gained and by is not None and by != player:
