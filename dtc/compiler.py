@@ -605,20 +605,37 @@ class _Emitter:
                 self.emit(Op.ROLL_TOTAL, node=c)
             elif c.kind in TURN_COUNTS:
                 self.emit(Op.TURN_COUNT, TURN_COUNTS.index(c.kind), node=c)
-            elif c.kind in ("opponent_status", "opponent_cp", "opponent_cards"):  # read as the opponent
-                self.emit(Op.ACTOR, TARGETS.index("opponent"), node=c)
-                if c.kind == "opponent_cp":
-                    self.emit(Op.GET_CP, node=c)
-                elif c.kind == "opponent_cards":
-                    self.emit(Op.HAND_SIZE, node=c)
-                else:
-                    self.emit(Op.COUNT_STATUS, self.c.status_index(c.what, self.scope)[0], node=c)
-                self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
+            elif c.kind in ("opponent_status", "opponent_cp", "opponent_cards"):  # read as the holder
+                self.holder_condition(c)
+                return
             else:
                 op = {"opponents": Op.COUNT_OPPONENTS, "cp": Op.GET_CP, "cards": Op.HAND_SIZE}[c.kind]
                 self.emit(op, node=c)
             self.emit(Op.PUSH, c.count, node=c)
             self.emit(Op.COMPARE, COMPARISONS.index(c.compare), node=c)
+
+    def holder_condition(self, c: n.YouHave) -> None:
+        """Another player's tokens, CP or cards compared, read as that player; `they` after a chosen
+        player is the one chosen, and when no one was (no teammate to choose) the condition is false."""
+        nobody = None
+        if c.holder == "chosen":
+            self.emit(Op.CHOOSE_PLAYER, TARGETS.index("chosen"), node=c)
+            nobody = self.jump_if_false(c)
+        self.emit(Op.ACTOR, TARGETS.index(c.holder), node=c)
+        if c.kind == "opponent_cp":
+            self.emit(Op.GET_CP, node=c)
+        elif c.kind == "opponent_cards":
+            self.emit(Op.HAND_SIZE, node=c)
+        else:
+            self.emit(Op.COUNT_STATUS, self.c.status_index(c.what, self.scope)[0], node=c)
+        self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
+        self.emit(Op.PUSH, c.count, node=c)
+        self.emit(Op.COMPARE, COMPARISONS.index(c.compare), node=c)
+        if nobody is not None:
+            done = self.jump(c)
+            self.land(nobody)
+            self.emit(Op.PUSH, 0, node=c)
+            self.land(done)
 
     def form(self, name: str) -> tuple[int, int]:
         for i, comp in enumerate(self.scope.hero.components if self.scope.hero else []):

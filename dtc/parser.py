@@ -277,8 +277,9 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         hint = "write `at any time`"
     elif token.value.casefold() in ("less", "most", "fewer", "below", "under"):  # `below` is a keyword too
         hint = _comparison_hint(token.value, text[:where])
-    elif re.search(r"\bif\s+(the\s+|your\s+)?(defender|attacker|target|enemy)\s+has\b", text[:where], re.I):
-        hint = "another player's tokens are tested with `If your opponent has <status>, ...`"
+    elif re.search(r"\bif\s+(the\s+|your\s+)?(target|enemy)\s+has\b", text[:where], re.I):
+        hint = ("another player's tokens are tested with `If your opponent has <status>, ...` (or `the "
+                "Attacker`, `the Defender`, `they` for the player named before)")
     elif re.search(r"\b(on|to|from)\s+(him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
                 "opponent`, or `them` for the player named just before")
@@ -619,6 +620,9 @@ class _Builder(Transformer):
 
     def subject_target(self, meta, items):
         return items[0]
+
+    def subject_they(self, meta, _):
+        return "them"  # the player named last, as `them` (a status effect's text reads `they` as `you`)
 
     def item(self, meta, items):
         return n.Item(int(items[0]), items[1], span=_off(meta))
@@ -1014,8 +1018,8 @@ class _Builder(Transformer):
 
     def opponent_cp(self, meta, items):
         """`If your opponent has 2 or fewer CP`."""
-        compare, count = _comparison(items, "at_least")
-        return n.YouHave(compare, count, "CP", "opponent_cp", span=_off(meta))
+        compare, count = _comparison(items[1:], "at_least")
+        return n.YouHave(compare, count, "CP", "opponent_cp", items[0], span=_off(meta))
 
     def at_position(self, meta, items):
         return n.AtPosition(str(items[0]), items[1], span=_off(meta))
@@ -1039,8 +1043,8 @@ class _Builder(Transformer):
 
     def opponent_cards(self, meta, items):
         """`If your opponent has 4 or more cards in hand`."""
-        compare, count = _comparison(items, "at_least")
-        return n.YouHave(compare, count, "cards", "opponent_cards", span=_off(meta))
+        compare, count = _comparison(items[1:], "at_least")
+        return n.YouHave(compare, count, "cards", "opponent_cards", items[0], span=_off(meta))
 
     def tokens_held(self, meta, items):
         named = len(items) > 1 and isinstance(items[1], str) and items[1] in n.TARGETS
@@ -1108,7 +1112,7 @@ class _Builder(Transformer):
         """`If your opponent has Scorch` (at least 1), `If the opponent has 2 Scorch`."""
         numbers = [i for i in items if isinstance(i, lark.Token) and i.type == "NUMBER"]
         # `compare? NUMBER? name`: a comparison, when written, comes first and is no token
-        words = [i for i in items[:-1] if isinstance(i, str) and not isinstance(i, lark.Token)]
+        words = [i for i in items[1:-1] if isinstance(i, str) and not isinstance(i, lark.Token)]
         compare = words[-1] if words else "at_least"  # `at least 2`, or `2 or more`
         count = int(numbers[0]) if numbers else 1
         what = str(items[-1])
@@ -1120,7 +1124,19 @@ class _Builder(Transformer):
             compare, count = "fewer_than", 1
         compare, count = _at_most(compare, count)
         kind = "opponent_cp" if what.casefold() == "cp" else "opponent_status"
-        return n.YouHave(compare, count, what, kind, span=_off(meta))
+        return n.YouHave(compare, count, what, kind, items[0], span=_off(meta))
+
+    def holder_opponent(self, meta, _):
+        return "opponent"
+
+    def holder_attacker(self, meta, _):
+        return "attacker"
+
+    def holder_defender(self, meta, _):
+        return "defender"
+
+    def holder_them(self, meta, _):
+        return "them"
 
     def at_least(self, meta, _):
         return "at_least"

@@ -404,7 +404,10 @@ def render_condition(c: Any) -> str:
     if c.compare == "fewer_than" and c.count == 1 and not c.what.startswith("{") \
             and c.kind in ("status", "opponent_status", "cp", "opponent_cp"):
         what = "CP" if c.kind.endswith("cp") else c.what
-        return f"if {'your opponent has' if c.kind.startswith('opponent') else 'you have'} no {what}"
+        who = "you have"
+        if c.kind.startswith("opponent"):
+            who = f"{_HOLDER_WORDS.get(c.holder, 'your opponent')} has"
+        return f"if {who} no {what}"
     if c.kind == "roll_total":
         words = {**_HAVE_WORDS, "at_least": "at least ", "exactly": ""}[c.compare]
         return f"if the total rolled is {words}{c.count}"
@@ -412,13 +415,18 @@ def render_condition(c: Any) -> str:
         return f"if you dealt {compare}{c.count} dmg this turn"
     if c.kind == "attacked_this_turn":
         return "if you were Attacked this turn"
+    holder = _HOLDER_WORDS.get(c.holder, "your opponent")
     if c.kind == "opponent_cards":
-        return f"if your opponent has {compare}{c.count} cards in hand"
+        return f"if {holder} has {compare}{c.count} cards in hand"
     if c.kind in ("opponent_status", "opponent_cp"):
-        return f"if your opponent has {compare}{c.count} {c.what}"
+        return f"if {holder} has {compare}{c.count} {c.what}"
     what = {"opponents": "opponent" if c.count == 1 else "opponents", "cp": "CP",
             "cards": "cards in hand"}.get(c.kind, c.what)
     return f"if you have {compare}{c.count} {what}"
+
+
+_HOLDER_WORDS = {"opponent": "your opponent", "attacker": "the Attacker", "defender": "the Defender",
+                 "chosen": "that player"}
 
 
 def render_trigger(t: Any) -> str:

@@ -177,8 +177,8 @@ class Resolver:
         if target == "them":
             named = self.last_target
             if named is None:
-                self.report("C016", "`them` stands for a player named before it, and none is", s.span,
-                            "name who: `on a chosen opponent`, `to the Attacker`, `on your opponent`")
+                self.report("C016", "`they` / `them` stands for a player named before it, and none is",
+                            s.span, "name who: `on a chosen opponent`, `to the Attacker`, `on your opponent`")
                 return s
             target = "chosen" if named in CHOSEN_TARGETS else named
             if target == "chosen" and self.later:
@@ -649,7 +649,8 @@ class Resolver:
             return replace(c, component=name, position=self.one_of(c.position, comp.values, c.span,
                                                                     f"position of {comp.name}"))
         if isinstance(c, n.YouHave) and c.kind.startswith("opponent"):
-            self.last_target = "opponent"  # `If your opponent has Hex, inflict Daze on them`
+            c = self.holder(c)
+            self.last_target = c.holder  # `If your opponent has Hex, inflict Daze on them`
         if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):
             resolved = replace(c, what=self.status(c.what, c.span))
             self.stack_reach(resolved)
@@ -666,6 +667,17 @@ class Resolver:
             self.dial_reach(resolved)
             return resolved
         return c
+
+    def holder(self, c: n.YouHave) -> n.YouHave:
+        """`If they have Hex`: `they` is the player named before (the one chosen, if chosen)."""
+        if c.holder != "them":
+            return c
+        named = self.last_target
+        if named is None or named == "self":
+            self.report("C016", "`they` / `that player` stands for a player named before it, and none is",
+                        c.span, "name who: `If your opponent has ...`, `If the Defender has ...`")
+            return replace(c, holder="opponent")
+        return replace(c, holder="chosen" if named in CHOSEN_TARGETS else named)
 
     def stack_reach(self, c: n.YouHave) -> None:
         """`If you have at least 2 Toxin` where its stack limit is 1 can never hold ("Stack Limits":

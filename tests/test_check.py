@@ -843,7 +843,7 @@ def test_a_printed_status_text_says_when_it_is_spent(lint_text):
 
 def test_them_needs_a_player_named_before_it(lint_text):
     result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.", "effect: Deal 4 dmg to them."))
-    assert "`them` stands for a player named before it" in diag(result, "C016").message
+    assert "`they` / `them` stands for a player named before it" in diag(result, "C016").message
     named = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
                                            "effect: If your opponent has Wound, deal 4 dmg to them."))
     assert codes(named) == []
@@ -875,10 +875,14 @@ def test_an_instead_that_replaces_nothing_is_refused(lint_text):
 
 def test_third_person_phrasings_are_for_status_text_only(lint_text):
     """`They are dealt 2 dmg` in an ability meant the hero herself (the status phrasings fired
-    everywhere): in a card or ability `they` names no one, and lint says to name who."""
+    everywhere): in a card or ability `they` is the player named before, and with none named lint
+    says to name who; named, it is that player."""
     result = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
                                             "effect: Deal 4 dmg. They are dealt 2 dmg."))
-    assert "`they` names no one here" in diag(result, "C005").hint
+    assert "`they` / `them` stands for a player named before it" in diag(result, "C016").message
+    named = lint_text(MINIMAL_HERO.replace("effect: Deal 4 dmg.",
+                                           "effect: Deal 4 dmg to your opponent. They are dealt 2 dmg."))
+    assert codes(named) == []
     status = lint_text(MINIMAL_HERO.replace(
         "      - During your Upkeep Phase, receive 1 dmg.",
         "      - A player afflicted with this token is dealt 1 dmg during their Upkeep Phase."))

@@ -409,6 +409,13 @@ CASES: list[Case] = [
          turns="mine theirs", dice=NO_ATTACK + DRUID_ATTACK + HOOF),
     # core rules, "Turn Breakdown", 2. Income Phase: "Gain 1 CP & draw 1 card"; `instead` replaces
     # what its effect does of that (the card), not the CP
+    # `they` for the player chosen before, as a subject and in a condition (issue 20)
+    card("they", ("Inflict", "Actor", "If", "YouHave"), ("CHOOSE_PLAYER", "INFLICT", "ACTOR", "COUNT_STATUS",
+                                                       "LOSE_CP"),
+         "Inflict Hex on a chosen opponent. If they have 2 Hex, they lose 1 CP.",
+         "the Druid held 1 Hex: now 2, so she loses 1 CP",
+         lambda s: s.now[1].tokens.get("Hex") == 2 and s.change("cp", 1) == -1,
+         setup=lambda g: g.gain_status(1, status_index(g, "Hex"), 1, 0)),
     card("instead", ("Delayed", "During", "Instead"), ("SCHEDULE", "INSTEAD", "DRAW"),
          "During your Income Phase, draw 2 cards instead.",
          "her next Income Phase: 1 CP and 2 cards, not the Income card and 2 more",

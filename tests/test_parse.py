@@ -121,18 +121,20 @@ CONSTRUCTS = [
     ("If Sun Dial is 3, gain 1 CP.",
      (n.If(n.YouHave("exactly", 3, "Sun Dial", "component"), (n.GainCP(N(1)),)),)),
     ("If your opponent has Wound, deal 2 dmg.",
-     (n.If(n.YouHave("at_least", 1, "Wound", "opponent_status"), (n.Deal(N(2), None, None, False),)),)),
+     (n.If(n.YouHave("at_least", 1, "Wound", "opponent_status", "opponent"),
+           (n.Deal(N(2), None, None, False),)),)),
     ("If the opponent has exactly 2 Wound, gain 1 CP.",
-     (n.If(n.YouHave("exactly", 2, "Wound", "opponent_status"), (n.GainCP(N(1)),)),)),
+     (n.If(n.YouHave("exactly", 2, "Wound", "opponent_status", "opponent"), (n.GainCP(N(1)),)),)),
     ("Spend 1 Brew to add 2 dmg.", (n.Cost(N(1), (n.AddDamage(N(2)),), "Brew"),)),
     # what follows `and` is bought too
     ("Spend 1 Brew to heal 2 and gain 1 CP.", (n.Cost(N(1), (n.Heal(N(2)), n.GainCP(N(1))), "Brew"),)),
     ("If your opponent has at least 3 CP, steal 1 CP.",
-     (n.If(n.YouHave("at_least", 3, "CP", "opponent_cp"), (n.StealCP(N(1)),)),)),
+     (n.If(n.YouHave("at_least", 3, "CP", "opponent_cp", "opponent"), (n.StealCP(N(1)),)),)),
     ("If you have a negative status effect, heal 1.",
      (n.If(n.YouHave("at_least", 1, "negative status effect", "status"), (n.Heal(N(1)),)),)),
     ("If your opponent has a negative status effect, heal 1.",
-     (n.If(n.YouHave("at_least", 1, "negative status effect", "opponent_status"), (n.Heal(N(1)),)),)),
+     (n.If(n.YouHave("at_least", 1, "negative status effect", "opponent_status", "opponent"),
+           (n.Heal(N(1)),)),)),
     ("Remove all Wound.", (n.Remove(n.NamedStatus("Wound", None), None, True),)),
     ("Remove all positive status effects from your opponent.",
      (n.Remove(n.NamedStatus("positive status effects", None), "opponent", True),)),
@@ -495,7 +497,7 @@ def test_having_no_tokens_is_fewer_than_one():
     """`If your opponent has no Toxin, ...` was read as a status named `no Toxin`, and the hint said
     `did you mean Toxin?`, the opposite condition (designer QA): `no` means fewer than 1."""
     (guarded,) = body("If your opponent has no Wound, add 2 dmg.")
-    assert guarded.condition == n.YouHave("fewer_than", 1, "Wound", "opponent_status")
+    assert guarded.condition == n.YouHave("fewer_than", 1, "Wound", "opponent_status", "opponent")
     (guarded,) = body("If you have no Shape Shift, heal 1.")
     assert guarded.condition == n.YouHave("fewer_than", 1, "Shape Shift", "status")
     (guarded,) = body("If you have no CP, gain 1 CP.")
@@ -505,14 +507,24 @@ def test_having_no_tokens_is_fewer_than_one():
 
 
 @pytest.mark.parametrize("text, hint", [
-    ("If the Defender has Wound, add 2 dmg.", "another player's tokens are tested with `If your opponent "
-     "has <status>, ...`"),
     ("If your opponent has Wound, inflict 1 Wound on him.", "name who: `on the Attacker`"),
 ])
 def test_wordings_a_designer_writes_point_to_the_languages_own(text, hint):
     """Natural card wordings refused with a bare "expected ..." (designer QA) now say what to write."""
     _, problems = parse_effect(text)
     assert problems[0].hint.startswith(hint)
+
+
+@pytest.mark.parametrize("text, holder, kind", [
+    ("If the Defender has Wound, add 2 dmg.", "defender", "opponent_status"),
+    ("If the Attacker has 3 or more CP, heal 2.", "attacker", "opponent_cp"),
+    ("If they have 2 Wound, heal 2.", "them", "opponent_status"),
+    ("If that player has 4 or more cards in hand, heal 2.", "them", "opponent_cards"),
+])
+def test_a_condition_reads_another_named_player(text, holder, kind):
+    """Issue 20, "they / them / their for the player just named", and the Attacker or Defender."""
+    (guarded,) = body(text)
+    assert (guarded.condition.holder, guarded.condition.kind) == (holder, kind)
 
 
 def test_at_most_is_fewer_than_one_more():
@@ -522,7 +534,7 @@ def test_at_most_is_fewer_than_one_more():
     (guarded,) = body("If you have at most 1 Shape Shift, heal 1.")
     assert guarded.condition == n.YouHave("fewer_than", 2, "Shape Shift", "status")
     (guarded,) = body("If your opponent has at most 2 Wound, heal 1.")
-    assert guarded.condition == n.YouHave("fewer_than", 3, "Wound", "opponent_status")
+    assert guarded.condition == n.YouHave("fewer_than", 3, "Wound", "opponent_status", "opponent")
 
 
 # ------------------------------------------- printed constructs (issue: printed card text)
