@@ -27,6 +27,8 @@ from dtc.opcodes import (
     AT_A_THEN,
     CHOSEN,
     COMPARISONS,
+    MANY,
+    MAX_SEATS,
     OTHER_SIDE,
     TARGETS,
     TURN_COUNTS,
@@ -686,6 +688,11 @@ class _Emitter:
         self.block(s.body)
         self.verb_text = outer
 
+    def s_ChooseUpTo(self, s: n.ChooseUpTo) -> None:
+        at = self.emit(Op.CHOOSE_PLAYERS, TARGETS.index(s.who), s.count, node=s)
+        self.prompt(at, _cap(render_stmt(s)))
+        self.block(s.body)
+
     def s_ForEach(self, s: n.ForEach) -> None:
         self.countable(s.count)
         top = self.chunk.here
@@ -738,6 +745,14 @@ class _Emitter:
         self.prompt(self.emit(Op.PAY_ANY_CP, node=s), "Spend how many CP?")
 
     def s_Actor(self, s: n.Actor) -> None:
+        if s.target in MANY:  # `Each player draws 1 card`: done by each of them, in turn order from hers
+            for k in range(MAX_SEATS):
+                self.emit(Op.ACTOR_NTH, TARGETS.index(s.target), k, node=s)
+                skip = self.jump_if_false(s)
+                self.block((s.action,))
+                self.emit(Op.ACTOR, TARGETS.index("self"), node=s)
+                self.land(skip)
+            return
         target, skip = self.aim(s.target, s)
         self.emit(Op.ACTOR, target, node=s)
         self.block((s.action,))

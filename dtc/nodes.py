@@ -475,6 +475,8 @@ TARGETS = (
     "chosen",  # the player a `chosen` target before it chose (the text's `them`, a list's later items)
     "them",  # as parsed: the player named last; the checker makes it that target, or `chosen`
     "another_player",  # a transfer's other player: one it does not come from
+    "each_player",  # every player (`all players`, `each player`), the effect's owner first
+    "chosen_players",  # the players a `ChooseUpTo` chose (`up to 2 chosen opponents`)
 )
 
 # ----------------------------------------------------------- statements
@@ -861,6 +863,18 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseUpTo:
+    """`Deal 2 dmg to up to 2 chosen opponents`: up to `count` players of the kind `who`
+    (`chosen_opponent` or `chosen_player`) are chosen once, and `body` aims at them
+    (`chosen_players`)."""
+
+    count: int
+    who: str
+    body: tuple
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class RaiseStackLimit:
     """`Increase your Evasive stack limit by 1`: for that player only, for the rest of the game (Marvel
     rulebook, "Increasing Stack Limit")."""
@@ -1012,7 +1026,7 @@ Stmt = (
     SetValue | Flip | Move |
     Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
     RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
-    ForEach | May | Must | Choose | Delayed | Instead
+    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo
 )
 
 NODE_TYPES: dict[str, type] = {
@@ -1034,6 +1048,7 @@ NODE_TYPES: dict[str, type] = {
         Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
         Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
+        ChooseUpTo,
     ]
 }
 

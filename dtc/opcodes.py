@@ -69,6 +69,8 @@ class Op(IntEnum):
     INSTEAD = 23
     CHOOSE_PLAYER = 24
     PAY_ANY_CP = 25
+    CHOOSE_PLAYERS = 26
+    ACTOR_NTH = 27
     # dice
     ROLL = 30
     REROLL = 31
@@ -178,7 +180,12 @@ TARGETS = (
     "self_or_chosen_teammate", "attacker", "defender", "each_opponent",
     "chosen",  # the player CHOOSE_PLAYER chose last in this run (`on a chosen opponent`, then `them`)
     "another_player",  # TRANSFER's second target: a player other than the one the tokens leave
+    "each_player",  # every player still in the game, the effect's owner first (`Each player draws 1 card`)
+    "chosen_players",  # the players CHOOSE_PLAYERS chose last in this run (`up to 2 chosen opponents`)
 )
+# the targets that mean several players: a statement done by them is done by each (ACTOR_NTH)
+MANY = frozenset({"each_opponent", "each_player", "chosen_players"})
+MAX_SEATS = 6  # "5-6 Player Games": the most players a Dice Throne game has
 CHOSEN = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate"})
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
 TURN_COUNTS = ("dealt_this_turn", "attacked_this_turn")  # TURN_COUNT's operand
@@ -241,6 +248,14 @@ _ROWS = [
      "ask which player the target means when several could be (`a chosen player`); what follows aims "
      "at target `chosen`, so a list aimed once (`Inflict Hex, Daze and Venom on a chosen opponent`) is "
      "one choice; push 1, or 0 when no player is it (no teammate in a 1v1 game)"),
+    (Op.CHOOSE_PLAYERS, ("target", "u8"), 0, 0, True,
+     "ask which players, up to the count, the target's kind means (`up to 2 chosen opponents`): what "
+     "follows aims at target `chosen_players`; with no more players than the count and all of them "
+     "opponents, all are chosen without a question"),
+    (Op.ACTOR_NTH, ("target", "u8"), 0, 1, False,
+     "the statement done by each of several players (`Each player draws 1 card`), one at a time: make "
+     "the target's player number k (in turn order from the effect's owner) the actor and push 1, or "
+     "push 0 when there are fewer"),
     (Op.ROLL, ("die",), 1, 0, False, "roll N dice with the seeded RNG; they become the current roll"),
     (Op.REROLL, ("u8",), 1, 0, True,
      "ask which of up to N dice of the current roll to re-roll; re-roll them; 1: only the player's own "

@@ -375,6 +375,14 @@ class _Guard:
 
 
 @dataclass(frozen=True)
+class _UpTo:
+    """`up to 2 chosen opponents` as parsed: `body` makes the statement aiming at it a `ChooseUpTo`."""
+
+    count: int
+    who: str  # chosen_opponent | chosen_player
+
+
+@dataclass(frozen=True)
 class _Damage:
     amount: Any
     damage_type: str | None
@@ -583,9 +591,35 @@ class _Builder(Transformer):
             if isinstance(c, n.Cost) and i + 1 < len(clauses):
                 clauses[i:] = [replace(c, action=c.action + tuple(clauses[i + 1:]))]
                 break
+        clauses = self._choices_of_many(clauses, meta)
         if instead:
             return (n.Instead(tuple(clauses), span=_off(meta)),)
         return tuple(clauses)
+
+    def _choices_of_many(self, clauses: list, meta) -> list:
+        """A clause aimed at `up to N chosen opponents` becomes a `ChooseUpTo` around it, aimed at the
+        players chosen; the clauses after it aimed at the same (`Inflict Hex and Daze on up to 2 chosen
+        opponents`) join it: one choice."""
+        out: list = []
+        for c in clauses:
+            marker = getattr(c, "target", None)
+            if not isinstance(marker, _UpTo):
+                if any(isinstance(getattr(c, f, None), _UpTo) for f in ("source", "dest")):
+                    self.problems.append(Problem(
+                        "C016", "`up to N chosen ...` names the players a statement is done to, not where "
+                        "tokens come from or go", meta.start_pos, meta.end_pos, "name one player: `a chosen "
+                        "opponent`"))
+                    c = replace(c, **{f: "chosen_opponent" for f in ("source", "dest")
+                                      if isinstance(getattr(c, f, None), _UpTo)})
+                out.append(c)
+                continue
+            aimed = replace(c, target="chosen_players")
+            last = out[-1] if out else None
+            if isinstance(last, n.ChooseUpTo) and (last.count, last.who) == (marker.count, marker.who):
+                out[-1] = replace(last, body=last.body + (aimed,))
+            else:
+                out.append(n.ChooseUpTo(marker.count, marker.who, (aimed,), span=c.span or _off(meta)))
+        return out
 
     def instead(self, meta, _):
         return "instead"
@@ -1299,6 +1333,15 @@ class _Builder(Transformer):
 
     def each_opponent(self, meta, _):
         return "each_opponent"
+
+    def each_player(self, meta, _):
+        return "each_player"
+
+    def up_to_opponents(self, meta, items):
+        return _UpTo(int(items[0]), "chosen_opponent")
+
+    def up_to_players(self, meta, items):
+        return _UpTo(int(items[0]), "chosen_player")
 
     def opponent(self, meta, _):
         return "opponent"

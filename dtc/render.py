@@ -20,6 +20,8 @@ _TARGETS = {
     "attacker": "the Attacker",
     "defender": "the Defender",
     "each_opponent": "each opponent",
+    "each_player": "each player",
+    "chosen_players": "the players chosen",
     "chosen": "them",  # the player chosen before
     "another_player": "another player",
     "them": "them",
@@ -339,6 +341,8 @@ _STMT = {
         f". Otherwise, {render_body(s.orelse)}" if s.orelse else ""),
     n.On: lambda s: f"on {render_test(s.test)}, {render_body(s.body)}",
     n.ForEach: lambda s: f"for each {render_countable(s.count)}, {render_body(s.body)}",
+    n.ChooseUpTo: lambda s: render_body(s.body).replace(
+        "the players chosen", f"up to {s.count} chosen {s.who.removeprefix('chosen_')}s", 1),
     n.May: lambda s: f"you may {render_body(s.body)}",
     n.Must: lambda s: f"you must {render_body(s.body)}",
     n.Choose: _choose,

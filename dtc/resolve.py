@@ -16,7 +16,7 @@ from typing import Any
 
 from dtc import dice
 from dtc import nodes as n
-from dtc.opcodes import CHOSEN
+from dtc.opcodes import CHOSEN, MANY
 from dtc.parser import Problem, core_word_guess, parse_effect
 from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
@@ -158,8 +158,8 @@ class Resolver:
             self.report("C016", "a transfer moves tokens of a named status effect, not `this token`", s.span,
                         "name it: `Transfer 1 Hex to a chosen opponent.`")
             return s
-        if "each_opponent" in (s.source, s.dest):
-            self.report("C016", "tokens move from one player to one other, not to or from each opponent",
+        if {s.source, s.dest} & MANY:
+            self.report("C016", "tokens move from one player to one other, not to or from several",
                         s.span, "name one: `to a chosen opponent`, `from your opponent`")
         elif (s.source or "self") == s.dest:
             self.report("C016", "the tokens would go to the player they come from", s.span,
@@ -542,11 +542,17 @@ class Resolver:
         if found is None or self.lookup_status(found.group("name")) is None:
             return None
         effect, problems = parse_effect(f"{word} {text}.", self.scope.book_for(self.ctx.kind))
-        if effect is None or problems or len(effect.body) != 1 or type(effect.body[0]) is not type(base):
+        if effect is None or problems or len(effect.body) != 1:
             return None
         stmt = effect.body[0]
+        many = stmt if isinstance(stmt, n.ChooseUpTo) and len(stmt.body) == 1 else None
+        if many is not None:  # `... and Venom on up to 2 chosen opponents`
+            stmt = many.body[0]
+        if type(stmt) is not type(base):
+            return None
         name = self.status(stmt.status.name, span)
-        return replace(stmt, status=n.NamedStatus(name, None, span=span), span=span)
+        stmt = replace(stmt, status=n.NamedStatus(name, None, span=span), span=span)
+        return replace(many, body=(stmt,), span=span) if many is not None else stmt
 
     # -- verbs
     def expand(self, call: n.VerbCall) -> n.VerbCall:
@@ -912,7 +918,22 @@ def _alterations_first(body: list) -> list:
 def _share_targets(out: list, joined: list[bool]) -> list:
     """`Inflict Hex, Daze, and Venom on a chosen opponent`: where the list's last item goes, every
     item before it in the list goes too; a chosen player is chosen once, by the first item, and the
-    others go to the one chosen (`A chosen player gains Protect & Evasive`: one question)."""
+    others go to the one chosen (`A chosen player gains Protect & Evasive`: one question); a list
+    ending `on up to 2 chosen opponents` is one choice of players, and every item goes to them."""
+    end = len(out) - 1
+    while end > 0:
+        last = out[end]
+        if isinstance(last, n.ChooseUpTo) and joined[end]:
+            inner, at = last.body[0], end
+            while at > 0 and joined[at] and type(out[at - 1]) is type(inner) \
+                    and _aimed_at(out[at - 1]) is None:
+                at -= 1
+            items = tuple(_aim(s, "chosen_players") for s in out[at:end])
+            out[at:end + 1] = [replace(last, body=items + last.body)]
+            joined[at:end + 1] = [joined[at]]
+            end = at - 1
+            continue
+        end -= 1
     for end in range(len(out) - 1, 0, -1):
         last = out[end]
         who = _aimed_at(last)

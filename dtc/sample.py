@@ -21,6 +21,7 @@ from dtc.vm import (
     ChooseItems,
     ChooseOption,
     ChoosePlayer,
+    ChoosePlayers,
     PickNumber,
     Request,
     RunContext,
@@ -125,6 +126,11 @@ class SampleState:
             return [ctx.chosen] if ctx.chosen is not None else []  # no one could be chosen: no one
         if who == "chosen_player":
             return [p.seat for p in self.seats]
+        if who == "each_player":
+            n = len(self.seats)
+            return [(ctx.owner + k) % n for k in range(n)]
+        if who == "chosen_players":
+            return list(ctx.chosen_many)
         if who == "another_player":
             other = ctx.chosen if ctx.chosen is not None else ctx.owner
             return [p.seat for p in self.seats if p.seat != other]
@@ -479,6 +485,8 @@ def first_answer(request: Request) -> Any:
         return list(range(min(request.most, len(request.roll))))
     if isinstance(request, ChoosePlayer):
         return request.players[0]
+    if isinstance(request, ChoosePlayers):
+        return list(request.players[:request.most])
     if isinstance(request, ChooseItems):
         return list(range(min(max(request.least, 1), request.most)))
     if isinstance(request, ChooseDirection):

@@ -49,6 +49,7 @@ _HAS_SYMBOL, _HAS_VALUE, _GAIN, _THEN = int(Op.HAS_SYMBOL), int(Op.HAS_VALUE), i
 _JUMP, _ROLL, _ADD_DMG, _HEAL = int(Op.JUMP), int(Op.ROLL), int(Op.ADD_DMG), int(Op.HEAL)
 _INFLICT, _RAISE, _LOWER, _MAY = int(Op.INFLICT), int(Op.RAISE), int(Op.LOWER), int(Op.MAY)
 _GAIN_CP, _INSTEAD, _CHOOSE = int(Op.GAIN_CP), int(Op.INSTEAD), int(Op.CHOOSE)
+_ACTOR_NTH = int(Op.ACTOR_NTH)
 _ASKS = frozenset(int(op) for op, info in TABLE.items() if info.asks)
 # Valeria marks that ask where: (options method, mark method, what the player is choosing)
 _SHEET_CHOICES = {
@@ -192,6 +193,18 @@ class ChoosePlayer(Request):
     helps (a status gained, a heal), or None when the VM cannot tell."""
 
     players: tuple[int, ...]
+    purpose: str
+    text: str = ""
+    hostile: bool | None = None
+
+
+@dataclass(slots=True)
+class ChoosePlayers(Request):
+    """Up to `most` of `players` (`up to 2 chosen opponents`). Answer: a list of distinct members of
+    `players`, at most `most` long (none is an answer). `text` and `hostile` as for ChoosePlayer."""
+
+    players: tuple[int, ...]
+    most: int
     purpose: str
     text: str = ""
     hostile: bool | None = None
@@ -382,6 +395,7 @@ class RunContext:
     # trigger did: narration names it where nothing before says where dmg or prevention came from
     source: str = ""
     chosen: int | None = None  # the player CHOOSE_PLAYER chose (target `chosen`, the text's `them`)
+    chosen_many: tuple[int, ...] = ()  # the players CHOOSE_PLAYERS chose (target `chosen_players`)
     paid: int = 0  # the CP paid last (`per CP spent`)
     removed: int = 0  # the tokens removed last (`per token removed`)
 
@@ -857,6 +871,11 @@ class VM:
                 count = counter[0]
                 if jump is not None:
                     pc = jump
+            elif op == _ACTOR_NTH:  # the k-th of several players does the statement (or none is left)
+                players = state.players(ctx, TARGETS[a])
+                if b < len(players):
+                    actor = players[b]
+                push(int(b < len(players)))
             elif op == _INSTEAD:
                 replaced = True
             else:
@@ -1059,6 +1078,15 @@ class VM:
                 return actor, None
             answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
             push(self._member(answer, choices))
+        elif op == Op.CHOOSE_PLAYERS:
+            players = tuple(state.players(ctx, TARGETS[a]))
+            opponents = set(state.players(ctx, "each_opponent"))
+            if len(players) <= b and set(players) <= opponents:
+                ctx.chosen_many = players  # all of them: no one spares an opponent what "up to" offers
+            else:
+                answer = yield ChoosePlayers(owner, ctx.owner, players, b, TARGETS[a],
+                                             self._prompt(chunk, ins), self._hostile(chunk_index, ins.offset))
+                ctx.chosen_many = self._some_players(answer, players, b)
         elif op == Op.CHOOSE_PLAYER and not state.players(ctx, TARGETS[a]):
             ctx.chosen = None
             stack.append(0)  # no one to choose (`a chosen teammate` in a 1v1 game): the part is skipped
@@ -1244,6 +1272,12 @@ class VM:
         if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:
             raise VMError(f"answer an {what} number from 0 to {count - 1}, not {answer!r}")
         return answer
+
+    def _some_players(self, answer, players: tuple[int, ...], most: int) -> tuple[int, ...]:
+        if not isinstance(answer, (list, tuple)) or len(answer) > most or len(set(answer)) != len(answer) \
+                or any(isinstance(p, bool) or p not in players for p in answer):
+            raise VMError(f"answer up to {most} different players of {list(players)}, not {answer!r}")
+        return tuple(p for p in players if p in answer)  # in turn order, whatever order they were named
 
     def _member(self, answer, choices) -> int:
         if answer not in choices or isinstance(answer, bool):

@@ -409,6 +409,15 @@ CASES: list[Case] = [
          turns="mine theirs", dice=NO_ATTACK + DRUID_ATTACK + HOOF),
     # core rules, "Turn Breakdown", 2. Income Phase: "Gain 1 CP & draw 1 card"; `instead` replaces
     # what its effect does of that (the card), not the CP
+    # several players: `up to N chosen opponents` (all of them, with no more opponents than N: no
+    # question) and `each player` (each does it, the card's player first)
+    card("up-to-opponents", ("ChooseUpTo", "Deal"), ("CHOOSE_PLAYERS", "DEAL"),
+         "Deal 2 dmg to up to 2 chosen opponents.",
+         "played in her Main Phase: the Druid, her only opponent, takes 2 dmg",
+         lambda s: s.change("hp", 1) == -2 and s.change("hp") == 0),
+    card("each-player", ("Actor", "Draw"), ("ACTOR_NTH", "DRAW"), "Each player draws 1 card.",
+         "played in her Main Phase: she draws 1 card, and then the Druid does",
+         lambda s: [e["player"] for e in s.told("draw")] == [0, 1] and s.change("hand", 1) == 1),
     # `they` for the player chosen before, as a subject and in a condition (issue 20)
     card("they", ("Inflict", "Actor", "If", "YouHave"), ("CHOOSE_PLAYER", "INFLICT", "ACTOR", "COUNT_STATUS",
                                                        "LOSE_CP"),

@@ -822,6 +822,30 @@ def test_picking_every_item_there_is_asks_nothing_and_hints_plainly(compiled):
     assert said.count("  ? give 1 number from 1 to 2") == 2
 
 
+def test_up_to_n_chosen_players_is_asked_as_players_and_bots_help_themselves(compiled):
+    """`Up to 2 chosen players gain Protect` (issue 20, "up to 2 chosen opponents"): a player types
+    players (nonsense and one too many are asked again, Enter is none); the heuristic bot gives a help
+    to herself alone and a harm to her opponents."""
+    from dtc.agents.bots import HeuristicBot
+    from dtc.agents.human import Human
+    from dtc.dicethrone.engine import Game
+    from dtc.vm import ChoosePlayers
+
+    game = Game(compiled, [0, 1], 1)
+    typed, said = iter(["P7", "P1 P2 P2", "p2, P1"]), []
+    human = Human(read=lambda prompt: said.append(prompt) or next(typed), say=said.append)
+    human.asked = True
+    ask = ChoosePlayers("Rally", 0, (0, 1), 2, "chosen_player", "Up to 2 chosen players gain Protect", False)
+    assert sorted(human.answer(game, ask)) == [0, 1]
+    assert said.count("  ? type up to 2 different players of P1, P2, such as `P2`, or press Enter") == 2
+    typed = iter([""])
+    assert human.answer(game, ask) == []
+    bot = HeuristicBot(seed=1)
+    assert bot.answer(game, ask) == [0]
+    harm = ChoosePlayers("Volley", 0, (0, 1), 1, "chosen_player", "Deal 2 dmg to up to 1 chosen player", True)
+    assert bot.answer(game, harm) == [1]
+
+
 
 def test_a_may_question_shows_what_its_effect_does_either_way(compiled):
     """The Dawn side's "you may add dmg equal to the Sun Dial value" is followed, yes or no, by "At

@@ -33,6 +33,7 @@ from dtc.vm import (
     ChooseItems,
     ChooseOption,
     ChoosePlayer,
+    ChoosePlayers,
     PickNumber,
     Request,
     YesNo,
@@ -92,6 +93,8 @@ def random_vm_answer(r: random.Random, request: Request) -> Any:
         return picks
     if isinstance(request, ChoosePlayer):
         return r.choice(request.players)
+    if isinstance(request, ChoosePlayers):
+        return r.sample(request.players, r.randint(0, min(request.most, len(request.players))))
     if isinstance(request, ChooseItems):
         count = r.randint(request.least, request.most)
         return r.sample(range(len(request.items)), count)
@@ -899,6 +902,14 @@ class HeuristicBot:
             if request.hostile is False and request.player in request.players:
                 return request.player
             return request.players[0]
+        if isinstance(request, ChoosePlayers):  # harm opponents (the weakest first), help herself
+            others = sorted((p for p in request.players if p != request.player),
+                            key=lambda p: game.seats[p].health)
+            if request.hostile:
+                return others[:request.most]
+            if request.player in request.players:
+                return [request.player]
+            return list(request.players[:request.most]) if request.hostile is None else []
         if isinstance(request, ChooseItems):
             if request.purpose in ("place", "double the effect"):
                 return list(range(request.most))

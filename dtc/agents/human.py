@@ -34,6 +34,7 @@ from dtc.vm import (
     ChooseOption,
     ChoosePlace,
     ChoosePlayer,
+    ChoosePlayers,
     PickNumber,
     Request,
     YesNo,
@@ -396,6 +397,24 @@ class Human:
         return self.ask(f"choose a player ({names}) > ",
                         lambda t: int(t[1:]) - 1 if t.upper().startswith("P") and _digits(t[1:])
                         and int(t[1:]) - 1 in r.players else None, f"type one of {names}")
+
+    def on_ChoosePlayers(self, game, r: ChoosePlayers):
+        names = ", ".join(f"P{p + 1}" for p in r.players)
+        if r.text and r.text != r.owner:
+            self.say(f"{spoken(r.owner)}: {r.text}")
+
+        def players(t: str):
+            if t in ("", "0", "none"):
+                return []
+            picked = [int(w[1:]) - 1 if w.upper().startswith("P") and _digits(w[1:]) else None
+                      for w in t.replace(",", " ").split()]
+            if None in picked or len(set(picked)) != len(picked) or len(picked) > r.most \
+                    or any(p not in r.players for p in picked):
+                return None
+            return picked
+
+        return self.ask(f"choose up to {r.most} of {names} (Enter: none) > ", players,
+                        f"type up to {r.most} different players of {names}, such as `P2`, or press Enter")
 
     def on_ChooseItems(self, game, r: ChooseItems):
         self.say(f"{spoken(r.owner)}: {r.purpose}")

@@ -183,6 +183,11 @@ class GameState:
             return [ctx.chosen] if ctx.chosen is not None else []  # no one could be chosen: no one
         if who == "chosen_player":
             return [p.seat for p in self.seats if p.alive]
+        if who == "each_player":  # the owner first, then in turn order
+            n = len(self.seats)
+            return [s for s in ((ctx.owner + k) % n for k in range(n)) if self.seats[s].alive]
+        if who == "chosen_players":  # those CHOOSE_PLAYERS chose
+            return [s for s in ctx.chosen_many if self.seats[s].alive]
         if who == "another_player":  # not the one chosen before (where tokens leave), else not oneself
             other = ctx.chosen if ctx.chosen is not None else ctx.owner
             return [p.seat for p in self.seats if p.alive and p.seat != other]
