@@ -813,6 +813,15 @@ class Checker:
             return effect  # `Persistent.` alone: a label, nothing that happens
         if ctx.kind in NEEDS_TRIGGER:
             effect = _trigger_first(effect)
+            once = effect.trigger
+            if (isinstance(once, n.TurnEdge) and once.whose != "your") or (isinstance(once, n.During)
+                                                                            and once.next):
+                span = once.span or n.Offsets(0, len(site.text))
+                self.at_site(site, Problem(
+                    "C016", f"a {ctx.kind} effect acts every time its moment comes: `next` and `this turn` "
+                    "happen once", span.start, span.end,
+                    "write `At the start of your turn, ...` (each turn), or say it on a card or an ability, "
+                    "where the sentence is scheduled once"))
             if effect.trigger is None and ctx.tier_moment is not None:
                 # a tier's line under `<when>, they may activate the effects below`: that moment
                 self.moment_taken = True

@@ -291,7 +291,8 @@ class Compiler:
         if isinstance(t, n.During):
             return {"on": "during", "phase": self.phase(t.phase)}
         if isinstance(t, n.TurnEdge):
-            return {"on": "turn_edge", "edge": t.edge}
+            # `this turn`: the turn under way, whoever's (scheduled for no one's own turn edge)
+            return {"on": "turn_edge", "edge": t.edge, **({"this": True} if t.whose == "this" else {})}
         if isinstance(t, n.PhaseEdge):
             return {"on": "phase_edge", "edge": t.edge, "phase": self.phase(t.phase)}
         if isinstance(t, n.Conclude):

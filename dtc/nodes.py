@@ -274,17 +274,21 @@ DiceTest = Requirement | ValueRange | AnyOf | OtherResult
 
 @dataclass(frozen=True, slots=True)
 class During:
-    """`During your Upkeep Phase`."""
+    """`During your Upkeep Phase`; `During your next Upkeep Phase` (`next`: once, so only where a
+    trigger schedules its sentence, in a card or an ability)."""
 
     phase: str
+    next: bool = False
     span: Offsets | None = _span()
 
 
 @dataclass(frozen=True, slots=True)
 class TurnEdge:
-    """`At the start/end/conclusion of your turn`."""
+    """`At the start/end/conclusion of your turn`; `whose`: `your` (every one of her turns), `next`
+    (`of your next turn`: once), `this` (`At the end of this turn`: the turn under way, whoever's)."""
 
     edge: str
+    whose: str = "your"
     span: Offsets | None = _span()
 
 

@@ -1250,8 +1250,17 @@ class _Builder(Transformer):
     def during(self, meta, items):
         return n.During(items[0], span=_off(meta))
 
+    def during_next(self, meta, items):
+        return n.During(items[0], True, span=_off(meta))
+
     def turn_edge(self, meta, items):
         return n.TurnEdge(items[0], span=_off(meta))
+
+    def turn_edge_next(self, meta, items):
+        return n.TurnEdge(items[0], "next", span=_off(meta))
+
+    def turn_edge_this(self, meta, items):
+        return n.TurnEdge(items[0], "this", span=_off(meta))
 
     def phase_edge(self, meta, items):
         return n.PhaseEdge(items[0], items[1], span=_off(meta))

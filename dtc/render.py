@@ -436,9 +436,10 @@ _HOLDER_WORDS = {"opponent": "your opponent", "attacker": "the Attacker", "defen
 def render_trigger(t: Any) -> str:
     """A trigger, lowercase first word."""
     if isinstance(t, n.During):
-        return f"during your {t.phase}"
+        return f"during your {'next ' if t.next else ''}{t.phase}"
     if isinstance(t, n.TurnEdge):
-        return f"at the {t.edge} of your turn"
+        whose = {"your": "your turn", "next": "your next turn", "this": "this turn"}[t.whose]
+        return f"at the {t.edge} of {whose}"
     if isinstance(t, n.PhaseEdge):
         return f"at the {t.edge} of the {t.phase}"
     if isinstance(t, n.Conclude):

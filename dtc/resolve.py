@@ -710,6 +710,9 @@ class Resolver:
             self.warn("C007", f"{comp.name} runs from {low} to {high}: this condition can never hold", c.span)
 
     def trigger(self, t):
+        if isinstance(t, n.TurnEdge) and t.whose == "this" and t.edge == "start":
+            self.report("C016", "this turn has begun already: its start is past", t.span,
+                        "write `At the start of your next turn, ...` or `At the end of this turn, ...`")
         if isinstance(t, (n.During, n.Conclude, n.DamagedByPhase)):
             return replace(t, phase=self.phase(t.phase, t.span))
         if isinstance(t, n.PhaseEdge):

@@ -1010,6 +1010,19 @@ def test_these_tokens_outside_a_status_text_is_refused(lint_text):
     assert "`these tokens` only means something in a status effect's text" in result.diagnostics[0].message
 
 
+def test_next_and_this_turn_are_refused_where_an_effect_acts_every_time(lint_text):
+    """A passive's `At the start of your next turn` would act every turn, not once: refused; on a card
+    it is scheduled once and is accepted. `At the start of this turn` is past: refused anywhere."""
+    passive = MINIMAL_HERO.replace("      - During your Upkeep Phase, receive 1 dmg.",
+                                   "      - At the start of your next turn, receive 1 dmg.")
+    result = lint_text(passive)
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert "`next` and `this turn` happen once" in result.diagnostics[0].message
+    assert codes(lint_text(hero_with(one_card("main", "At the start of your next turn, gain 1 CP.")))) == []
+    past = lint_text(hero_with(one_card("main", "At the start of this turn, gain 1 CP.")))
+    assert [c for c, _, _ in codes(past)] == ["C016"]
+
+
 def test_gaining_this_token_outside_a_status_text_is_refused(lint_text):
     """`When you gain this token` is a status's own moment: in a card it names no token and would
     never act, so lint refuses it."""

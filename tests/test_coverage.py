@@ -462,6 +462,12 @@ CASES: list[Case] = [
          "If you were Attacked this turn, gain 1 CP.", "attacked by the Druid, she gains 1 CP as his Roll "
          "Phase ends", lambda s: s.change("cp") == 1, timing="instant", window="roll_end", turns="theirs",
          dice=DRUID_ATTACK + HOOF),
+    # `this turn`: the turn under way, whoever's; played in the Druid's turn, at the end of his turn
+    # (`At the end of your turn` would wait for hers)
+    card("this-turn", ("Delayed", "TurnEdge"), ("SCHEDULE", "GAIN_CP"), "At the end of this turn, gain 1 CP.",
+         "played as the Druid's Roll Phase ends: 1 CP as his turn ends",
+         lambda s: s.change("cp") == 1 and s.kinds("cp", "turn")[-1] == "cp", timing="instant",
+         window="roll_end", turns="theirs", dice=DRUID_ATTACK + HOOF),
     card("label", ("Label", "AddDamage"), ("ADD_DMG",), "Attack Modifier. Add 2 dmg.",
          "Strike's 3 dmg and 2 more", lambda s: s.change("hp", 1) == -5, timing="roll",
          dice=STRIKE + PAWS),

@@ -1037,6 +1037,8 @@ class Game(GameState):
                                    or not self.has_trigger(a, "turn_edge", edge, matches)):
             return
         yield from self.fire_scheduled("turn_edge", matches, a)
+        if self.scheduled and edge != "start":  # `At the end of this turn`, said in anyone's turn
+            yield from self.fire_scheduled("turn_edge", lambda t: t.get("this", False) and matches(t))
         yield from self.fire(a, "turn_edge", matches)
 
     def edge_named(self, phase: str, edge: str) -> bool:
