@@ -707,12 +707,19 @@ class _Emitter:
         self.emit(Op.POP, node=s)
 
     def s_Choose(self, s: n.Choose) -> None:
-        at = self.chunk.emit_choose(len(s.options), self.line(s))
-        self.prompt(at, [_cap(render_body(o)) for o in s.options])
+        self.choose_of(s, s.options, s.count)
+
+    def choose_of(self, s: n.Choose, options: tuple, count: int) -> None:
+        """One CHOOSE among `options`; after each, with more to choose, a CHOOSE among the others
+        (`Choose two`: two different options, in the order chosen)."""
+        at = self.chunk.emit_choose(len(options), self.line(s))
+        self.prompt(at, [_cap(render_body(o)) for o in options])
         ends = []
-        for i, option in enumerate(s.options):
+        for i, option in enumerate(options):
             self.chunk.patch_u16(at + 2 + 2 * i, self.chunk.here)
             self.block(option)
+            if count > 1:
+                self.choose_of(s, options[:i] + options[i + 1:], count - 1)
             ends.append(self.jump(s))
         for end in ends:
             self.land(end)

@@ -978,9 +978,11 @@ class Must:
 
 @dataclass(frozen=True, slots=True)
 class Choose:
-    """`Choose one: ..., or ...`: exactly one option resolves."""
+    """`Choose one: ..., or ...`: exactly one option resolves; `Choose two: ...`: `count` different
+    options, one after the other, in the order chosen."""
 
     options: tuple
+    count: int = 1
     span: Offsets | None = _span()
 
 

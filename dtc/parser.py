@@ -626,7 +626,8 @@ class _Builder(Transformer):
 
     def choose(self, meta, items):
         options = tuple(i for i in items if not isinstance(i, Token))
-        return (n.Choose(options, span=_off(meta)),)
+        count = next((int(i) for i in items if isinstance(i, Token) and i.type == "NUMBER"), 1)
+        return (n.Choose(options, count, span=_off(meta)),)
 
     def option(self, meta, items):
         guards = [i for i in items if isinstance(i, _Guard)]

@@ -278,7 +278,8 @@ def _heal(s: n.Heal) -> str:
 
 
 def _choose(s: n.Choose) -> str:
-    return "choose one: " + ", or ".join(render_body(o) for o in s.options)
+    how_many = "one" if s.count == 1 else str(s.count)
+    return f"choose {how_many}: " + ", or ".join(render_body(o) for o in s.options)
 
 
 _STMT = {

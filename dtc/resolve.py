@@ -22,6 +22,7 @@ from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
+MAX_CHOSEN_OPTIONS = 3  # `Choose three: ...`: each choice is compiled with the ones left after it
 CHOSEN_TARGETS = CHOSEN | {"chosen"}  # a player chosen, or the one chosen before
 GENERIC_STATUSES = {
     "status effect", "status effects", "positive status effect", "positive status effects",
@@ -357,6 +358,13 @@ class Resolver:
                        orelse=self.body(s.orelse))
 
     def s_Choose(self, s, _):
+        if not 1 <= s.count < len(s.options):
+            self.report("C016", f"`choose {s.count}` of {len(s.options)} options: there must be more options "
+                        "than are chosen", s.span, "to do them all, write them as one sentence: `Gain 1 CP "
+                        "and draw 1 card.`")
+        elif s.count > MAX_CHOSEN_OPTIONS:
+            self.report("C016", f"`choose {s.count}`: at most {MAX_CHOSEN_OPTIONS} options are chosen",
+                        s.span)
         return replace(s, options=tuple(self.body(o) for o in s.options))
 
     def s_Delayed(self, s, _):

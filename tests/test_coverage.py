@@ -462,6 +462,11 @@ CASES: list[Case] = [
          "If you were Attacked this turn, gain 1 CP.", "attacked by the Druid, she gains 1 CP as his Roll "
          "Phase ends", lambda s: s.change("cp") == 1, timing="instant", window="roll_end", turns="theirs",
          dice=DRUID_ATTACK + HOOF),
+    # `Choose two`: two different options, the second asked among the ones left
+    card("choose-two", ("Choose", "GainCP", "Draw"), ("CHOOSE", "GAIN_CP", "DRAW"),
+         "Choose two: gain 2 CP, or draw 1 card, or heal 2.",
+         "she takes the first option twice over: 2 CP, then (the CP gone from the list) a card",
+         lambda s: s.change("cp") == 2 and bool(s.told("draw", player=0)) and s.change("hp") == 0),
     # `this turn`: the turn under way, whoever's; played in the Druid's turn, at the end of his turn
     # (`At the end of your turn` would wait for hers)
     card("this-turn", ("Delayed", "TurnEdge"), ("SCHEDULE", "GAIN_CP"), "At the end of this turn, gain 1 CP.",
