@@ -817,6 +817,9 @@ class _Emitter:
     def s_AddDamage(self, s) -> None:
         self._amount_then(Op.ADD_DMG, s)
 
+    def s_DoubleAttack(self, s) -> None:
+        self.emit(Op.DOUBLE_DMG, node=s)
+
     def s_Heal(self, s) -> None:
         self._amount_then(Op.HEAL, s)
 

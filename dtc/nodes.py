@@ -867,6 +867,13 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
+class DoubleAttack:
+    """`Double the dmg of this Attack`: a multiplier on the Attack's incoming dmg ("Final DMG Total")."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseUpTo:
     """`Deal 2 dmg to up to 2 chosen opponents`: up to `count` players of the kind `who`
     (`chosen_opponent` or `chosen_player`) are chosen once, and `body` aims at them
@@ -1032,7 +1039,7 @@ Stmt = (
     SetValue | Flip | Move |
     Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
     RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
-    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo
+    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo | DoubleAttack
 )
 
 NODE_TYPES: dict[str, type] = {
@@ -1054,7 +1061,7 @@ NODE_TYPES: dict[str, type] = {
         Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
         Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
-        ChooseUpTo,
+        ChooseUpTo, DoubleAttack,
     ]
 }
 

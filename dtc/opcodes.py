@@ -99,6 +99,7 @@ class Op(IntEnum):
     ATTACK_BECOMES = 56
     FAIL_PHASE = 57
     SKIP = 58
+    DOUBLE_DMG = 59
     # health and CP
     HEAL = 60
     GAIN_CP = 61
@@ -289,6 +290,9 @@ _ROWS = [
      "deal N dmg of the type to the target; last operand 1 = an isolated instance"),
     (Op.RECEIVE, ("dtype",), 1, 0, False, "the actor receives N dmg of the type"),
     (Op.ADD_DMG, (), 1, 0, False, "add N dmg to the current Attack"),
+    (Op.DOUBLE_DMG, (), 0, 0, False,
+     "double the current Attack's dmg: a multiplier on the Defender's incoming dmg subtotal, counted "
+     "independently of the others (\"Final DMG Total\", \"Multiply & Divide\")"),
     (Op.PREVENT, (), 1, 0, False, "prevent N incoming dmg"),
     (Op.PREVENT_HALF, ("mode",), 0, 0, False, "prevent half the incoming dmg, rounded up (0) or down (1)"),
     (Op.PREVENT_ALL, (), 0, 0, False, "prevent all incoming dmg"),

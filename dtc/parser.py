@@ -1347,6 +1347,9 @@ class _Builder(Transformer):
     def each_player(self, meta, _):
         return "each_player"
 
+    def double_attack(self, meta, _):
+        return n.DoubleAttack(span=_off(meta))
+
     def up_to_opponents(self, meta, items):
         return _UpTo(int(items[0]), "chosen_opponent")
 

@@ -341,6 +341,7 @@ _STMT = {
     n.If: lambda s: f"{render_condition(s.condition)}, {render_body(s.body)}" + (
         f". Otherwise, {render_body(s.orelse)}" if s.orelse else ""),
     n.On: lambda s: f"on {render_test(s.test)}, {render_body(s.body)}",
+    n.DoubleAttack: lambda s: "double the dmg of this Attack",
     n.ForEach: lambda s: f"for each {render_countable(s.count)}, {render_body(s.body)}",
     n.ChooseUpTo: lambda s: render_body(s.body).replace(
         "the players chosen", f"up to {s.count} chosen {s.who.removeprefix('chosen_')}s", 1),

@@ -296,6 +296,12 @@ class Resolver:
                         "to hit back, write `deal 2 dmg to your Attacker`")
         return self.generic(s)
 
+    def s_DoubleAttack(self, s, _):
+        if self.ctx.kind == "defensive":
+            self.report("C016", "a Defensive Ability's `double the dmg of this Attack` would double the "
+                        "Attack against its own hero: only an Attack of one's own is doubled", s.span)
+        return s
+
     def s_Receive(self, s, _):
         return replace(self.generic(s), damage_type=self.damage_type(s.damage_type, s.span))
 

@@ -152,6 +152,11 @@ class SampleState:
         if self.logging:
             self.say(f"player {player + 1} receives {amount} {self.a.damage_types[dtype]} dmg")
 
+    def double_attack(self, ctx):
+        self.doublings = getattr(self, "doublings", 0) + 1
+        if self.logging:
+            self.say("double the dmg of the Attack")
+
     def add_damage(self, ctx, amount):
         self.added += amount
         if self.logging:

@@ -60,7 +60,7 @@ _SHEET_CHOICES = {
 }
 # `can_start`: the first steps it reads (alone; or after the number they take; or a condition)
 _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.FLIP_DIAL, Op.PLACE_ANY,
-                                              Op.PLACE_FOUND, Op.CRAFT))
+                                              Op.PLACE_FOUND, Op.CRAFT, Op.DOUBLE_DMG))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
                                               Op.STEAL_CP, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
@@ -633,8 +633,8 @@ class VM:
         acts = at
         while acts < len(steps) and steps[acts][0] in _GUARD_READS:
             acts += 1  # past the amount (`add dmg equal to the dial's value`)
-        if acts < len(steps) and steps[acts][0] == Op.ADD_DMG:
-            return ("attacking",)  # dmg added counts only on an Attack of one's own
+        if acts < len(steps) and steps[acts][0] in (Op.ADD_DMG, Op.DOUBLE_DMG):
+            return ("attacking",)  # dmg added (or doubled) counts only on an Attack of one's own
         if acts < len(steps) and steps[acts][0] in _PREVENTS and _last_step(steps, acts):
             return ("damage_coming",)  # preventing, and nothing else (before a `Then`): dmg on its way
         if op != _PUSH or at + 1 >= len(steps):
@@ -967,6 +967,8 @@ class VM:
             state.prevent_all(ctx)
         elif op == Op.ATTACK_BECOMES:
             state.attack_becomes(ctx, a)
+        elif op == Op.DOUBLE_DMG:
+            state.double_attack(ctx)
         elif op == Op.FAIL_PHASE:
             state.fail_phase(ctx, a)
         elif op == Op.SKIP:

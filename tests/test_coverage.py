@@ -669,6 +669,12 @@ CASES: list[Case] = [
          "When Attacking, add 3 dmg.", "at Top of the Stance her Strike deals 3 more",
          lambda s: s.change("hp", 1) == -6, entry={"component": "Stance", "at": "Top"},
          setup=set_state(stance="Top"), dice=STRIKE + PAWS),
+    # Marvel rulebook, "Final DMG Total (Advanced)", "3. Multiply & Divide": a multiplier on the subtotal
+    Case("double-attack", ("Attacking", "DoubleAttack"), ("DOUBLE_DMG",), "component",
+         "When Attacking, double the dmg of this Attack.",
+         "at Top of the Stance her Strike's 3 dmg is doubled",
+         lambda s: s.change("hp", 1) == -6 and bool(s.told("double", player=0)),
+         entry={"component": "Stance", "at": "Top"}, setup=set_state(stance="Top"), dice=STRIKE + PAWS),
     Case("conclude-attack", ("Conclude",), ("GAIN_CP",), "passive",
          "When you conclude your Offensive Roll Phase with an Attack, gain 2 CP.",
          "her Strike is an Attack: 2 CP", lambda s: s.change("cp") == 2, dice=STRIKE + PAWS),

@@ -102,6 +102,11 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} adds {e['amount']} dmg to the Attack{_from(e)}"
     if kind == "add_none":
         return f"{who(game, p)} adds no dmg{_from(e)}: dmg is added only to an Attack of one's own"
+    if kind == "double":
+        return f"{who(game, p)} doubles the dmg of the Attack{_from(e)}"
+    if kind == "double_none":
+        return (f"{who(game, p)} doubles no dmg{_from(e)}: only an Attack of one's own whose dmg may be "
+                "increased is doubled")
     if kind == "prevent":
         return f"{who(game, p)} prevents {e['amount']} dmg{_from(e)}"
     if kind == "prevent_half":

@@ -270,6 +270,21 @@ class GameState:
         self.incoming[attack.defender].added += amount
         self.event("add", player=ctx.owner, amount=amount, **self._by(ctx))
 
+    def double_attack(self, ctx):
+        """`Double the dmg of this Attack`: a multiplier of the Defender's incoming dmg ("Final DMG
+        Total", "3. Multiply & Divide": each on the subtotal, independently), an Attack Modifier: only
+        on the Attack its player is activating, and only one whose dmg may be increased."""
+        attack = self.attack
+        if attack is None or ctx.owner != attack.attacker and ctx.status is None:
+            self.event("double_none", player=ctx.owner, **self._by(ctx))
+            return
+        kind = self.rules.damage_types[attack.dtype if attack.dtype is not None else 0]
+        if not kind.modifiable:
+            self.event("double_none", player=ctx.owner, **self._by(ctx))
+            return
+        self.incoming[attack.defender].doublings += 1
+        self.event("double", player=ctx.owner, **self._by(ctx))
+
     def prevent(self, ctx, amount):
         if amount > 0:
             self.incoming[ctx.owner].prevented += amount

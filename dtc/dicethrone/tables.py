@@ -446,7 +446,8 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         value=chunk_value(artifact, chunk),
         # a `Choose one` card adds dmg only when that option is taken, which the VM offers only on an
         # Attack of one's own: its other options may serve at any time
-        attack_modifier=uses(artifact, chunk, {Op.ADD_DMG}) and not chooses_first(artifact, chunk),
+        attack_modifier=uses(artifact, chunk, {Op.ADD_DMG, Op.DOUBLE_DMG})
+        and not chooses_first(artifact, chunk),
         alters_dice=uses(artifact, chunk, {Op.CHANGE_DICE, Op.REROLL}),
         dice_alteration=_dice_alteration(artifact, chunk),
         prevents=uses(artifact, chunk, PREVENTING),
