@@ -59,7 +59,8 @@ FORMAT_VERSION = 9  # 2: CHANGE_DICE takes a third operand (only the player's ow
 # 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
 # second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`; 8:
 # CHANGE_DICE modes 3-6 (a die up or down, to another die's value); 9: the triggers `damaged`, `gained`,
-# `spends_status`
+# `spends_status`, CHOOSE_PLAYERS, ACTOR_NTH, DOUBLE_DMG, the targets `each_player` and `chosen_players`,
+# REROLL's bit 2 (every die)
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64

@@ -40,6 +40,7 @@ from dtc.resolve import GENERIC_STATUSES, fold, singular
 STATUS_CLASSES = [("status effect", "any"), ("positive status effect", "positive"),
                   ("negative status effect", "negative")]
 ALL_TOKENS = 99  # `remove all X`: a count no stack reaches
+REROLL_EVERY = 2  # REROLL's operand bit: every die, no choice (`re-roll all of your dice`)
 DEFAULT_TARGET = {"Deal": "opponent", "Inflict": "opponent", "Remove": "self"}
 
 
@@ -843,7 +844,7 @@ class _Emitter:
 
     def s_Reroll(self, s) -> None:
         self.push_most(s.amount)
-        self.emit(Op.REROLL, int(s.own), node=s)
+        self.emit(Op.REROLL, int(s.own) | (REROLL_EVERY if s.every else 0), node=s)
 
     def push_most(self, amount) -> None:
         """The most a choice of dice, tokens or cards may take: `up to 2` pushes 2, as the player

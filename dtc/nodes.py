@@ -722,7 +722,11 @@ class Reroll:
 
     amount: Amount
     own: bool = False  # `of your dice`: only the player's own dice, not an opponent's
+    every: bool = False  # `re-roll all of your dice`: every die, no choice
     span: Offsets | None = _span()
+
+
+ALL_DICE = 99  # `re-roll any number of your dice`: up to every die there is
 
 
 @dataclass(frozen=True, slots=True)

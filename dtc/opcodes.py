@@ -259,8 +259,8 @@ _ROWS = [
      "push 0 when there are fewer"),
     (Op.ROLL, ("die",), 1, 0, False, "roll N dice with the seeded RNG; they become the current roll"),
     (Op.REROLL, ("u8",), 1, 0, True,
-     "ask which of up to N dice of the current roll to re-roll; re-roll them; 1: only the player's own "
-     "dice (nothing when they are another's)"),
+     "ask which of up to N dice of the current roll to re-roll; re-roll them; bit 1: only the player's "
+     "own dice (nothing when they are another's); bit 2: every die, unasked (`re-roll all of your dice`)"),
     (Op.CHANGE_DICE, ("mode", "u16", "u8"), 1, 0, True,
      "ask for up to N dice to change: mode 0 to any value, 1 to the value, 2 to a face of the symbol, "
      "3 up or down by the value, 4 up by it, 5 down by it, 6 to a value another die of the roll shows "

@@ -820,6 +820,12 @@ class _Builder(Transformer):
     def reroll(self, meta, items):
         return n.Reroll(items[0], "own" in items, span=_off(meta))
 
+    def reroll_all(self, meta, items):
+        return n.Reroll(n.Number(n.ALL_DICE), "own" in items, True, span=_off(meta))
+
+    def reroll_any(self, meta, items):
+        return n.Reroll(n.UpTo(n.ALL_DICE), "own" in items, span=_off(meta))
+
     def change_dice(self, meta, items):
         own = "own" in items
         rest = [i for i in items if i != "own"]

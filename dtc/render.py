@@ -277,6 +277,16 @@ def _heal(s: n.Heal) -> str:
     return f"heal {number}{suffix}" if number is not None else f"heal{suffix}"
 
 
+def _reroll(s: n.Reroll) -> str:
+    whose = "of your dice" if s.own else "dice"
+    if s.every:
+        return f"re-roll all {whose}"
+    if isinstance(s.amount, n.UpTo) and s.amount.value == n.ALL_DICE:
+        return f"re-roll any number {'of your dice' if s.own else 'of these dice'}"
+    dice = "of your dice" if s.own else _plural(s.amount, "die", "dice")
+    return f"re-roll {render_amount(s.amount)} {dice}"
+
+
 def _choose(s: n.Choose) -> str:
     how_many = "one" if s.count == 1 else str(s.count)
     return f"choose {how_many}: " + ", or ".join(render_body(o) for o in s.options)
@@ -312,8 +322,7 @@ _STMT = {
     n.PreventAll: lambda s: "prevent all incoming dmg",
     n.Roll: lambda s: (f"roll {render_amount(s.amount)} {(s.die + ' ') if s.die else ''}"
                        f"{_plural(s.amount, 'die', 'dice')}"),
-    n.Reroll: lambda s: (f"re-roll {render_amount(s.amount)} "
-                         f"{'of your dice' if s.own else _plural(s.amount, 'die', 'dice')}"),
+    n.Reroll: lambda s: _reroll(s),
     n.ChangeDice: lambda s: (f"change {render_amount(s.amount)} "
                              f"{'of your dice' if s.own else _plural(s.amount, 'die', 'dice')} "
                              f"to {_face(s.face)}"),

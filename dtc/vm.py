@@ -1107,11 +1107,14 @@ class VM:
                 stack.append(1)
         elif op == Op.REROLL:
             most = min(pop(), len(ctx.roll))
-            if a and ctx.dice_owner not in (None, actor):
+            if a & 1 and ctx.dice_owner not in (None, actor):
                 return actor, None  # `of your dice` on another's roll
-            answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
+            if a & 2:  # `re-roll all of your dice`: no choice
+                picks = list(range(len(ctx.roll)))
+            else:
+                answer = yield ChooseDice(owner, actor, tuple(ctx.roll), most, "re-roll")
+                picks = self._picks(answer, len(ctx.roll), 0, most)
             values = sorted(ctx.faces) or list(range(1, 7))
-            picks = self._picks(answer, len(ctx.roll), 0, most)
             before = {i: ctx.roll[i] for i in picks}
             for i in picks:
                 ctx.roll[i] = values[rng.randrange(len(values))]

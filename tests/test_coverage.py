@@ -480,6 +480,12 @@ CASES: list[Case] = [
          "two dice re-rolled to [Fang]s: Strike is met and hits", timing="roll", window="offensive",
          expect=lambda s: s.told("activate", ability="Strike") and s.change("hp", 1) == -3,
          dice=(1, 4, 5, 5, 6, 1, 1) + PAWS, answers={"ChooseDice": [1, 2]}),
+    card("reroll-all", ("Reroll",), ("REROLL",), "Re-roll all of your dice.",
+         "all five re-rolled, unasked, to three [Fang]s: Strike is met and hits", timing="roll",
+         window="offensive",
+         expect=lambda s: s.told("activate", ability="Strike") and s.change("hp", 1) == -3
+         and s.told("roll", player=0, dice=[4, 4, 5, 5, 6]),
+         dice=NO_ATTACK + STRIKE + PAWS, answers={"ChooseDice": lambda r: pytest.fail("asked which dice")}),
     card("change-dice", ("ChangeDice",), ("CHANGE_DICE",), "Change 1 of your dice to [Fang].",
          "a [Hoof] changed to a [Fang]: Strike is met and hits", timing="roll", window="offensive",
          expect=lambda s: s.told("activate", ability="Strike") and s.change("hp", 1) == -3,

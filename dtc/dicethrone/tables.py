@@ -421,7 +421,7 @@ def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
             mode, value, own = ins.operands
             return ("change", before.operands[0], mode, value, bool(own))
         if before.op == Op.PUSH and ins.op == Op.REROLL:
-            return ("re-roll", before.operands[0], 0, 0, bool(ins.operands[0]))
+            return ("re-roll", before.operands[0], 0, 0, bool(ins.operands[0] & 1))
     return None
 
 
