@@ -383,6 +383,13 @@ class _UpTo:
 
 
 @dataclass(frozen=True)
+class _Plus:
+    """`plus 1 dmg per [Claw] rolled` as parsed: added to the dmg before it."""
+
+    amount: Any
+
+
+@dataclass(frozen=True)
 class _Damage:
     amount: Any
     damage_type: str | None
@@ -937,13 +944,24 @@ class _Builder(Transformer):
                 damage_type = extra
             elif isinstance(extra, int):
                 amount = n.Capped(amount, extra, span=_off(meta))
+            elif isinstance(extra, _Plus):
+                amount = n.Sum((amount, extra.amount), span=_off(meta))
             else:
                 amount = n.Per(amount, extra, span=_off(meta))
         return _Damage(amount, damage_type, False)
 
+    def plus(self, meta, items):
+        amount = items[0] if len(items) == 1 else n.Per(items[0], items[1], span=_off(meta))
+        return _Plus(amount)
+
     def damage_equal(self, meta, items):
+        plus = [i for i in items if isinstance(i, Token) and i.type == "NUMBER"]
+        items = [i for i in items if not (isinstance(i, Token) and i.type == "NUMBER")]
         damage_type = items[0] if len(items) > 1 else None
-        return _Damage(items[-1], damage_type, False)
+        quantity = items[-1]
+        if plus:  # `the Heat value plus 2`
+            quantity = n.Sum((quantity, n.Number(int(plus[0]))), span=_off(meta))
+        return _Damage(quantity, damage_type, False)
 
     def damage_isolated(self, meta, items):
         damage_type = items[1] if len(items) > 1 else None

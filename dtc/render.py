@@ -118,6 +118,15 @@ def _parts(a: Any) -> tuple[str | None, str]:
         return number, f"{suffix} up to a maximum of {a.cap}"
     if isinstance(a, (n.TotalRoll, n.ValueRolled, n.ComponentValue, n.Half)) or _twice(a):
         return None, f" equal to {render_quantity(a)}"
+    if isinstance(a, n.Sum) and not all(isinstance(t, (n.Number, n.Times)) for t in a.terms):
+        first, rest = a.terms[0], a.terms[1:]
+        number, suffix = _parts(first)
+        if number is None:  # `dmg equal to the Heat value plus 2`
+            return None, suffix + "".join(f" plus {render_amount(t)}" for t in rest)
+        for term in rest:  # `3 dmg plus 1 dmg for each [Claw] rolled` (only dmg is added up so)
+            more, words = _parts(term)
+            suffix += f" plus {more} dmg{words}"
+        return number, suffix
     return render_amount(a), ""
 
 
@@ -441,7 +450,7 @@ def render_condition(c: Any) -> str:
 
 
 _HOLDER_WORDS = {"opponent": "your opponent", "attacker": "the Attacker", "defender": "the Defender",
-                 "chosen": "that player"}
+                 "chosen": "that player", "them": "they"}
 
 
 def render_trigger(t: Any) -> str:
