@@ -609,9 +609,12 @@ class _Emitter:
                 self.emit(Op.ROLL_TOTAL, node=c)
             elif c.kind in TURN_COUNTS:
                 self.emit(Op.TURN_COUNT, TURN_COUNTS.index(c.kind), node=c)
-            elif c.kind in ("opponent_status", "opponent_cp", "opponent_cards"):  # read as the holder
+            elif c.kind in ("opponent_status", "opponent_cp", "opponent_cards", "opponent_health",
+                            "health_than"):  # read as the holder
                 self.holder_condition(c)
                 return
+            elif c.kind == "health":
+                self.emit(Op.GET_HEALTH, node=c)
             else:
                 op = {"opponents": Op.COUNT_OPPONENTS, "cp": Op.GET_CP, "cards": Op.HAND_SIZE}[c.kind]
                 self.emit(op, node=c)
@@ -625,15 +628,20 @@ class _Emitter:
         if c.holder == "chosen":
             self.emit(Op.CHOOSE_PLAYER, TARGETS.index("chosen"), node=c)
             nobody = self.jump_if_false(c)
+        if c.kind == "health_than":  # hers, then the holder's: `less Health than your opponent`
+            self.emit(Op.GET_HEALTH, node=c)
         self.emit(Op.ACTOR, TARGETS.index(c.holder), node=c)
-        if c.kind == "opponent_cp":
+        if c.kind in ("opponent_health", "health_than"):
+            self.emit(Op.GET_HEALTH, node=c)
+        elif c.kind == "opponent_cp":
             self.emit(Op.GET_CP, node=c)
         elif c.kind == "opponent_cards":
             self.emit(Op.HAND_SIZE, node=c)
         else:
             self.emit(Op.COUNT_STATUS, self.c.status_index(c.what, self.scope)[0], node=c)
         self.emit(Op.ACTOR, TARGETS.index("self"), node=c)
-        self.emit(Op.PUSH, c.count, node=c)
+        if c.kind != "health_than":
+            self.emit(Op.PUSH, c.count, node=c)
         self.emit(Op.COMPARE, COMPARISONS.index(c.compare), node=c)
         if nobody is not None:
             done = self.jump(c)

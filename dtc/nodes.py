@@ -434,6 +434,7 @@ class YouHave:
     what: str
     kind: str  # status | opponents | cp | cards | component | opponent_status | opponent_cp | opponent_cards
     # | roll_total (the dice rolled, added up) | dealt_this_turn (dmg) | attacked_this_turn (times)
+    # | health (hers) | opponent_health (the holder's) | health_than (hers against the holder's)
     # whose they are, for the opponent_* kinds (`If the Defender has Hex`, `If they have Hex`): a target
     holder: str = "self"
     span: Offsets | None = _span()

@@ -106,6 +106,7 @@ class Op(IntEnum):
     LOSE_CP = 62
     STEAL_CP = 63
     GET_CP = 64
+    GET_HEALTH = 65
     # statuses
     GAIN = 70
     INFLICT = 71
@@ -306,6 +307,7 @@ _ROWS = [
     (Op.LOSE_CP, (), 1, 0, False, "the actor loses N CP"),
     (Op.STEAL_CP, (), 1, 0, False, "the actor takes up to N CP from their opponent"),
     (Op.GET_CP, (), 0, 1, False, "push the actor's CP"),
+    (Op.GET_HEALTH, (), 0, 1, False, "push the actor's Health"),
     (Op.GAIN, ("status", "tier"), 1, 0, False, "the actor gains N tokens of the status (or the tier)"),
     (Op.INFLICT, ("status", "target"), 1, 0, False, "inflict N tokens of the status on the target"),
     (Op.REMOVE, ("status", "target"), 1, 0, True,

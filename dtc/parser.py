@@ -1185,6 +1185,25 @@ class _Builder(Transformer):
         kind = "opponent_cp" if what.casefold() == "cp" else "opponent_status"
         return n.YouHave(compare, count, what, kind, items[0], span=_off(meta))
 
+    def you_health(self, meta, items):
+        """`If you have 10 Health or less`."""
+        compare, count = _comparison(items, "at_least")
+        compare, count = _at_most(compare, count)
+        return n.YouHave(compare, count, "Health", "health", span=_off(meta))
+
+    def holder_health(self, meta, items):
+        """`If your opponent has 10 Health or less`."""
+        compare, count = _comparison(items[1:], "at_least")
+        compare, count = _at_most(compare, count)
+        return n.YouHave(compare, count, "Health", "opponent_health", items[0], span=_off(meta))
+
+    def health_below(self, meta, items):
+        """`If you have less Health than your opponent`."""
+        return n.YouHave("fewer_than", 0, "Health", "health_than", items[0], span=_off(meta))
+
+    def health_above(self, meta, items):
+        return n.YouHave("more_than", 0, "Health", "health_than", items[0], span=_off(meta))
+
     def holder_opponent(self, meta, _):
         return "opponent"
 

@@ -439,6 +439,13 @@ def render_condition(c: Any) -> str:
         return f"if you dealt {compare}{c.count} dmg this turn"
     if c.kind == "attacked_this_turn":
         return "if you were Attacked this turn"
+    if c.kind == "health":
+        return f"if you have {compare}{c.count} Health"
+    if c.kind == "opponent_health":
+        return f"if {_HOLDER_WORDS.get(c.holder, 'your opponent')} has {compare}{c.count} Health"
+    if c.kind == "health_than":
+        more = "more" if c.compare == "more_than" else "less"
+        return f"if you have {more} Health than {_TARGETS.get(c.holder, c.holder)}"
     holder = _HOLDER_WORDS.get(c.holder, "your opponent")
     if c.kind == "opponent_cards":
         return f"if {holder} has {compare}{c.count} cards in hand"

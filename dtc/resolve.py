@@ -668,7 +668,7 @@ class Resolver:
                 return replace(c, component=name)
             return replace(c, component=name, position=self.one_of(c.position, comp.values, c.span,
                                                                     f"position of {comp.name}"))
-        if isinstance(c, n.YouHave) and c.kind.startswith("opponent"):
+        if isinstance(c, n.YouHave) and (c.kind.startswith("opponent") or c.kind == "health_than"):
             c = self.holder(c)
             self.last_target = c.holder  # `If your opponent has Hex, inflict Daze on them`
         if isinstance(c, n.YouHave) and c.kind in ("status", "opponent_status"):

@@ -208,6 +208,9 @@ class SampleState:
     def cp(self, player):
         return self.seats[player].cp
 
+    def health(self, player):
+        return self.seats[player].health
+
     # -- statuses
     def gain_status(self, player, status, count, tier, by=None):
         entry = self.a.statuses[status]

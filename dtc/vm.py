@@ -983,6 +983,8 @@ class VM:
                 state.change_cp(actor, taken, ctx)
         elif op == Op.GET_CP:
             push(state.cp(actor))
+        elif op == Op.GET_HEALTH:
+            push(state.health(actor))
         elif op == Op.SPEND:
             state.spend_status(actor, a, pop())
         elif op == Op.GAIN_THIS:

@@ -462,6 +462,11 @@ CASES: list[Case] = [
          "If you were Attacked this turn, gain 1 CP.", "attacked by the Druid, she gains 1 CP as his Roll "
          "Phase ends", lambda s: s.change("cp") == 1, timing="instant", window="roll_end", turns="theirs",
          dice=DRUID_ATTACK + HOOF),
+    # Health compared: hers against a number, and against another player's
+    card("health-below", ("YouHave", "If"), ("GET_HEALTH", "ACTOR", "COMPARE", "GAIN_CP"),
+         "If you have less Health than your opponent, gain 2 CP. If you have 30 Health or less, draw 1 card.",
+         "at 40 Health against the Druid's 50: 2 CP, and no card (40 is not 30 or less)",
+         lambda s: s.change("cp") == 2 and not s.told("draw", player=0), setup=set_state(health=40)),
     # `Choose two`: two different options, the second asked among the ones left
     card("choose-two", ("Choose", "GainCP", "Draw"), ("CHOOSE", "GAIN_CP", "DRAW"),
          "Choose two: gain 2 CP, or draw 1 card, or heal 2.",

@@ -359,6 +359,9 @@ class GameState:
     def cp(self, player):
         return self.seats[player].cp
 
+    def health(self, player):
+        return self.seats[player].health
+
     # ------------------------------------------------------------ statuses
     def stack_limit(self, player: int, status: int) -> int:
         raised = self.seats[player].raised
