@@ -465,7 +465,7 @@ class _Verifier:
         on = self.key(t, "on", str, where)
         known = {"during", "turn_edge", "phase_edge", "conclude", "attacked", "attacking", "spent",
                  "gained_at_limit", "reads", "would_exceed", "any_time", "damaged_by_phase",
-                 "damaged", "gained", "spends_status"}
+                 "damaged", "gained", "spends_status", "healed", "plays_card"}
         if on not in known:
             self.fail(where, f"unknown trigger {on!r}")
         if "phase" in t:

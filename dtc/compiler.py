@@ -35,7 +35,7 @@ from dtc.opcodes import (
     Op,
 )
 from dtc.render import render_body, render_effect, render_stmt
-from dtc.resolve import GENERIC_STATUSES, fold, singular
+from dtc.resolve import CARD_KINDS, GENERIC_STATUSES, fold, singular
 
 STATUS_CLASSES = [("status effect", "any"), ("positive status effect", "positive"),
                   ("negative status effect", "negative")]
@@ -314,8 +314,13 @@ class Compiler:
             return {"on": "damaged", "from_status": t.from_status}
         if isinstance(t, n.SpendsStatus):
             return {"on": "spends_status", "status": self.status_index(t.status, scope)[0]}
+        if isinstance(t, n.PlaysCard):
+            if t.kind is None:
+                return {"on": "plays_card"}
+            key, value = CARD_KINDS[fold(t.kind)]
+            return {"on": "plays_card", key: value}
         simple = {n.Attacking: "attacking", n.Spent: "spent", n.GainedAtLimit: "gained_at_limit",
-                  n.Gained: "gained", n.AnyTime: "any_time"}
+                  n.Gained: "gained", n.AnyTime: "any_time", n.Healed: "healed"}
         return {"on": simple[type(t)]}
 
     def requirement(self, req: n.Requirement) -> dict:

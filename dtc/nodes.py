@@ -398,9 +398,25 @@ class SpendsStatus:
     span: Offsets | None = _span()
 
 
+@dataclass(frozen=True, slots=True)
+class Healed:
+    """`When you heal`: when her Health rises."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class PlaysCard:
+    """`When you play a card` (`kind`: `an Action card`, `a Roll Phase card`: a card type or a timing as
+    the ruleset names it)."""
+
+    kind: str | None = None
+    span: Offsets | None = _span()
+
+
 Trigger = (
     During | TurnEdge | PhaseEdge | Conclude | Attacked | Attacking | Spent | GainedAtLimit |
-    Reads | WouldExceed | AnyTime | DamagedByPhase | Damaged | Gained | SpendsStatus
+    Reads | WouldExceed | AnyTime | DamagedByPhase | Damaged | Gained | SpendsStatus | Healed | PlaysCard
 )
 
 # ----------------------------------------------------------- conditions
@@ -1058,6 +1074,7 @@ NODE_TYPES: dict[str, type] = {
         OtherResult,
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, Damaged, Gained, SpendsStatus,
+        Healed, PlaysCard,
         InForm, AtPosition, YouHave, YouDid,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
         Inflict, Remove, Transfer, TierEffects, Spend, Draw, Discard, Search, Shuffle, FoundCards,

@@ -1368,6 +1368,13 @@ class _Builder(Transformer):
     def gained(self, meta, _):
         return n.Gained(span=_off(meta))
 
+    def healed(self, meta, _):
+        return n.Healed(span=_off(meta))
+
+    def plays_card(self, meta, items):
+        kind = str(items[0]) if items else None
+        return n.PlaysCard(kind, span=_off(meta))
+
     def spends_status(self, meta, items):
         return n.SpendsStatus(items[0], span=_off(meta))
 

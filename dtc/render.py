@@ -484,11 +484,16 @@ def render_trigger(t: Any) -> str:
         return "when you receive dmg" + (" from a status effect" if t.from_status else "")
     if isinstance(t, n.SpendsStatus):
         return f"when you spend {t.status}"
+    if isinstance(t, n.PlaysCard):
+        if t.kind is None:
+            return "when you play a card"
+        return f"when you play {'an' if t.kind[0].lower() in 'aeiou' else 'a'} {t.kind} card"
     fixed = {
         n.Attacking: "when Attacking",
         n.Spent: "when spent",
         n.GainedAtLimit: "if you gain this token while at Stack Limit",
         n.Gained: "when you gain this token",
+        n.Healed: "when you heal",
         n.AnyTime: "at any time",
     }
     if type(t) in fixed:

@@ -22,6 +22,10 @@ from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
+# `When you play a <kind> card`: the kinds a card is told apart by (its `kind:`, or its `timing:`)
+CARD_KINDS = {"action": ("kind", "action"), "upgrade": ("kind", "upgrade"),
+              "hero upgrade": ("kind", "upgrade"), "main phase": ("timing", "main"),
+              "roll phase": ("timing", "roll"), "instant": ("timing", "instant")}
 MAX_CHOSEN_OPTIONS = 3  # `Choose three: ...`: each choice is compiled with the ones left after it
 CHOSEN_TARGETS = CHOSEN | {"chosen"}  # a player chosen, or the one chosen before
 GENERIC_STATUSES = {
@@ -739,6 +743,11 @@ class Resolver:
             return replace(t, damage_type=dt, except_type=et)
         if isinstance(t, n.SpendsStatus):
             return replace(t, status=self.status(t.status, t.span))
+        if isinstance(t, n.PlaysCard) and t.kind is not None and fold(t.kind) not in CARD_KINDS:
+            self.report("C016", f"`{t.kind} card` is no kind of card the engine tells apart", t.span,
+                        "write `When you play a card`, or name its kind: " + ", ".join(
+                            f"`an {k.title()} card`" if k[0] in "aeiou" else f"`a {k.title()} card`"
+                            for k in CARD_KINDS))
         if isinstance(t, (n.Spent, n.GainedAtLimit, n.Gained)) and self.ctx.status is None:
             self.report("C016", "this trigger only means something in a status effect's text", t.span)
         return t

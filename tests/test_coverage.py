@@ -638,6 +638,17 @@ CASES: list[Case] = [
            "a card gives her 2 Glints: 2 CP",
            lambda s: s.now[0].tokens.get("Glint") == 2 and s.change("cp") == 2, held=0,
            helpers=(crank("Strike Glints", "Gain 2 Glint."),), acts=(("main", "Strike Glints"),)),
+    # `When you heal`: her Health rises; what it heals itself sets off nothing again
+    status("healed", ("Healed", "Heal"), ("GAIN_CP", "HEAL"), "Afterglow",
+           ["When you heal, gain 1 CP. Then heal 1."],
+           "a card heals her 2: 1 CP and 1 more Health, once",
+           lambda s: s.change("cp") == 1 and s.change("hp") == 3, setup=set_state(health=40),
+           helpers=(crank("Mend Up", "Heal 2."),), acts=(("main", "Mend Up"),)),
+    # `When you play an Action card`: after the card resolves
+    status("plays-card", ("PlaysCard",), ("GAIN_CP",), "Tempo", ["When you play an Action card, gain 2 CP."],
+           "she plays an Action card (a 0 CP one that draws): 2 CP after its card",
+           lambda s: s.change("cp") == 2 and s.order("draw", "cp"),
+           helpers=(crank("Quick Draw", "Draw 1 card."),), acts=(("main", "Quick Draw"),)),
     # `When you spend <status>`: spending a token of another status sets it off
     status("spends", ("SpendsStatus",), ("GAIN_CP",), "Miser", ["When you spend Ward, gain 2 CP."],
            "a card spends one of her Wards: the Ward heals 2, and she gains 2 CP",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dtc.artifact import Artifact
@@ -117,6 +117,9 @@ class Game(GameState):
         self.status_dealt: set[int] = set()
         self.spend_watched = "spends_status" in self.held_triggers or \
             _component_triggers(artifact, "spends_status")
+        self.watch_heal = "healed" in self.held_triggers or _component_triggers(artifact, "healed")
+        self.watch_play = "plays_card" in self.held_triggers or _component_triggers(artifact, "plays_card")
+        self.healed_firing = 0  # a `When you heal` effect resolving: its own healing sets off none
         self._replaces: dict[int, frozenset[str]] = {}  # `replaces`
         self._edges_named: dict[tuple[str, str], bool] = {}  # `edge_named`
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
@@ -607,6 +610,17 @@ class Game(GameState):
             self.status_dealt.add(player)
         super().receive(ctx, player, amount, dtype)
 
+    def played(self, seat: int, card) -> Generator[Request, Any, None]:
+        """`When you play a card` (`an Action card`, `a Roll Phase card`): after the card resolves."""
+        if not (self.watch_play or self.scheduled) or self.over is not None:
+            return
+
+        def matches(trigger: dict) -> bool:
+            return (trigger.get("kind", card.kind) == card.kind
+                    and trigger.get("timing", card.timing) == card.timing)
+
+        yield from self.fire_all(seat, "plays_card", matches)
+
     def spend_token(self, player: int, status: int, index: int) -> None:
         """The token goes (its `When spent` queued), and what its holder has for spending one of the
         status (`When you spend Chi, ...`) is queued after it."""
@@ -666,6 +680,8 @@ class Game(GameState):
         self.check_defeat()
         if self.hurt_now:
             yield from self.fire_damaged()
+        if self.queue:  # `When you heal`, set off as the healing landed
+            yield from self.drain()
 
     def fire_damaged(self, reland: bool = True) -> Generator[Request, Any, None]:
         """`When you receive dmg, ...`: the effects of each player whose Health fell by dmg, in turn
@@ -736,7 +752,25 @@ class Game(GameState):
             self.event("heal", player=seat, amount=after - p.health, health=after)
         if after < p.health and (self.watch_damage or self.scheduled):
             self.hurt_now.append(seat)
+        rose = after > p.health
         p.health = after
+        if rose:
+            self.healed(seat)
+
+    def apply_heal(self, player, amount, by=None):
+        before = self.seats[player].health
+        super().apply_heal(player, amount, by)
+        if self.seats[player].health > before:
+            self.healed(player)
+
+    def healed(self, seat: int) -> None:
+        """`When you heal`: her Health rose; what she has for it is queued (and runs once what healed
+        her ends, or as the dmg and healing of the phase land). The healing such an effect does sets off
+        none again."""
+        if not (self.watch_heal or self.scheduled) or self.healed_firing:
+            return
+        jobs = self.take_scheduled("healed", None, seat) + self.collect(seat, "healed")
+        self.queue.extend(replace(job, moment="healed") for job in jobs)
 
     def hurt(self, seat: int, amount: int, isolated: bool = False) -> None:
         if amount <= 0:
@@ -801,7 +835,12 @@ class Game(GameState):
             ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
                            attacker=self.attack.attacker if self.attack else None,
                            defender=self.attack.defender if self.attack else None, source=q.named)
-            yield from self.run(q.chunk, ctx)
+            healing = q.moment == "healed"
+            self.healed_firing += healing
+            try:
+                yield from self.run(q.chunk, ctx)
+            finally:
+                self.healed_firing -= healing
 
     def in_chosen_order(self, a: int, jobs: list[Queued]) -> Generator[Request, Any, None]:
         """"If there are multiple effects, the Active Player may choose the order in which they are
@@ -1345,6 +1384,7 @@ class Game(GameState):
             p.discard.append(card)
             if card.card.chunk is not None and self.isolated:
                 yield from self.isolated_damage()
+            yield from self.played(seat, card.card)
         elif action.kind == "upgrade":
             card = p.hand.pop(action.ref)
             self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
@@ -1356,6 +1396,7 @@ class Game(GameState):
             p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
             self._trigger_index.pop(seat, None)
             self._trigger_hits.clear()
+            yield from self.played(seat, card.card)
         elif action.kind == "spend":
             told = len(self.events)
             self.spend_token(seat, action.ref, 0)

@@ -109,6 +109,7 @@ class Queued:
     source: str = ""
     held: Token | None = None  # the token itself: tokens before it may go first and move it
     named: str = ""  # what set it off in players' words: a passive ability, `<track> (<position>)`
+    moment: str = ""  # `healed`: a `When you heal` effect (its own healing sets off none again)
 
 
 class GameState:
