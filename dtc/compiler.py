@@ -763,6 +763,11 @@ class _Emitter:
     def s_DiscardRandom(self, s: n.DiscardRandom) -> None:
         self._amount_then(Op.DISCARD_RANDOM, s)
 
+    def s_SpendAnyTokens(self, s: n.SpendAnyTokens) -> None:
+        status, _ = self.c.status_index(s.status, self.scope)
+        self.prompt(self.emit(Op.SPEND_ANY, status, node=s), f"Spend how many {s.status}?")
+        self.block(s.action)
+
     def s_SpendAnyCP(self, s: n.SpendAnyCP) -> None:
         self.prompt(self.emit(Op.PAY_ANY_CP, node=s), "Spend how many CP?")
 

@@ -940,6 +940,16 @@ class SpendAnyCP:
 
 
 @dataclass(frozen=True, slots=True)
+class SpendAnyTokens:
+    """`Spend any number of Chi [to ...]`: the player picks how many of her tokens (none to all) and
+    spends them; `action` is what follows `to`; `per Chi spent` counts them."""
+
+    status: str
+    action: tuple = ()
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Cost:
     """`spend 3 CP to draw 1 card [and ...]`; `spend 1 Brew to add 2 dmg` (status: tokens, not CP).
     Every clause joined after the first is part of what the payment buys."""
@@ -1060,7 +1070,7 @@ Stmt = (
     SetValue | Flip | Move |
     Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
     RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
-    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo | DoubleAttack
+    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo | DoubleAttack | SpendAnyTokens
 )
 
 NODE_TYPES: dict[str, type] = {
@@ -1083,7 +1093,7 @@ NODE_TYPES: dict[str, type] = {
         Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
         Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
-        ChooseUpTo, DoubleAttack,
+        ChooseUpTo, DoubleAttack, SpendAnyTokens,
     ]
 }
 
@@ -1186,7 +1196,7 @@ def dump(node: Any, indent: str = "") -> str:
                 lines.append(dump(option, indent + "    "))
         else:
             lines.append(dump(value, indent + "  "))
-    if isinstance(node, (Actor, Cost)):
+    if isinstance(node, (Actor, Cost)) or (isinstance(node, SpendAnyTokens) and node.action):
         lines.append(dump(node.action, indent + "  "))
     return "\n".join(lines)
 

@@ -122,6 +122,7 @@ class Op(IntEnum):
     CRAFT = 81
     RAISE_LIMIT = 82
     TRANSFER = 83
+    SPEND_ANY = 84
     # cards
     DRAW = 90
     DISCARD = 91
@@ -244,6 +245,9 @@ _ROWS = [
     (Op.SCHEDULE, ("const", "chunk"), 0, 0, False,
      "run a chunk later, when the trigger in the constant happens (`at the end of the Roll Phase`)"),
     (Op.INSTEAD, (), 0, 0, False, "mark that this effect replaces what would otherwise happen"),
+    (Op.SPEND_ANY, ("status",), 0, 0, True,
+     "ask how many tokens of the status the actor spends, from none to all she holds (`Spend any number "
+     "of Chi`); spend them (their `When spent` too); what `per token spent` counts"),
     (Op.PAY_ANY_CP, (), 0, 0, True,
      "ask how many CP the actor spends, from none to all she has (`Spend any amount of CP`); pay them"),
     (Op.CHOOSE_PLAYER, ("target",), 0, 1, True,

@@ -283,7 +283,7 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     elif re.search(r"\b(on|to|from)\s+(him|her)\b", text, re.I):  # `it` is `this token`
         hint = ("name who: `on the Attacker`, `on the Defender`, `on a chosen opponent`, `on each "
                 "opponent`, or `them` for the player named just before")
-    elif "TOKEN" in expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU", "YOUR"}:  # `for each Hex`
+    elif "TOKEN" in expected and expected <= {"ON", "TOKEN", "TOKENS", "YOU", "YOUR", "SPENT"}:  # `per X`
         hint = ("`per` and `for each` count symbols rolled (`per [Claw] rolled`) or tokens (`per Hex token "
                 "you have`, `for each Hex on your opponent`)")
     elif token.type == "WORD" and any("SYMBOL" in e for e in expected):
@@ -1136,6 +1136,9 @@ class _Builder(Transformer):
 
     def spend_any_cp(self, meta, _):
         return n.SpendAnyCP(span=_off(meta))
+
+    def spend_any_tokens(self, meta, items):
+        return n.SpendAnyTokens(str(items[0]), tuple(items[1:]), span=_off(meta))
 
     def every_n_rolled(self, meta, items):
         n_ = self._at_least(int(items[0]), 1, meta, "a group of dice")

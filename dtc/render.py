@@ -360,6 +360,8 @@ _STMT = {
         f". Otherwise, {render_body(s.orelse)}" if s.orelse else ""),
     n.On: lambda s: f"on {render_test(s.test)}, {render_body(s.body)}",
     n.DoubleAttack: lambda s: "double the dmg of this Attack",
+    n.SpendAnyTokens: lambda s: f"spend any number of {s.status}" + (
+        f" to {render_body(s.action)}" if s.action else ""),
     n.ForEach: lambda s: f"for each {render_countable(s.count)}, {render_body(s.body)}",
     n.ChooseUpTo: lambda s: render_body(s.body).replace(
         "the players chosen", f"up to {s.count} chosen {s.who.removeprefix('chosen_')}s", 1),

@@ -145,6 +145,11 @@ class Resolver:
         self.paid = True
         return s
 
+    def s_SpendAnyTokens(self, s, _):
+        status = self.status(s.status, s.span)
+        self.removed = True  # `per Chi spent` counts them
+        return replace(s, status=status, action=self.body(s.action))
+
     def s_Remove(self, s, _):
         self.removed = self.removed or not isinstance(s.status, n.ThisToken)  # REMOVE counts, REMOVE_THIS not
         return self.generic(s)

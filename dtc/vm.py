@@ -1188,6 +1188,14 @@ class VM:
                 for card_chunk in state.use_cards(actor, a, b, self._picks(answer, len(cards), 0, limit)):
                     inner = RunContext(actor, ctx.hero, ctx.attacker, ctx.defender)
                     yield from self._frame(card_chunk, inner, state, rng, counter, depth + 1)
+        elif op == Op.SPEND_ANY:
+            choices = tuple(range(state.status_count(actor, a) + 1))
+            spent = 0
+            if len(choices) > 1:
+                answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
+                spent = self._member(answer, choices)
+            state.spend_status(actor, a, spent)
+            ctx.removed = spent  # `per Chi spent`
         elif op == Op.PAY_ANY_CP:
             choices = tuple(range(state.cp(actor) + 1))
             paid = 0

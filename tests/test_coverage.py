@@ -462,6 +462,13 @@ CASES: list[Case] = [
          "If you were Attacked this turn, gain 1 CP.", "attacked by the Druid, she gains 1 CP as his Roll "
          "Phase ends", lambda s: s.change("cp") == 1, timing="instant", window="roll_end", turns="theirs",
          dice=DRUID_ATTACK + HOOF),
+    # `Spend any number of <status>`: she picks how many (all, here); each token's `When spent` acts
+    card("spend-any", ("SpendAnyTokens", "Per", "TokensRemoved", "GainCP"),
+         ("SPEND_ANY", "REMOVED", "GAIN_CP"),
+         "Spend any number of Ward to gain 1 CP per token spent.",
+         "she spends both her Wards: each heals her 2, and 2 CP",
+         lambda s: s.now[0].tokens.get("Ward", 0) == 0 and s.change("cp") == 2 and s.change("hp") == 4,
+         setup=lambda g: (g.gain_status(0, status_index(g, "Ward"), 2, 0), set_state(health=40)(g))),
     # Health compared: hers against a number, and against another player's
     card("health-below", ("YouHave", "If"), ("GET_HEALTH", "ACTOR", "COMPARE", "GAIN_CP"),
          "If you have less Health than your opponent, gain 2 CP. If you have 30 Health or less, draw 1 card.",
