@@ -593,6 +593,11 @@ class _Emitter:
             self.emit(Op.IN_FORM, comp_index, value, node=c)
             if c.negated:
                 self.emit(Op.NOT, node=c)
+        elif isinstance(c, n.OnSide):
+            comp_index = self.c.component_index(c.component, self.scope)
+            sides = self.scope.hero.components[comp_index].data["sides"]
+            self.emit(Op.SIDE_IS, comp_index, next(i for i, s in enumerate(sides) if fold(s) == fold(c.side)),
+                      node=c)
         elif isinstance(c, n.AtPosition):  # a track's position, as a form: the component reads that value
             comp_index = self.c.component_index(c.component, self.scope)
             comp = self.scope.hero.components[comp_index]

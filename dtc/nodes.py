@@ -464,7 +464,16 @@ class YouDid:
     span: Offsets | None = _span()
 
 
-Condition = InForm | AtPosition | YouHave | YouDid
+@dataclass(frozen=True, slots=True)
+class OnSide:
+    """`If Heat is on the Hot side`: which side of a two-sided dial is face up."""
+
+    component: str
+    side: str
+    span: Offsets | None = _span()
+
+
+Condition = InForm | AtPosition | YouHave | YouDid | OnSide
 
 # ----------------------------------------------------------- references
 
@@ -1085,7 +1094,7 @@ NODE_TYPES: dict[str, type] = {
         Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, Damaged, Gained, SpendsStatus,
         Healed, PlaysCard,
-        InForm, AtPosition, YouHave, YouDid,
+        InForm, AtPosition, YouHave, YouDid, OnSide,
         NamedStatus, ThisToken, Deal, Receive, AddDamage, Heal, GainCP, LoseCP, StealCP, Gain,
         Inflict, Remove, Transfer, TierEffects, Spend, Draw, Discard, Search, Shuffle, FoundCards,
         HandCards, Place,

@@ -142,6 +142,7 @@ class Op(IntEnum):
     MOVE = 104
     GET_COMP = 105
     IN_FORM = 106
+    SIDE_IS = 107
     # Kingdoms of Valeria: player sheets, dice, scoring
     MARK_CITIZEN = 120
     MARK_NEXT = 121
@@ -356,6 +357,7 @@ _ROWS = [
     (Op.GET_COMP, ("comp",), 0, 1, False, "push the component's value (a dial's number, a track's index)"),
     (Op.IN_FORM, ("comp", "value"), 0, 1, False,
      "push 1 if the component (forms, or a track) is at the value"),
+    (Op.SIDE_IS, ("comp", "side"), 0, 1, False, "push 1 if the dial's side is face up"),
     (Op.MARK_CITIZEN, ("guild",), 1, 0, True,
      "N times: ask which Citizen section (of the guild) gets its leftmost open pip; each marked "
      "pip's reward runs at once (a chain, depth first)"),
@@ -393,7 +395,7 @@ COMPONENT_KINDS: dict[Op, tuple[str, ...]] = {
     Op.CRAFT: ("zone",), Op.PLACE_FOUND: ("zone",), Op.PLACE_ANY: ("zone",), Op.PLACE_N: ("zone",),
     Op.USE_CARDS: ("zone",), Op.RAISE: ("dial", "track"), Op.LOWER: ("dial", "track"),
     Op.SET_COMP: ("forms", "dial", "track"), Op.FLIP_DIAL: ("dial",), Op.MOVE: ("track",),
-    Op.GET_COMP: ("dial", "track", "forms"), Op.IN_FORM: ("forms", "track"),
+    Op.GET_COMP: ("dial", "track", "forms"), Op.IN_FORM: ("forms", "track"), Op.SIDE_IS: ("dial",),
 }
 
 

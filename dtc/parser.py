@@ -1083,6 +1083,10 @@ class _Builder(Transformer):
     def at_position(self, meta, items):
         return n.AtPosition(str(items[0]), items[1], span=_off(meta))
 
+    def on_side(self, meta, items):
+        side = str(items[1])
+        return n.OnSide(str(items[0]), side.strip('"') if side.startswith('"') else side, span=_off(meta))
+
     def position_name(self, meta, items):
         """`<name> 3`: a position's name, a number at its end included."""
         return " ".join(str(i) for i in items)

@@ -419,6 +419,8 @@ def _position(name: str) -> str:
 def render_condition(c: Any) -> str:
     if isinstance(c, n.InForm):
         return f"if {'not ' if c.negated else ''}in {c.form}"
+    if isinstance(c, n.OnSide):
+        return f"if {c.component} is on the {c.side} side"
     if isinstance(c, n.AtPosition):
         return f"if {c.component} is at {_position(c.position)}"
     if isinstance(c, n.YouDid):

@@ -670,6 +670,18 @@ class Resolver:
                             self.did_you_mean(c.form, [f for _, f in self.scope.forms.values()]))
                 return c
             return replace(c, form=found[1])
+        if isinstance(c, n.OnSide) and not self.is_param(c.component):
+            name = self.component(c.component, c.span, ("dial",))
+            comp = self.scope.components.get(fold(name))
+            sides = (comp.data.get("sides") or []) if comp is not None else []
+            if comp is not None and not sides:
+                self.report("C017", f"{comp.name} has no sides: it is never on one", c.span,
+                            "give the dial `sides:` in the hero file, or test its value: "
+                            f"`If {comp.name} is at least 3, ...`")
+                return replace(c, component=name)
+            if not sides or self.is_param(c.side):
+                return replace(c, component=name)
+            return replace(c, component=name, side=self.one_of(c.side, sides, c.span, f"side of {comp.name}"))
         if isinstance(c, n.AtPosition) and not self.is_param(c.component):
             name = self.component(c.component, c.span, ("track",))
             comp = self.scope.components.get(fold(name))

@@ -414,6 +414,9 @@ class SampleState:
     def component(self, player, comp):
         return self.seats[player].components[comp]
 
+    def side(self, player, comp):
+        return self.seats[player].sides[comp]
+
     def attacking(self, player):
         return True  # a sample run is an Attack's: what it adds is shown
 

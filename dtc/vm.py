@@ -1015,6 +1015,8 @@ class VM:
             push(state.component(actor, a))
         elif op == Op.IN_FORM:
             push(int(state.component(actor, a) == b))
+        elif op == Op.SIDE_IS:
+            push(int(state.side(actor, a) == b))
         else:  # pragma: no cover - the verifier admits only known opcodes
             raise VMError(f"{chunk.owner}: no handler for {Op(op).name}")
 

@@ -469,6 +469,12 @@ CASES: list[Case] = [
          "she spends both her Wards: each heals her 2, and 2 CP",
          lambda s: s.now[0].tokens.get("Ward", 0) == 0 and s.change("cp") == 2 and s.change("hp") == 4,
          setup=lambda g: (g.gain_status(0, status_index(g, "Ward"), 2, 0), set_state(health=40)(g))),
+    # a dial's side as a condition
+    card("on-side", ("OnSide", "If"), ("SIDE_IS", "GAIN_CP"),
+         "If Gauge is on the High side, gain 2 CP. If Gauge is on the Low side, draw 1 card.",
+         "her Gauge turned to its High side: 2 CP, and no card",
+         lambda s: s.change("cp") == 2 and not s.told("draw", player=0),
+         setup=lambda g: g.seats[0].sides.__setitem__(component_index(g, 0, "Gauge"), 1)),
     # Health compared: hers against a number, and against another player's
     card("health-below", ("YouHave", "If"), ("GET_HEALTH", "ACTOR", "COMPARE", "GAIN_CP"),
          "If you have less Health than your opponent, gain 2 CP. If you have 30 Health or less, draw 1 card.",

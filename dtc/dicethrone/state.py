@@ -677,6 +677,10 @@ class GameState:
     def component(self, player, comp):
         return self.seats[player].components[comp]
 
+    def side(self, player, comp):
+        """The index of the dial's side face up."""
+        return self.seats[player].sides[comp]
+
     def track_room(self, player, comp, up):
         p = self.seats[player]
         at, last = p.components[comp], len(p.table.components[comp]["values"]) - 1
