@@ -865,6 +865,12 @@ class _Emitter:
     def s_Discard(self, s) -> None:
         self._amount_then(Op.DISCARD, s)
 
+    def s_DrawUntil(self, s: n.DrawUntil) -> None:
+        self.emit(Op.PUSH, s.count, node=s)  # as many as she lacks: SUB stops at 0
+        self.emit(Op.HAND_SIZE, node=s)
+        self.emit(Op.SUB, node=s)
+        self.emit(Op.DRAW, node=s)
+
     def s_Reroll(self, s) -> None:
         self.push_most(s.amount)
         self.emit(Op.REROLL, int(s.own) | (REROLL_EVERY if s.every else 0), node=s)

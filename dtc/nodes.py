@@ -638,9 +638,20 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """`discard 1 card` (of the player's choice)."""
+    """`discard 1 card` (of the player's choice); `discard your hand` (WHOLE_HAND: every card)."""
 
     amount: Amount
+    span: Offsets | None = _span()
+
+
+WHOLE_HAND = 99  # `discard your hand`: more cards than any hand holds
+
+
+@dataclass(frozen=True, slots=True)
+class DrawUntil:
+    """`Draw cards until you have 4 cards in hand` (none when she has that many already)."""
+
+    count: int
     span: Offsets | None = _span()
 
 
@@ -1079,7 +1090,8 @@ Stmt = (
     SetValue | Flip | Move |
     Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
     RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
-    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo | DoubleAttack | SpendAnyTokens
+    ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo | DoubleAttack | SpendAnyTokens |
+    DrawUntil
 )
 
 NODE_TYPES: dict[str, type] = {
@@ -1102,7 +1114,7 @@ NODE_TYPES: dict[str, type] = {
         Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
         Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
-        ChooseUpTo, DoubleAttack, SpendAnyTokens,
+        ChooseUpTo, DoubleAttack, SpendAnyTokens, DrawUntil,
     ]
 }
 

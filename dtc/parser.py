@@ -769,6 +769,12 @@ class _Builder(Transformer):
     def discard(self, meta, items):
         return n.Discard(items[0], span=_off(meta))
 
+    def discard_hand(self, meta, _):
+        return n.Discard(n.Number(n.WHOLE_HAND), span=_off(meta))
+
+    def draw_until(self, meta, items):
+        return n.DrawUntil(int(items[0]), span=_off(meta))
+
     def search(self, meta, items):
         top, count = items[0], items[1]
         card_type = items[2] if len(items) > 2 else None

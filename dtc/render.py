@@ -318,7 +318,9 @@ _STMT = {
     n.TierEffects: lambda s: "activate the effects below",
     n.Spend: lambda s: f"spend {_status(s.status)}",
     n.Draw: lambda s: _unit("draw", s.amount, "card", "cards"),
-    n.Discard: lambda s: f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}",
+    n.Discard: lambda s: "discard your hand" if s.amount == n.Number(n.WHOLE_HAND) else (
+        f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}"),
+    n.DrawUntil: lambda s: f"draw cards until you have {s.count} cards in hand",
     n.Search: _search,
     n.Shuffle: lambda s: "shuffle your deck",
     n.Place: lambda s: f"place {_cards(s.cards)} on {s.zone}",

@@ -191,7 +191,7 @@ class Resolver:
                             s.span, "name who: `on a chosen opponent`, `to the Attacker`, `on your opponent`")
                 return s
             target = "chosen" if named in CHOSEN_TARGETS else named
-            if target == "chosen" and self.later:
+            if target in ("chosen", "chosen_players") and self.later:
                 self.report("C016", "`them` here runs later, on its own, and cannot name the player chosen "
                             "now", s.span, "name who again: `to a chosen opponent`, `to your opponent`")
             s = replace(s, target=target)
@@ -718,7 +718,16 @@ class Resolver:
             self.report("C016", "`they` / `that player` stands for a player named before it, and none is",
                         c.span, "name who: `If your opponent has ...`, `If the Defender has ...`")
             return replace(c, holder="opponent")
-        return replace(c, holder="chosen" if named in CHOSEN_TARGETS else named)
+        holder = "chosen" if named in CHOSEN_TARGETS else named
+        if holder in ("chosen", "chosen_players"):
+            if self.later:
+                self.report("C016", "`they` here is read later, on its own, and cannot name the player "
+                            "chosen now", c.span, "name who again: `If your opponent has ...`")
+            elif holder == "chosen_players":
+                self.report("C016", "`they` after `up to N chosen ...` is several players: a condition "
+                            "reads one", c.span, "name one: `If your opponent has ...`")
+                holder = "opponent"
+        return replace(c, holder=holder)
 
     def stack_reach(self, c: n.YouHave) -> None:
         """`If you have at least 2 Toxin` where its stack limit is 1 can never hold ("Stack Limits":

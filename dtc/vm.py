@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from dtc.artifact import Artifact
 from dtc.dice import meets as dice_meets
-from dtc.nodes import OfAKind, Requirement, Straight, SymbolNeed
+from dtc.nodes import WHOLE_HAND, OfAKind, Requirement, Straight, SymbolNeed
 from dtc.opcodes import (
     AFTER_EFFECT_ROLL,
     CHOSEN,
@@ -647,7 +647,7 @@ class VM:
         if then == Op.REMOVE and y == 0:  # removing one's own tokens needs some (a class: any of it)
             return ("tokens", x, 1)
         if then == Op.DISCARD:
-            return ("hand", a)
+            return ("hand", 1 if a >= WHOLE_HAND else a)  # `discard your hand`: any card at all
         if then == Op.USE_CARDS:
             return ("zone_cards", x, y)
         if then in (Op.GAIN, Op.INFLICT) and at + 2 < len(steps) and steps[at + 2][0] in (_JUMP, _END, _THEN):

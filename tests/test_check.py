@@ -1034,3 +1034,19 @@ def test_gaining_this_token_outside_a_status_text_is_refused(lint_text):
 def test_spending_an_unknown_status_as_a_moment_is_refused(lint_text):
     result = lint_text(hero_with(one_card("main", "When you spend Glitter, gain 1 CP.")))
     assert [c for c, _, _ in codes(result)] == ["C002"]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Inflict Wound on a chosen opponent. At the end of your turn, if they have Wound, gain 1 CP.",
+     "`they` here is read later, on its own"),
+    ("Inflict Wound on up to 2 chosen opponents. If they have 2 Wound, gain 1 CP.",
+     "is several players: a condition reads one"),
+    ("Inflict Wound on up to 2 chosen opponents. At the end of your turn, deal 2 dmg to them.",
+     "`them` here runs later, on its own"),
+])
+def test_they_that_the_engine_could_not_name_is_refused(lint_text, text, says):
+    """A scheduled sentence runs on its own, later: the player chosen now is not known to it, and a
+    condition reads one player, not the several chosen; lint refuses both rather than read no one."""
+    result = lint_text(hero_with(one_card("main", text)))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert says in result.diagnostics[0].message

@@ -469,6 +469,12 @@ CASES: list[Case] = [
          "she spends both her Wards: each heals her 2, and 2 CP",
          lambda s: s.now[0].tokens.get("Ward", 0) == 0 and s.change("cp") == 2 and s.change("hp") == 4,
          setup=lambda g: (g.gain_status(0, status_index(g, "Ward"), 2, 0), set_state(health=40)(g))),
+    # the hand as a whole: discarded, and drawn back up to a number
+    card("hand-refill", ("Discard", "DrawUntil", "Then"), ("DISCARD", "HAND_SIZE", "SUB", "DRAW"),
+         "Discard your hand. Then draw cards until you have 3 cards in hand.",
+         "she holds 2 more cards: both discarded, then 3 drawn",
+         lambda s: len(s.now[0].discard) == 3 and len(s.now[0].hand) == 3,
+         setup=lambda g: (gem(g), gem(g))),
     # a dial's side as a condition
     card("on-side", ("OnSide", "If"), ("SIDE_IS", "GAIN_CP"),
          "If Gauge is on the High side, gain 2 CP. If Gauge is on the Low side, draw 1 card.",
