@@ -472,6 +472,8 @@ class _Verifier:
             self.index(t["phase"], self.data["phases"], where, "phase")
         if "component" in t:
             self.index(t["component"], (hero or {}).get("components", []), where, "component")
+        if on == "spends_status" and "status" not in t:
+            self.fail(where, "a spending trigger names no status")
         if "status" in t:
             self.index(t["status"], self.data["statuses"], where, "status")
         for key in ("damage_type", "except"):

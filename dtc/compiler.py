@@ -293,7 +293,8 @@ class Compiler:
             return {"on": "during", "phase": self.phase(t.phase)}
         if isinstance(t, n.TurnEdge):
             # `this turn`: the turn under way, whoever's (scheduled for no one's own turn edge)
-            return {"on": "turn_edge", "edge": t.edge, **({"this": True} if t.whose == "this" else {})}
+            return {"on": "turn_edge", "edge": t.edge, **({"this": True} if t.whose == "this" else {}),
+                    **({"next": True} if t.whose == "next" else {})}
         if isinstance(t, n.PhaseEdge):
             return {"on": "phase_edge", "edge": t.edge, "phase": self.phase(t.phase)}
         if isinstance(t, n.Conclude):

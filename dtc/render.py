@@ -451,7 +451,7 @@ def render_condition(c: Any) -> str:
         return f"if {_HOLDER_WORDS.get(c.holder, 'your opponent')} has {compare}{c.count} Health"
     if c.kind == "health_than":
         more = "more" if c.compare == "more_than" else "less"
-        return f"if you have {more} Health than {_TARGETS.get(c.holder, c.holder)}"
+        return f"if you have {more} Health than {_HOLDER_WORDS.get(c.holder, 'your opponent')}"
     holder = _HOLDER_WORDS.get(c.holder, "your opponent")
     if c.kind == "opponent_cards":
         return f"if {holder} has {compare}{c.count} cards in hand"

@@ -27,6 +27,7 @@ CARD_KINDS = {"action": ("kind", "action"), "upgrade": ("kind", "upgrade"),
               "hero upgrade": ("kind", "upgrade"), "main phase": ("timing", "main"),
               "roll phase": ("timing", "roll"), "instant": ("timing", "instant")}
 MAX_CHOSEN_OPTIONS = 3  # `Choose three: ...`: each choice is compiled with the ones left after it
+MAX_OPTIONS_CHOSEN_FROM = 6  # ... so `choose 3 of 6` is 120 copies of the options: no more
 CHOSEN_TARGETS = CHOSEN | {"chosen"}  # a player chosen, or the one chosen before
 GENERIC_STATUSES = {
     "status effect", "status effects", "positive status effect", "positive status effects",
@@ -146,6 +147,10 @@ class Resolver:
         return s
 
     def s_SpendAnyTokens(self, s, _):
+        if fold(s.status) in GENERIC_STATUSES:
+            self.report("C016", f"`spend any number of {s.status}` names no tokens to count: name the status",
+                        s.span, "write `Spend any number of Chi ...`")
+            return s
         status = self.status(s.status, s.span)
         self.removed = True  # `per Chi spent` counts them
         return replace(s, status=status, action=self.body(s.action))
@@ -186,6 +191,8 @@ class Resolver:
             return s
         if target == "them":
             named = self.last_target
+            if named is None and self.ctx.kind == "status":
+                named = "self"  # a status effect's `they`, no one named before: the one with the token
             if named is None:
                 self.report("C016", "`they` / `them` stands for a player named before it, and none is",
                             s.span, "name who: `on a chosen opponent`, `to the Attacker`, `on your opponent`")
@@ -380,6 +387,9 @@ class Resolver:
         elif s.count > MAX_CHOSEN_OPTIONS:
             self.report("C016", f"`choose {s.count}`: at most {MAX_CHOSEN_OPTIONS} options are chosen",
                         s.span)
+        elif s.count > 1 and len(s.options) > MAX_OPTIONS_CHOSEN_FROM:
+            self.report("C016", f"`choose {s.count}` of {len(s.options)} options: at most "
+                        f"{MAX_OPTIONS_CHOSEN_FROM} options when more than one is chosen", s.span)
         return replace(s, options=tuple(self.body(o) for o in s.options))
 
     def s_Delayed(self, s, _):
@@ -714,19 +724,20 @@ class Resolver:
         if c.holder != "them":
             return c
         named = self.last_target
+        if named is None and self.ctx.kind == "status":
+            return replace(c, holder="self", kind=c.kind.removeprefix("opponent_"))  # the one with the token
         if named is None or named == "self":
             self.report("C016", "`they` / `that player` stands for a player named before it, and none is",
                         c.span, "name who: `If your opponent has ...`, `If the Defender has ...`")
             return replace(c, holder="opponent")
         holder = "chosen" if named in CHOSEN_TARGETS else named
-        if holder in ("chosen", "chosen_players"):
-            if self.later:
-                self.report("C016", "`they` here is read later, on its own, and cannot name the player "
-                            "chosen now", c.span, "name who again: `If your opponent has ...`")
-            elif holder == "chosen_players":
-                self.report("C016", "`they` after `up to N chosen ...` is several players: a condition "
-                            "reads one", c.span, "name one: `If your opponent has ...`")
-                holder = "opponent"
+        if holder in MANY:
+            self.report("C016", "`they` here is several players: a condition reads one", c.span,
+                        "name one: `If your opponent has ...`")
+            holder = "opponent"
+        elif holder == "chosen" and self.later:
+            self.report("C016", "`they` here is read later, on its own, and cannot name the player "
+                        "chosen now", c.span, "name who again: `If your opponent has ...`")
         return replace(c, holder=holder)
 
     def stack_reach(self, c: n.YouHave) -> None:

@@ -1050,3 +1050,18 @@ def test_they_that_the_engine_could_not_name_is_refused(lint_text, text, says):
     result = lint_text(hero_with(one_card("main", text)))
     assert [c for c, _, _ in codes(result)] == ["C016"]
     assert says in result.diagnostics[0].message
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Each player draws 1 card. If they have 4 or more cards in hand, gain 1 CP.",
+     "`they` here is several players"),
+    ("Spend any number of positive status effects to draw 1 card.", "names no tokens to count"),
+    ('"Choose 2: gain 1 CP, or draw 1 card, or heal 1, or heal 2, or heal 3, or heal 4, or heal 5."',
+     "at most 6 options when more than one is chosen"),
+])
+def test_what_the_engine_would_read_wrongly_is_refused(lint_text, text, says):
+    """Review findings: a condition on several players read the first alone; `any number of` a class
+    spent nothing and counted all the same; `Choose 2` of many options overflowed the bytecode."""
+    result = lint_text(hero_with(one_card("main", text)))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert says in result.diagnostics[0].message

@@ -3306,3 +3306,124 @@ def test_dmg_from_an_attack_is_not_a_status_effects(tmp_path):
     assert game.seats[1].health == 50 - 4 + 1  # Ferocity 4, Harness the Light heals 1
     assert game.seats[0].health == 49  # Thorns: 1 back
     assert game.seats[1].cp == cp
+
+
+# ------------------------------------------ review: moments that must not run away or misfire
+def test_a_token_gained_by_its_own_gaining_sets_off_nothing_again(tmp_path):
+    """`When you gain this token, remove this token and inflict <it> on your opponent` handed the token
+    back and forth until Python's recursion limit (review): what a `When you gain this token` effect
+    gains sets off no `When you gain this token` again."""
+    compiled = compiled_with_status(tmp_path, "druid.yaml", """  - name: Hot Potato
+    polarity: negative
+    stack_limit: 1
+    effects:
+      - When you gain this token, remove this token and inflict Hot Potato on your opponent.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    potato = status(compiled, "Hot Potato")
+    game.gain_status(0, potato, 1, 0)
+    drive(game.drain(), answers())
+    assert [len(p.tokens.get(potato, [])) for p in game.seats] == [0, 1]
+
+
+def test_hitting_back_on_being_hurt_is_one_exchange_with_isolated_dmg_too(tmp_path):
+    """Both players hit back with isolated dmg when hurt (review: each isolated hit set off the other's,
+    until one fell): the dmg such an effect deals sets off no `When you receive dmg`."""
+    compiled = compiled_with_status(tmp_path, "druid.yaml", """  - name: Barbs
+    polarity: positive
+    stack_limit: 1
+    effects:
+      - When you receive dmg, deal 1 dmg as an isolated source of dmg to your opponent.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    for seat in (0, 1):
+        game.gain_status(seat, status(compiled, "Barbs"), 1, 0)
+    game.isolated.append((0, 2, 0))
+    drive(game.isolated_damage(), answers())
+    drive(game.land_damage(None), answers())
+    assert [p.health for p in game.seats] == [48, 49]
+
+
+def test_at_the_end_of_your_next_turn_is_not_this_one(tmp_path):
+    """`At the end of your next turn, heal 5.` said in her own turn healed her as this turn ended
+    (review: `next` was dropped): it waits for the end of her next turn."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """  - name: Slow Mend
+    kind: action
+    timing: main
+    cost: 0
+    authored: test
+    effect: At the end of your next turn, heal 5.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    game.seats[0].health = 30
+    game.turn_no = 3
+    card = next(c for c in compiled.heroes[compiled.hero("druid")[0]]["cards"] if c["name"] == "Slow Mend")
+    drive(game.run(card["chunk"], game.ctx(0, game.seats[0].table.index)), answers())
+    drive(game.turn_edge(0, "end"), answers())
+    assert game.seats[0].health == 30
+    game.turn_no = 5
+    drive(game.turn_edge(0, "end"), answers())
+    assert game.seats[0].health == 35
+
+
+def test_a_card_that_waits_for_a_card_played_is_not_set_off_by_itself(tmp_path):
+    """`When you play an Action card, draw 1 card.` on an Action card drew for itself (review): it waits
+    for the next card played."""
+    compiled = compiled_with_cards(tmp_path, "druid.yaml", """  - name: Momentum
+    kind: action
+    timing: main
+    cost: 0
+    authored: test
+    effect: When you play an Action card, draw 1 card.
+
+  - name: Fresh Breath
+    kind: action
+    timing: main
+    cost: 0
+    authored: test
+    effect: Gain 1 CP.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    give_card(game, 0, "Momentum")
+    give_card(game, 0, "Fresh Breath")
+    game.phase = "Main Phase (1)"
+    played = []
+
+    def answer(request):
+        if isinstance(request, Act) and request.player == 0:
+            plays = [i for i, a in enumerate(request.actions) if a.kind == "play"]
+            if plays and len(played) < 2:
+                played.append(request.actions[plays[0]].label)
+                return plays[0]
+        return answers()(request)
+
+    drive(game.window("main"), answer)
+    draws = events(game, "draw")
+    assert [e["card"] for e in events(game, "play")] == ["Momentum", "Fresh Breath"]
+    assert len(draws) == 1 and game.events.index(draws[0]) > game.events.index(events(game, "play")[1])
+
+
+def test_spending_a_token_of_a_class_sets_off_what_names_the_class(tmp_path):
+    """`When you spend a positive status effect` compiled to the class and never matched a real status
+    (review): spending any positive token sets it off."""
+    compiled = compiled_with_status(tmp_path, "druid.yaml", """  - name: Thrift
+    polarity: positive
+    stack_limit: 1
+    effects:
+      - When you spend a positive status effect, gain 1 CP.
+
+  - name: Cushion
+    polarity: positive
+    stack_limit: 2
+    effects:
+      - When spent, heal 1.
+""")
+    game = new_game(compiled, ["druid", "duelist"])
+    game.gain_status(0, status(compiled, "Thrift"), 1, 0)
+    game.gain_status(0, status(compiled, "Cushion"), 1, 0)
+    cp = game.seats[0].cp
+    game.spend_token(0, status(compiled, "Cushion"), 0)
+    drive(game.drain(), answers())
+    assert game.seats[0].cp == cp + 1

@@ -119,7 +119,9 @@ class Game(GameState):
             _component_triggers(artifact, "spends_status")
         self.watch_heal = "healed" in self.held_triggers or _component_triggers(artifact, "healed")
         self.watch_play = "plays_card" in self.held_triggers or _component_triggers(artifact, "plays_card")
+        self.plays = 0  # cards played so far: a scheduled `When you play a card` waits for a later one
         self.healed_firing = 0  # a `When you heal` effect resolving: its own healing sets off none
+        self.damaged_firing = 0  # `When you receive dmg` effects resolving: the dmg they deal sets off none
         self._replaces: dict[int, frozenset[str]] = {}  # `replaces`
         self._edges_named: dict[tuple[str, str], bool] = {}  # `edge_named`
         self.spendables = {i for i, s in enumerate(artifact.statuses) if s.get("spendable")}
@@ -610,6 +612,15 @@ class Game(GameState):
             self.status_dealt.add(player)
         super().receive(ctx, player, amount, dtype)
 
+    def schedule(self, ctx, trigger, chunk):
+        """As the state schedules it, stamped with what it must wait past: `When you play a card` the
+        card being played (a later one sets it off), `At the end of your next turn` this turn."""
+        if trigger["on"] == "plays_card":
+            trigger = {**trigger, "plays": self.plays}
+        elif trigger.get("next"):
+            trigger = {**trigger, "after_turn": self.turn_no}
+        super().schedule(ctx, trigger, chunk)
+
     def played(self, seat: int, card) -> Generator[Request, Any, None]:
         """`When you play a card` (`an Action card`, `a Roll Phase card`): after the card resolves."""
         if not (self.watch_play or self.scheduled) or self.over is not None:
@@ -617,7 +628,8 @@ class Game(GameState):
 
         def matches(trigger: dict) -> bool:
             return (trigger.get("kind", card.kind) == card.kind
-                    and trigger.get("timing", card.timing) == card.timing)
+                    and trigger.get("timing", card.timing) == card.timing
+                    and trigger.get("plays", -1) < self.plays)
 
         yield from self.fire_all(seat, "plays_card", matches)
 
@@ -630,8 +642,10 @@ class Game(GameState):
         if len(tokens) == held or not (self.spend_watched or self.scheduled):
             return
 
-        def matches(trigger: dict) -> bool:
-            return trigger["status"] == status
+        def matches(trigger: dict) -> bool:  # the status, or a class of them (`a positive status effect`)
+            wanted = trigger["status"]
+            cls = self.a.statuses[wanted].get("class")
+            return wanted == status or (cls is not None and self.a.in_class(status, cls))
 
         self.queue.extend(self.take_scheduled("spends_status", matches, player)
                           + self.collect(player, "spends_status", matches))
@@ -680,6 +694,8 @@ class Game(GameState):
         self.check_defeat()
         if self.hurt_now:
             yield from self.fire_damaged()
+        else:
+            self.status_dealt.clear()  # prevented in full: no one was hurt by it
         if self.queue:  # `When you heal`, set off as the healing landed
             yield from self.drain()
 
@@ -703,7 +719,11 @@ class Game(GameState):
                 return by_status or not trigger.get("from_status")
 
             defender = seat if attacker is not None else None
-            yield from self.fire_all(seat, "damaged", matches, attacker, defender)
+            self.damaged_firing += 1
+            try:
+                yield from self.fire_all(seat, "damaged", matches, attacker, defender)
+            finally:
+                self.damaged_firing -= 1
         if reland and self.over is None:
             self.resolve_damage(None)
             self.hurt_now.clear()
@@ -750,7 +770,7 @@ class Game(GameState):
             self.event("health", player=seat, change=-damage, health=after, isolated=False)
         else:
             self.event("heal", player=seat, amount=after - p.health, health=after)
-        if after < p.health and (self.watch_damage or self.scheduled):
+        if after < p.health and (self.watch_damage or self.scheduled) and not self.damaged_firing:
             self.hurt_now.append(seat)
         rose = after > p.health
         p.health = after
@@ -778,7 +798,7 @@ class Game(GameState):
         p = self.seats[seat]
         p.health = max(0, p.health - amount)
         self.event("health", player=seat, change=-amount, health=p.health, isolated=isolated)
-        if self.watch_damage or self.scheduled:
+        if (self.watch_damage or self.scheduled) and not self.damaged_firing:
             self.hurt_now.append(seat)
 
     # ============================================================== triggers
@@ -835,12 +855,14 @@ class Game(GameState):
             ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
                            attacker=self.attack.attacker if self.attack else None,
                            defender=self.attack.defender if self.attack else None, source=q.named)
-            healing = q.moment == "healed"
+            healing, gaining = q.moment == "healed", q.source == "gained"
             self.healed_firing += healing
+            self.gained_firing += gaining
             try:
                 yield from self.run(q.chunk, ctx)
             finally:
                 self.healed_firing -= healing
+                self.gained_firing -= gaining
 
     def in_chosen_order(self, a: int, jobs: list[Queued]) -> Generator[Request, Any, None]:
         """"If there are multiple effects, the Active Player may choose the order in which they are
@@ -1070,7 +1092,8 @@ class Game(GameState):
         """`At the start of your turn` (before the Upkeep Phase) or `At the end (conclusion) of your
         turn` (after the Discard Phase): the active player's effects, and what she scheduled."""
         def matches(trigger: dict) -> bool:
-            return (trigger["edge"] == "start") == (edge == "start")
+            return (trigger["edge"] == "start") == (edge == "start") \
+                and trigger.get("after_turn", -1) < self.turn_no  # `your next turn`: not this one
 
         if not self.scheduled and (("turn", edge == "start") not in self.edges
                                    or not self.has_trigger(a, "turn_edge", edge, matches)):
@@ -1359,6 +1382,7 @@ class Game(GameState):
         if action.kind == "sell":
             self.sell(seat, action.ref)
         elif action.kind == "play":
+            self.plays += 1  # what this card schedules waits for the cards after it
             card = p.hand.pop(action.ref)
             self.event("play", player=seat, card=card.card.name)  # told before the CP it costs
             self.change_cp(seat, -card.card.cost)
@@ -1393,10 +1417,11 @@ class Game(GameState):
             if old is not None:  # "play the new card over the top of the previous Hero Upgrade"
                 p.covered.append(old)
             p.upgrades[card.card.upgrades] = card
+            # what she has for playing a card acts now, before the new ability is hers
+            yield from self.played(seat, card.card)
             p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
             self._trigger_index.pop(seat, None)
             self._trigger_hits.clear()
-            yield from self.played(seat, card.card)
         elif action.kind == "spend":
             told = len(self.events)
             self.spend_token(seat, action.ref, 0)

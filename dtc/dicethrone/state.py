@@ -144,6 +144,7 @@ class GameState:
         self.active = 0
         self.queue: list[Queued] = []
         self.scheduled: list[tuple[dict, Queued]] = []
+        self.gained_firing = 0  # a `When you gain this token` effect resolving: its gains set off none
         # the statuses with a `When you gain this token` effect
         self.gain_triggered = frozenset(
             i for i, s in enumerate(artifact.statuses)
@@ -398,7 +399,7 @@ class GameState:
             if len(tokens) < limit:
                 tokens.append(Token(0, tier))
                 gained += 1
-                if status in self.gain_triggered:
+                if status in self.gain_triggered and not self.gained_firing:
                     self.queue_status_trigger(player, status, "gained", len(tokens) - 1)
             else:
                 self.queue_status_trigger(player, status, "gained_at_limit")

@@ -421,6 +421,8 @@ def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
             mode, value, own = ins.operands
             return ("change", before.operands[0], mode, value, bool(own))
         if before.op == Op.PUSH and ins.op == Op.REROLL:
+            if ins.operands[0] & 2:
+                return None  # every die, unasked: no choice of dice for a bot to weigh
             return ("re-roll", before.operands[0], 0, 0, bool(ins.operands[0] & 1))
     return None
 
