@@ -138,8 +138,10 @@ class CPSpent:
 
 @dataclass(frozen=True, slots=True)
 class TokensRemoved:
-    """Countable: the tokens the last removal of the effect removed: `2 dmg per token removed`."""
+    """Countable: the tokens the last removal of the effect removed: `2 dmg per token removed`; or
+    spent (`per Chi spent`: `status`, the status named, which must be the one spent)."""
 
+    status: str | None = None
     span: Offsets | None = _span()
 
 

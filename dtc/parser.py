@@ -1160,6 +1160,9 @@ class _Builder(Transformer):
     def tokens_removed(self, meta, _):
         return n.TokensRemoved(span=_off(meta))
 
+    def tokens_spent(self, meta, items):
+        return n.TokensRemoved(str(items[0]) if items else None, span=_off(meta))
+
     def cards_in_hand(self, meta, _):
         return n.CardsInHand(span=_off(meta))
 

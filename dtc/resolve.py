@@ -109,6 +109,7 @@ class Resolver:
         self.later = False  # inside a sentence a trigger schedules (it runs later, on its own)
         self.paid = False  # a payment came before (what `per CP spent` counts)
         self.removed = False  # a removal came before (`per token removed`)
+        self.spent: str | None = None  # the status `Spend any number of` spent (`per Chi spent`)
 
     # -- reporting
     def report(self, code, message, span, hint=None, severity="error", focus=None):
@@ -153,6 +154,7 @@ class Resolver:
             return s
         status = self.status(s.status, s.span)
         self.removed = True  # `per Chi spent` counts them
+        self.spent = status
         return replace(s, status=status, action=self.body(s.action))
 
     def s_Remove(self, s, _):
@@ -230,6 +232,12 @@ class Resolver:
             return self.generic(e)
         if isinstance(e, n.TokensHeld):
             return replace(e, status=self.status(e.status, e.span))
+        if isinstance(e, n.TokensRemoved) and e.status is not None:
+            named = self.lookup_status(e.status)
+            if self.spent is not None and named != self.spent:
+                self.report("C016", f"`per {e.status} spent` counts the tokens spent before it, and they are "
+                            f"{self.spent}", e.span, f"write `per {self.spent} spent` or `per token spent`")
+            e = replace(e, status=None)
         if isinstance(e, (n.CPSpent, n.TokensRemoved)):
             done = self.paid if isinstance(e, n.CPSpent) else self.removed
             if not done:

@@ -1056,6 +1056,7 @@ def test_they_that_the_engine_could_not_name_is_refused(lint_text, text, says):
     ("Each player draws 1 card. If they have 4 or more cards in hand, gain 1 CP.",
      "`they` here is several players"),
     ("Spend any number of positive status effects to draw 1 card.", "names no tokens to count"),
+    ('"Spend any number of Wound: deal 1 dmg per Hex spent."', "counts the tokens spent before it"),
     ('"Choose 2: gain 1 CP, or draw 1 card, or heal 1, or heal 2, or heal 3, or heal 4, or heal 5."',
      "at most 6 options when more than one is chosen"),
 ])
