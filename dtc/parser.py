@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -389,6 +389,16 @@ class _Plus:
     amount: Any
 
 
+def _holds_up_to(stmt: Any) -> bool:
+    return any(isinstance(getattr(stmt, f, None), _UpTo) for f in ("target", "source", "dest"))
+
+
+def _without_up_to(stmt: Any) -> Any:
+    """The statement with a misplaced `up to N chosen ...` read as `a chosen ...` (it was reported)."""
+    return replace(stmt, **{f: getattr(stmt, f).who for f in ("target", "source", "dest")
+                            if isinstance(getattr(stmt, f, None), _UpTo)})
+
+
 @dataclass(frozen=True)
 class _Damage:
     amount: Any
@@ -422,6 +432,7 @@ class _Builder(Transformer):
         super().__init__(visit_tokens=False)  # no method takes a token: skip the lookup per token
         self.text = text
         self.problems: list[Problem] = []
+        self.saw_up_to = False  # an `up to N chosen ...` was parsed: look for one left where none goes
 
     # -- effect structure
     def effect(self, meta, steps_per_sentence):
@@ -445,7 +456,24 @@ class _Builder(Transformer):
             if guards and guards[0].kind == "on" and isinstance(guards[0].value, n.OtherResult):
                 wrapped = (self._other_result(body, wrapped[0], guards[0]),)
             body.extend(wrapped)
-        return n.Effect(trigger, once, tuple(body), labels, span=_off(meta))
+        effect = n.Effect(trigger, once, tuple(body), labels, span=_off(meta))
+        return self._stray_up_to(effect, meta) if self.saw_up_to else effect
+
+    def _stray_up_to(self, node: Any, meta) -> Any:
+        """`up to N chosen ...` left where no statement made a choice of it (`spend any amount of X to
+        transfer all X from up to 2 chosen opponents`): reported, and read as `a chosen ...`."""
+        if isinstance(node, _UpTo):
+            self.problems.append(Problem(
+                "C016", "`up to N chosen ...` is read only as the players a statement of the card's player "
+                "is done to", meta.start_pos, meta.end_pos, "name one player: `a chosen opponent`"))
+            return node.who
+        if isinstance(node, tuple):
+            return tuple(self._stray_up_to(x, meta) for x in node)
+        if not is_dataclass(node) or isinstance(node, n.Offsets):
+            return node
+        changes = {f.name: self._stray_up_to(getattr(node, f.name), meta) for f in fields(node)
+                   if f.name != "span"}
+        return replace(node, **changes)
 
     def _otherwise(self, body: list, guard: _Guard, then: tuple) -> None:
         """`If X, A. Otherwise, B.`: B is the If's `orelse`; after `On`s, B is `On any other result`."""
@@ -609,7 +637,17 @@ class _Builder(Transformer):
         opponents`) join it: one choice."""
         out: list = []
         for c in clauses:
+            if isinstance(c, n.Actor) and _holds_up_to(c.action):  # `they transfer ... to up to 2 ...`
+                self.problems.append(Problem(
+                    "C016", "`up to N chosen ...` is not read after another player as the subject",
+                    meta.start_pos, meta.end_pos, "say it as the card's player's own statement (`Deal 2 "
+                    "dmg to up to 2 chosen opponents`), or name one player: `a chosen opponent`"))
+                c = replace(c, action=_without_up_to(c.action))
             marker = getattr(c, "target", None)
+            if isinstance(marker, _UpTo) and marker.count < 1:
+                self.problems.append(Problem("C016", "`up to 0 chosen ...` chooses no one", meta.start_pos,
+                                             meta.end_pos, "write `up to 2 chosen opponents`"))
+                marker = _UpTo(1, marker.who)
             if not isinstance(marker, _UpTo):
                 if any(isinstance(getattr(c, f, None), _UpTo) for f in ("source", "dest")):
                     self.problems.append(Problem(
@@ -1417,9 +1455,11 @@ class _Builder(Transformer):
         return n.DoubleAttack(span=_off(meta))
 
     def up_to_opponents(self, meta, items):
+        self.saw_up_to = True
         return _UpTo(int(items[0]), "chosen_opponent")
 
     def up_to_players(self, meta, items):
+        self.saw_up_to = True
         return _UpTo(int(items[0]), "chosen_player")
 
     def opponent(self, meta, _):

@@ -172,7 +172,7 @@ def render_countable(c: Any) -> str:
     if isinstance(c, n.CPSpent):
         return "CP spent"
     if isinstance(c, n.TokensRemoved):
-        return "token removed"
+        return f"{c.status} spent" if c.status else "token removed"
     raise TypeError(type(c).__name__)
 
 
@@ -422,7 +422,8 @@ def render_condition(c: Any) -> str:
     if isinstance(c, n.InForm):
         return f"if {'not ' if c.negated else ''}in {c.form}"
     if isinstance(c, n.OnSide):
-        return f"if {c.component} is on the {c.side} side"
+        side = c.side if re.fullmatch(r"[A-Za-z][A-Za-z ]*", c.side) else f'"{c.side}"'
+        return f"if {c.component} is on the {side} side"
     if isinstance(c, n.AtPosition):
         return f"if {c.component} is at {_position(c.position)}"
     if isinstance(c, n.YouDid):
