@@ -234,6 +234,12 @@ class Resolver:
             return replace(e, status=self.status(e.status, e.span))
         if isinstance(e, n.TokensRemoved) and e.status is not None:
             named = self.lookup_status(e.status)
+            if self.spent is None and not self.removed:
+                self.report("C016", f"`per {e.status} spent` counts the tokens spent before it, and nothing "
+                            "before it spends any", e.span,
+                            f"spend them first: `Spend any number of {e.status}: deal 1 dmg per {e.status} "
+                            "spent.`")
+                return replace(e, status=None)
             if self.spent is not None and named != self.spent:
                 self.report("C016", f"`per {e.status} spent` counts the tokens spent before it, and they are "
                             f"{self.spent}", e.span, f"write `per {self.spent} spent` or `per token spent`")
