@@ -866,6 +866,10 @@ class _Emitter:
     def s_Discard(self, s) -> None:
         self._amount_then(Op.DISCARD, s)
 
+    def s_ReturnCards(self, s: n.ReturnCards) -> None:
+        self.push_most(s.amount)
+        self.emit(Op.RETURN_CARDS, node=s)
+
     def s_DrawUntil(self, s: n.DrawUntil) -> None:
         self.emit(Op.PUSH, s.count, node=s)  # as many as she lacks: SUB stops at 0
         self.emit(Op.HAND_SIZE, node=s)

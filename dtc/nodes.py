@@ -650,6 +650,14 @@ WHOLE_HAND = 99  # `discard your hand`: more cards than any hand holds
 
 
 @dataclass(frozen=True, slots=True)
+class ReturnCards:
+    """`Return 1 card from your discard pile to your hand` (the player picks which)."""
+
+    amount: Amount
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class DrawUntil:
     """`Draw cards until you have 4 cards in hand` (none when she has that many already)."""
 
@@ -1093,7 +1101,7 @@ Stmt = (
     Skip | DoubleEffect | AttackBecomes | PhaseFails | VerbCall | Item | Actor | SpendAnyCP |
     RaiseStackLimit | ExtraRollAttempt | DiscardRandom | Cost | Then | If | On |
     ForEach | May | Must | Choose | Delayed | Instead | ChooseUpTo | DoubleAttack | SpendAnyTokens |
-    DrawUntil
+    DrawUntil | ReturnCards
 )
 
 NODE_TYPES: dict[str, type] = {
@@ -1116,7 +1124,7 @@ NODE_TYPES: dict[str, type] = {
         Increase,
         Decrease, SetValue, Flip, Move, Skip, DoubleEffect, AttackBecomes, PhaseFails, VerbCall,
         Item, Actor, Cost, Then, If, On, ForEach, May, Must, Choose, Delayed, Instead, Label, Effect,
-        ChooseUpTo, DoubleAttack, SpendAnyTokens, DrawUntil,
+        ChooseUpTo, DoubleAttack, SpendAnyTokens, DrawUntil, ReturnCards,
     ]
 }
 

@@ -123,6 +123,7 @@ class Op(IntEnum):
     RAISE_LIMIT = 82
     TRANSFER = 83
     SPEND_ANY = 84
+    RETURN_CARDS = 89  # a card op: the cards' group (90-99) is full
     # cards
     DRAW = 90
     DISCARD = 91
@@ -249,6 +250,8 @@ _ROWS = [
     (Op.SPEND_ANY, ("status",), 0, 0, True,
      "ask how many tokens of the status the actor spends, from none to all she holds (`Spend any number "
      "of Chi`); spend them (their `When spent` too); what `per token spent` counts"),
+    (Op.RETURN_CARDS, (), 1, 0, True,
+     "ask which of up to N cards of the actor's discard pile go back to her hand; move them"),
     (Op.PAY_ANY_CP, (), 0, 0, True,
      "ask how many CP the actor spends, from none to all she has (`Spend any amount of CP`); pay them"),
     (Op.CHOOSE_PLAYER, ("target",), 0, 1, True,

@@ -807,6 +807,9 @@ class _Builder(Transformer):
     def discard(self, meta, items):
         return n.Discard(items[0], span=_off(meta))
 
+    def return_cards(self, meta, items):
+        return n.ReturnCards(items[0], span=_off(meta))
+
     def discard_hand(self, meta, _):
         return n.Discard(n.Number(n.WHOLE_HAND), span=_off(meta))
 

@@ -321,6 +321,8 @@ _STMT = {
     n.Discard: lambda s: "discard your hand" if s.amount == n.Number(n.WHOLE_HAND) else (
         f"discard {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')}"),
     n.DrawUntil: lambda s: f"draw cards until you have {s.count} cards in hand",
+    n.ReturnCards: lambda s: (f"draw {render_amount(s.amount)} {_plural(s.amount, 'card', 'cards')} "
+                              "from your discard pile"),
     n.Search: _search,
     n.Shuffle: lambda s: "shuffle your deck",
     n.Place: lambda s: f"place {_cards(s.cards)} on {s.zone}",

@@ -327,6 +327,16 @@ class SampleState:
     def hand(self, player):
         return list(self.seats[player].hand)
 
+    def discard_pile(self, player):
+        return list(self.seats[player].discard)
+
+    def return_cards(self, player, picks):
+        p = self.seats[player]
+        for i in sorted(picks, reverse=True):
+            p.hand.append(p.discard.pop(i))
+        if self.logging:
+            self.say(f"player {player + 1} returns {len(picks)} card(s) from the discard pile to the hand")
+
     def discard(self, player, cards):
         p = self.seats[player]
         for i in sorted(cards, reverse=True):

@@ -63,7 +63,8 @@ _CHECKED_FIRST = frozenset(int(op) for op in (Op.MOVE, Op.SET_COMP, Op.FLIP_DIAL
                                               Op.PLACE_FOUND, Op.CRAFT, Op.DOUBLE_DMG))
 _CHECKED_AFTER = frozenset(int(op) for op in (Op.PAY_CP, Op.DISCARD, Op.USE_CARDS, Op.PLACE_N, Op.MOVE,
                                               Op.SPEND, Op.ADD_DMG, Op.REMOVE, Op.GAIN, Op.INFLICT,
-                                              Op.STEAL_CP, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL))
+                                              Op.STEAL_CP, Op.PREVENT, Op.PREVENT_HALF, Op.PREVENT_ALL,
+                                              Op.RETURN_CARDS))
 _YES = ("yes",)  # `_check_at`: nothing to read, it can
 # steps that only read, roll, jump or break: an effect made of these and `the Attack becomes <type>` does
 # that
@@ -648,6 +649,8 @@ class VM:
             return ("tokens", x, 1)
         if then == Op.DISCARD:
             return ("hand", 1 if a >= WHOLE_HAND else a)  # `discard your hand`: any card at all
+        if then == Op.RETURN_CARDS:
+            return ("discard_pile",)
         if then == Op.USE_CARDS:
             return ("zone_cards", x, y)
         if then in (Op.GAIN, Op.INFLICT) and at + 2 < len(steps) and steps[at + 2][0] in (_JUMP, _END, _THEN):
@@ -675,6 +678,8 @@ class VM:
             return not self._gains_nothing(state, actor, check[1], check[2], check[3])
         if what == "hand":
             return len(state.hand(actor)) >= check[1]
+        if what == "discard_pile":
+            return bool(state.discard_pile(actor))
         if what == "hand_cards":
             return bool(state.hand_cards(actor, check[1]))
         if what == "zone_cards":
@@ -1190,6 +1195,13 @@ class VM:
                 for card_chunk in state.use_cards(actor, a, b, self._picks(answer, len(cards), 0, limit)):
                     inner = RunContext(actor, ctx.hero, ctx.attacker, ctx.defender)
                     yield from self._frame(card_chunk, inner, state, rng, counter, depth + 1)
+        elif op == Op.RETURN_CARDS:
+            most = pop()
+            pile = state.discard_pile(actor)
+            if pile and most:
+                limit = min(most, len(pile))
+                answer = yield ChooseItems(owner, actor, tuple(pile), limit, limit, "return")
+                state.return_cards(actor, self._picks(answer, len(pile), limit, limit))
         elif op == Op.SPEND_ANY:
             choices = tuple(range(state.status_count(actor, a) + 1))
             spent = 0

@@ -475,6 +475,12 @@ CASES: list[Case] = [
          "she holds 2 more cards: both discarded, then 3 drawn",
          lambda s: len(s.now[0].discard) == 3 and len(s.now[0].hand) == 3,
          setup=lambda g: (gem(g), gem(g))),
+    # a card back from the discard pile (offered only with one there)
+    card("return-card", ("ReturnCards",), ("RETURN_CARDS",),
+         "Return 1 card from your discard pile to your hand.",
+         "a Fang Gem in her discard pile comes back to her hand",
+         lambda s: "Fang Gem" in s.now[0].hand and "Fang Gem" not in s.now[0].discard,
+         setup=lambda g: (gem(g), g.seats[0].discard.append(g.seats[0].hand.pop()))),
     # a dial's side as a condition
     card("on-side", ("OnSide", "If"), ("SIDE_IS", "GAIN_CP"),
          "If Gauge is on the High side, gain 2 CP. If Gauge is on the Low side, draw 1 card.",

@@ -855,7 +855,7 @@ def test_every_opcode_runs(compiled):
                        Op.ROLL_HIGHEST, Op.PAY_ANY_CP, Op.PAID, Op.REMOVED, Op.TURN_COUNT, Op.EXTRA_ROLL,
                        Op.DISCARD_RANDOM, Op.RAISE_LIMIT, Op.TRANSFER,  # printed constructs (test_coverage)
                        Op.CHOOSE_PLAYERS, Op.ACTOR_NTH, Op.DOUBLE_DMG, Op.GET_HEALTH, Op.SPEND_ANY,
-                       Op.SIDE_IS,
+                       Op.SIDE_IS, Op.RETURN_CARDS,
                        Op.MARK_TRACK}  # the last in tests/test_valeria_engine.py (no content uses it)
     assert missing <= exercised_above, missing - exercised_above
 

@@ -592,6 +592,17 @@ class GameState:
             p.discard.append(card)
             self.event("discard", player=player, card=card.card.name)
 
+    def discard_pile(self, player):
+        return [c.card.name for c in self.seats[player].discard]
+
+    def return_cards(self, player, picks):
+        """Cards of her discard pile back to her hand (`Return 1 card from your discard pile ...`)."""
+        p = self.seats[player]
+        for i in sorted(picks, reverse=True):
+            card = p.discard.pop(i)
+            p.hand.append(card)
+            self.event("return", player=player, card=card.card.name)
+
     def _matches(self, card: Card, ctype: int) -> bool:
         return ctype == ANY_CARD or card.card.ctype == ctype
 
