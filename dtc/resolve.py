@@ -16,7 +16,7 @@ from typing import Any
 
 from dtc import dice
 from dtc import nodes as n
-from dtc.opcodes import CHOSEN, MANY
+from dtc.opcodes import CHOSEN, MANY, MAX_SEATS
 from dtc.parser import Problem, core_word_guess, parse_effect
 from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
@@ -1043,7 +1043,36 @@ def resolve_effect(effect: n.Effect, scope: Scope, ctx: Context,
     """Resolve names, expand verbs and check dice tests in one effect."""
     r = Resolver(scope, ctx, defining)
     resolved = r.effect(effect)
+    _numbers_that_fit(resolved, effect.span, r)
     return resolved, r.problems
+
+
+MAX_NUMBER = 999  # the largest number an effect may say: every amount, count and value fits the bytecode
+
+
+def _numbers_that_fit(node: Any, span, r: Resolver) -> None:
+    """Every number the effect says is at most MAX_NUMBER (70,000 dmg failed to compile: a u16), and
+    `up to N chosen` names no more players than a game has."""
+    if isinstance(node, tuple):
+        for x in node:
+            _numbers_that_fit(x, span, r)
+        return
+    if isinstance(node, bool) or not (isinstance(node, int) or is_dataclass(node)):
+        return
+    if isinstance(node, int):
+        if node > MAX_NUMBER:
+            r.report("C016", f"`{node}` is more than an effect can count: numbers go up to {MAX_NUMBER}",
+                     span or n.Offsets(0, 1))
+        return
+    if isinstance(node, n.Offsets):
+        return
+    here = getattr(node, "span", None) or span
+    if isinstance(node, n.ChooseUpTo) and node.count > MAX_SEATS:
+        r.report("C016", f"`up to {node.count} chosen ...`: a game has at most {MAX_SEATS} players",
+                 here, f"write `up to {MAX_SEATS - 1} chosen opponents` or `each opponent`")
+    for f in fields(node):
+        if f.name != "span":
+            _numbers_that_fit(getattr(node, f.name), here, r)
 
 
 def parse_verb_body(text: str, book: Phrasebook | None = None) -> tuple[tuple | None, list[Problem]]:

@@ -1066,3 +1066,16 @@ def test_what_the_engine_would_read_wrongly_is_refused(lint_text, text, says):
     result = lint_text(hero_with(one_card("main", text)))
     assert [c for c, _, _ in codes(result)] == ["C016"]
     assert says in result.diagnostics[0].message
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Deal 70000 dmg.", "`70000` is more than an effect can count"),
+    ("Draw cards until you have 70000 cards in hand.", "numbers go up to 999"),
+    ("Deal 2 dmg to up to 300 chosen opponents.", "a game has at most 6 players"),
+])
+def test_numbers_past_what_the_bytecode_holds_are_refused(lint_text, text, says):
+    """`Deal 70000 dmg` linted clean and then failed to compile with an internal error (a PUSH operand
+    is 16 bits; issue 25, "Lint accepts => compile and run succeed"): lint says the limit instead."""
+    result = lint_text(hero_with(one_card("main", text)))
+    assert [c for c, _, _ in codes(result)] == ["C016"]
+    assert says in result.diagnostics[0].message
