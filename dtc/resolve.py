@@ -28,6 +28,7 @@ CARD_KINDS = {"action": ("kind", "action"), "upgrade": ("kind", "upgrade"),
               "roll phase": ("timing", "roll"), "instant": ("timing", "instant")}
 MAX_CHOSEN_OPTIONS = 3  # `Choose three: ...`: each choice is compiled with the ones left after it
 MAX_OPTIONS_CHOSEN_FROM = 6  # ... so `choose 3 of 6` is 120 copies of the options: no more
+MAX_OPTIONS = 64  # CHOOSE holds its option count in a byte; no card lists this many
 CHOSEN_TARGETS = CHOSEN | {"chosen"}  # a player chosen, or the one chosen before
 GENERIC_STATUSES = {
     "status effect", "status effects", "positive status effect", "positive status effects",
@@ -394,7 +395,10 @@ class Resolver:
                        orelse=self.body(s.orelse))
 
     def s_Choose(self, s, _):
-        if not 1 <= s.count < len(s.options):
+        if len(s.options) > MAX_OPTIONS:
+            self.report("C016", f"`choose` among {len(s.options)} options: at most {MAX_OPTIONS}", s.span,
+                        "split the card, or group the options")
+        elif not 1 <= s.count < len(s.options):
             self.report("C016", f"`choose {s.count}` of {len(s.options)} options: there must be more options "
                         "than are chosen", s.span, "to do them all, write them as one sentence: `Gain 1 CP "
                         "and draw 1 card.`")

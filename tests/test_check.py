@@ -1072,6 +1072,7 @@ def test_what_the_engine_would_read_wrongly_is_refused(lint_text, text, says):
     ("Deal 70000 dmg.", "`70000` is more than an effect can count"),
     ("Draw cards until you have 70000 cards in hand.", "numbers go up to 999"),
     ("Deal 2 dmg to up to 300 chosen opponents.", "a game has at most 6 players"),
+    ('"Choose one: ' + ", or ".join(["gain 1 CP"] * 256) + '."', "at most 64"),
 ])
 def test_numbers_past_what_the_bytecode_holds_are_refused(lint_text, text, says):
     """`Deal 70000 dmg` linted clean and then failed to compile with an internal error (a PUSH operand
