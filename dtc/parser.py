@@ -155,10 +155,40 @@ def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Pr
         later = _later_problems(reading.text, first) if start == "effect" else []
         return None, notes + [_printed(p, reading) for p in [first, *later]]
     builder = _Builder(reading.text)
-    node = builder.transform(tree)
+    try:
+        node = builder.transform(tree)
+    except RecursionError:
+        node = None
+    depth = _nesting(node) if node is not None else MAX_NESTING + 1
+    if depth > MAX_NESTING:  # what reads the tree after this recurses on it
+        return None, notes + [Problem("C016", f"conditions, moments and choices are nested more than "
+                                      f"{MAX_NESTING} deep here", 0, len(text),
+                                      "split the effect into sentences of their own")]
     if reading.rewritten:
         node = n.remap(node, reading.span)
     return node, notes + [_printed(p, reading) for p in builder.problems]
+
+
+MAX_NESTING = 32  # statements inside statements (`On [Claw], On [Claw], ...`): no card nests more
+
+
+def _nesting(root: Any) -> int:
+    """How deep statements sit inside one another (iteratively: the tree may be deep)."""
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend((x, depth) for x in node)
+            continue
+        if not is_dataclass(node) or isinstance(node, n.Offsets):
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING:
+            break
+        for f in fields(node):
+            if f.name in ("body", "orelse", "options", "action"):
+                stack.append((getattr(node, f.name), depth + 1))
+    return deepest
 
 
 _SENTENCE_END = re.compile(r"\.(?=\s|$)")

@@ -1080,3 +1080,12 @@ def test_numbers_past_what_the_bytecode_holds_are_refused(lint_text, text, says)
     result = lint_text(hero_with(one_card("main", text)))
     assert [c for c, _, _ in codes(result)] == ["C016"]
     assert says in result.diagnostics[0].message
+
+
+def test_statements_nested_past_a_limit_are_refused_not_a_crash(lint_text):
+    """340 `On [Claw],` in a row crashed lint with RecursionError (issue 25): past 32 deep, lint says
+    so; 20 deep is still read."""
+    deep = lint_text(hero_with(one_card("main", "On [Claw], " * 340 + "gain 1 CP.")))
+    assert [c for c, _, _ in codes(deep)] == ["C016"]
+    assert "nested more than 32 deep" in deep.diagnostics[0].message
+    assert codes(lint_text(hero_with(one_card("roll", "On [Claw], " * 20 + "gain 1 CP.")))) == []
