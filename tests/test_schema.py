@@ -145,3 +145,11 @@ def test_a_key_written_with_a_space_gets_the_key_it_means(lint_text):
     result = lint_text(MINIMAL_HERO.replace("stack_limit: 2", "stack limit: 2"))
     d = next(d for d in result.diagnostics if d.code == "S003")
     assert d.message.startswith("unknown key `stack limit`") and d.hint == "did you mean `stack_limit`?"
+
+
+def test_a_whole_number_written_with_a_point_is_refused_where_lint_passed_it(lint_text):
+    """`stack_limit: 2.0` linted clean (the fast validator counts 2.0 as an integer) and then failed
+    in the artifact with an internal error (issue 25, "whole numbers written `5.0`"): lint says where."""
+    result = lint_text(MINIMAL_HERO.replace("stack_limit: 2", "stack_limit: 2.0", 1))
+    found = [d for d in result.diagnostics if d.code == "S001"]
+    assert found and "written with a point (write `2`)" in found[0].message
