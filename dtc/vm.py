@@ -1203,19 +1203,11 @@ class VM:
                 answer = yield ChooseItems(owner, actor, tuple(pile), limit, limit, "return")
                 state.return_cards(actor, self._picks(answer, len(pile), limit, limit))
         elif op == Op.SPEND_ANY:
-            choices = tuple(range(state.status_count(actor, a) + 1))
-            spent = 0
-            if len(choices) > 1:
-                answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
-                spent = self._member(answer, choices)
+            spent = yield from self._how_many(owner, actor, state.status_count(actor, a), chunk, ins)
             state.spend_status(actor, a, spent)
             ctx.removed = spent  # `per Chi spent`
         elif op == Op.PAY_ANY_CP:
-            choices = tuple(range(state.cp(actor) + 1))
-            paid = 0
-            if len(choices) > 1:
-                answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
-                paid = self._member(answer, choices)
+            paid = yield from self._how_many(owner, actor, state.cp(actor), chunk, ins)
             state.change_cp(actor, -paid)
             ctx.paid = paid
         elif op == Op.REMOVE:
@@ -1301,6 +1293,14 @@ class VM:
         if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:
             raise VMError(f"answer an {what} number from 0 to {count - 1}, not {answer!r}")
         return answer
+
+    def _how_many(self, owner, actor, most: int, chunk, ins) -> Generator[Request, Any, int]:
+        """`Spend any amount of ...`: how many, from none to `most` (asked only with a choice)."""
+        if most <= 0:
+            return 0
+        choices = tuple(range(most + 1))
+        answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
+        return self._member(answer, choices)
 
     def _some_players(self, answer, players: tuple[int, ...], most: int) -> tuple[int, ...]:
         if not isinstance(answer, (list, tuple)) or len(answer) > most or len(set(answer)) != len(answer) \

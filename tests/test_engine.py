@@ -3382,6 +3382,13 @@ def test_a_card_that_waits_for_a_card_played_is_not_set_off_by_itself(tmp_path):
     cost: 0
     authored: test
     effect: Gain 1 CP.
+
+  - name: Keen Eye
+    kind: action
+    timing: main
+    cost: 0
+    authored: test
+    effect: When you play a card, draw 1 card.
 """)
     game = new_game(compiled, ["druid", "duelist"])
     me = game.seats[0]
@@ -3403,6 +3410,28 @@ def test_a_card_that_waits_for_a_card_played_is_not_set_off_by_itself(tmp_path):
     draws = events(game, "draw")
     assert [e["card"] for e in events(game, "play")] == ["Momentum", "Fresh Breath"]
     assert len(draws) == 1 and game.events.index(draws[0]) > game.events.index(events(game, "play")[1])
+
+    # a Hero Upgrade is a card played too: a card waiting for `a card` is set off by it
+    game = new_game(compiled, ["druid", "duelist"])
+    me = game.seats[0]
+    me.hand.clear()
+    me.cp = 10
+    give_card(game, 0, "Keen Eye")
+    give_card(game, 0, "Ferocity II")
+    game.phase = "Main Phase (1)"
+    taken = []
+
+    def answer_upgrade(request):
+        if isinstance(request, Act) and request.player == 0 and len(taken) < 2:
+            kinds = ["play", "upgrade"]
+            picks = [i for i, a in enumerate(request.actions) if a.kind == kinds[len(taken)]]
+            if picks:
+                taken.append(request.actions[picks[0]].kind)
+                return picks[0]
+        return answers()(request)
+
+    drive(game.window("main"), answer_upgrade)
+    assert taken == ["play", "upgrade"] and events(game, "upgrade") and len(events(game, "draw")) == 1
 
 
 def test_spending_a_token_of_a_class_sets_off_what_names_the_class(tmp_path):

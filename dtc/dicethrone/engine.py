@@ -112,13 +112,13 @@ class Game(GameState):
         self.any_time_statuses = {i for i, by_on in enumerate(self.status_on) if "any_time" in by_on}
         # `When you receive dmg`: who was hurt (and whether a status effect's dmg was among it) since the
         # dmg last landed, looked after only when some effect of the ruleset has that moment
-        self.watch_damage = "damaged" in self.held_triggers or _component_triggers(artifact, "damaged")
+        moments = self.held_triggers | _component_triggers(artifact)
+        self.watch_damage = "damaged" in moments
         self.hurt_now: list[int] = []
         self.status_dealt: set[int] = set()
-        self.spend_watched = "spends_status" in self.held_triggers or \
-            _component_triggers(artifact, "spends_status")
-        self.watch_heal = "healed" in self.held_triggers or _component_triggers(artifact, "healed")
-        self.watch_play = "plays_card" in self.held_triggers or _component_triggers(artifact, "plays_card")
+        self.spend_watched = "spends_status" in moments
+        self.watch_heal = "healed" in moments
+        self.watch_play = "plays_card" in moments
         self.plays = 0  # cards played so far: a scheduled `When you play a card` waits for a later one
         self.healed_firing = 0  # a `When you heal` effect resolving: its own healing sets off none
         self.damaged_firing = 0  # `When you receive dmg` effects resolving: the dmg they deal sets off none
@@ -855,7 +855,7 @@ class Game(GameState):
             ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
                            attacker=self.attack.attacker if self.attack else None,
                            defender=self.attack.defender if self.attack else None, source=q.named)
-            healing, gaining = q.moment == "healed", q.source == "gained"
+            healing, gaining = q.moment == "healed", q.moment == "gained"
             self.healed_firing += healing
             self.gained_firing += gaining
             try:
@@ -1410,6 +1410,7 @@ class Game(GameState):
                 yield from self.isolated_damage()
             yield from self.played(seat, card.card)
         elif action.kind == "upgrade":
+            self.plays += 1
             card = p.hand.pop(action.ref)
             self.event("upgrade", player=seat, ability=card.card.upgrades, level=card.card.level)
             self.change_cp(seat, -action.extra)
@@ -1482,10 +1483,10 @@ def _ability_triggers(artifact: Artifact) -> set[str]:
     return out
 
 
-def _component_triggers(artifact: Artifact, on: str) -> bool:
-    """Whether some hero's component has an effect of the moment `on`."""
-    return any((e.get("trigger") or {}).get("on") == on
-               for hero in artifact.heroes for c in hero["components"] for e in c.get("effects", ()))
+def _component_triggers(artifact: Artifact) -> set[str]:
+    """The triggers of every hero's components' effects."""
+    return {(e.get("trigger") or {}).get("on")
+            for hero in artifact.heroes for c in hero["components"] for e in c.get("effects", ())}
 
 
 def _spoken(owner: str) -> str:

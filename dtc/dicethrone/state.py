@@ -109,7 +109,7 @@ class Queued:
     source: str = ""
     held: Token | None = None  # the token itself: tokens before it may go first and move it
     named: str = ""  # what set it off in players' words: a passive ability, `<track> (<position>)`
-    moment: str = ""  # `healed`: a `When you heal` effect (its own healing sets off none again)
+    moment: str = ""  # `healed`, `gained`: the moment that set it off (what it heals or gains sets off none)
 
 
 class GameState:
@@ -263,21 +263,24 @@ class GameState:
         if attack is None or amount <= 0:
             return
         self.seats[attack.attacker].dealt += amount
-        if ctx.status is None and (ctx.owner == attack.defender
-                                   or (self.rules.own_attacks_only and ctx.owner != attack.attacker)):
-            # "Attack Modifiers": only on an Attack one is activating, never on one against oneself; a
-            # status on the defender may add to it all the same (`When Attacked ..., add 1 dmg`)
+        if not self._may_modify(ctx, attack):
             self.event("add_none", player=ctx.owner, amount=amount, **self._by(ctx))
             return
         self.incoming[attack.defender].added += amount
         self.event("add", player=ctx.owner, amount=amount, **self._by(ctx))
 
+    def _may_modify(self, ctx, attack) -> bool:
+        """"Attack Modifiers": only on an Attack one is activating, never on one against oneself; a
+        status on the defender may add to it all the same (`When Attacked ..., add 1 dmg`)."""
+        return ctx.status is not None or not (
+            ctx.owner == attack.defender or (self.rules.own_attacks_only and ctx.owner != attack.attacker))
+
     def double_attack(self, ctx):
         """`Double the dmg of this Attack`: a multiplier of the Defender's incoming dmg ("Final DMG
-        Total", "3. Multiply & Divide": each on the subtotal, independently), an Attack Modifier: only
-        on the Attack its player is activating, and only one whose dmg may be increased."""
+        Total", "3. Multiply & Divide": each on the subtotal, independently), an Attack Modifier as
+        `add` is (`_may_modify`), and only on one whose dmg may be increased."""
         attack = self.attack
-        if attack is None or ctx.owner != attack.attacker and ctx.status is None:
+        if attack is None or not self._may_modify(ctx, attack):
             self.event("double_none", player=ctx.owner, **self._by(ctx))
             return
         kind = self.rules.damage_types[attack.dtype if attack.dtype is not None else 0]
@@ -412,7 +415,7 @@ class GameState:
         for effect in self.a.statuses[status].get("effects", []):
             if (effect.get("trigger") or {}).get("on") == on:
                 self.queue.append(Queued(effect["chunk"], player, self.a.chunks[effect["chunk"]].hero,
-                                         status, token, 0, on))
+                                         status, token, 0, on, moment=on))
 
     def remove_status(self, player, status, count, by=None):
         held = self.removable(player, status)
