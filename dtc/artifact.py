@@ -34,6 +34,7 @@ from typing import Any
 
 from dtc import __version__
 from dtc.chunk import expand_lines
+from dtc.dicethrone.modes import ModeError, mode_from_data
 from dtc.disasm import DecodeError, Instruction, instructions
 from dtc.opcodes import (
     ANY_CARD,
@@ -55,12 +56,13 @@ from dtc.opcodes import (
 )
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 9  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+FORMAT_VERSION = 10  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
 # 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
 # second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`; 8:
 # CHANGE_DICE modes 3-6 (a die up or down, to another die's value); 9: the triggers `damaged`, `gained`,
 # `spends_status`, CHOOSE_PLAYERS, ACTOR_NTH, DOUBLE_DMG, the targets `each_player` and `chosen_players`,
-# REROLL's bit 2 (every die)
+# REROLL's bit 2 (every die); 10: modes as tables (teams, turn order, targeting), the targets `leader`,
+# `left_opponent`, `right_opponent`
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -309,6 +311,13 @@ class _Verifier:
                 self.card(self.obj(card, f"card_sets[{i}].cards[{j}]"), None, f"card_sets[{i}].cards[{j}]")
         ruleset_names = [self.key(self.obj(r, f"rulesets[{i}]"), "ruleset", str, f"rulesets[{i}]")
                          for i, r in enumerate(d["rulesets"])]
+        for i, r in enumerate(d["rulesets"]):
+            modes = self.key(r, "modes", dict, f"rulesets[{i}]")
+            for name, mode in modes.items():
+                try:
+                    mode_from_data(name, self.obj(mode, f"rulesets[{i}].modes.{name}"))
+                except ModeError as problem:
+                    self.fail(f"rulesets[{i}].modes.{name}", str(problem))
         hero_names = [h["name"] for h in d["heroes"]]
         for i, hero in enumerate(d["heroes"]):
             if hero.get("rules") is not None and hero["rules"] not in ruleset_names:

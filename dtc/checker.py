@@ -17,6 +17,7 @@ from math import comb
 from dtc import dice, phrases
 from dtc import nodes as n
 from dtc.diagnostics import CODE_BY_NAME, CODES, Diagnostic, Severity, error, warning
+from dtc.dicethrone.modes import ModeError, mode_from_data
 from dtc.model import Ability, Card, Component, Content, Hero, Ruleset, Site, Status
 from dtc.parser import Problem, parse_effect, parse_requirement, parse_trigger
 from dtc.render import render_trigger
@@ -142,7 +143,9 @@ class Checker:
     # -- rulesets
     def check_rulesets(self) -> list[Ruleset]:
         rulesets = self.content.rulesets
-        self.check_unique([(r.name, r.doc, ("ruleset",)) for r in rulesets], "ruleset")
+        self.check_unique([(r.name, r.doc, ("ruleset",)) for r in rulesets]
+                          + [(alias, r.doc, ("aliases", i)) for r in rulesets
+                             for i, alias in enumerate(r.data.get("aliases", ()))], "ruleset")
         defaults = [r for r in rulesets if r.default]
         for extra in defaults[1:]:
             self.add(error("C008", f"`{extra.name}` and `{defaults[0].name}` are both the default "
@@ -156,7 +159,24 @@ class Checker:
                                "`dmg` means", r.doc.span(("damage_types",))))
             self.check_unique([(p["name"], r.doc, ("phases", i, "name"))
                                for i, p in enumerate(r.data["phases"])], "phase")
+            self.check_modes(r)
         return rulesets
+
+    def check_modes(self, r: Ruleset) -> None:
+        """Every mode describes a table (`mode_from_data`: sides and turn order seat each player once,
+        a shared dial has sides, the targeting die has two opponents to choose from); a name or an
+        alias names one mode."""
+        names = [(name, r.doc, ("modes", name)) for name in r.data["modes"]]
+        names += [(alias, r.doc, ("modes", name, "aliases", i))
+                  for name, mode in r.data["modes"].items()
+                  for i, alias in enumerate(mode.get("aliases", ()))]
+        self.check_unique(names, "mode")
+        for name, mode in r.data["modes"].items():
+            try:
+                mode_from_data(name, mode)
+            except ModeError as problem:
+                path = ("modes", name) + ((problem.field,) if problem.field in mode else ())
+                self.add(error("C037", str(problem), r.doc.span(path), problem.hint))
 
     def check_phrasebooks(self, for_status: bool = True) -> phrases.Phrasebook:
         """The phrases of every phrasebook, in file order (`for_status`: with those for status effects'

@@ -108,6 +108,8 @@ CODES: dict[str, Code] = {
         Code("C034", "aimed-at-oneself", "an ability aims at the Attacker or Defender that is its own hero"),
         Code("C035", "upgrade-cheaper", "a higher level of an upgrade costs no more than a lower one"),
         Code("C036", "label-mismatch", "the text says what a card or token is, and its YAML fields disagree"),
+        Code("C037", "mode-seats",
+             "a game mode's teams, turn order, shared dial or targeting do not fit its players"),
     ]
 }
 

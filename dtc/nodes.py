@@ -509,6 +509,9 @@ TARGETS = (
     "another_player",  # a transfer's other player: one it does not come from
     "each_player",  # every player (`all players`, `each player`), the effect's owner first
     "chosen_players",  # the players a `ChooseUpTo` chose (`up to 2 chosen opponents`)
+    "leader",  # the player(s) with the most Health (`the Leader`: "King of the Hill")
+    "left_opponent",  # `the opponent on your left` ("5. Targeting Roll Phase": seats have a left)
+    "right_opponent",  # `the opponent on your right`
 )
 
 # ----------------------------------------------------------- statements

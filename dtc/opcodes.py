@@ -187,9 +187,12 @@ TARGETS = (
     "another_player",  # TRANSFER's second target: a player other than the one the tokens leave
     "each_player",  # every player still in the game, the effect's owner first (`Each player draws 1 card`)
     "chosen_players",  # the players CHOOSE_PLAYERS chose last in this run (`up to 2 chosen opponents`)
+    "leader",  # the player(s) with the most Health ("King of the Hill": `the Leader`)
+    "left_opponent",  # the first opponent clockwise from the owner (`the opponent on your left`)
+    "right_opponent",  # the first opponent the other way round (`the opponent on your right`)
 )
 # the targets that mean several players: a statement done by them is done by each (ACTOR_NTH)
-MANY = frozenset({"each_opponent", "each_player", "chosen_players"})
+MANY = frozenset({"each_opponent", "each_player", "chosen_players", "leader"})
 MAX_SEATS = 6  # "5-6 Player Games": the most players a Dice Throne game has
 CHOSEN = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate"})
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")

@@ -1484,6 +1484,15 @@ class _Builder(Transformer):
     def each_player(self, meta, _):
         return "each_player"
 
+    def leader(self, meta, _):
+        return "leader"
+
+    def left_opponent(self, meta, _):
+        return "left_opponent"
+
+    def right_opponent(self, meta, _):
+        return "right_opponent"
+
     def double_attack(self, meta, _):
         return n.DoubleAttack(span=_off(meta))
 

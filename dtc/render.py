@@ -22,6 +22,9 @@ _TARGETS = {
     "each_opponent": "each opponent",
     "each_player": "each player",
     "chosen_players": "the players chosen",
+    "leader": "the Leader",
+    "left_opponent": "the opponent on your left",
+    "right_opponent": "the opponent on your right",
     "chosen": "them",  # the player chosen before
     "another_player": "another player",
     "them": "them",

@@ -136,6 +136,9 @@ class SampleState:
             return [p.seat for p in self.seats if p.seat != other]
         if who == "chosen_teammate":
             return []
+        if who == "leader":
+            most = max(p.health for p in self.seats)
+            return [p.seat for p in self.seats if p.health == most]
         return [p.seat for p in self.seats if p.seat != ctx.owner]
 
     # -- damage
@@ -162,19 +165,19 @@ class SampleState:
         if self.logging:
             self.say(f"add {amount} dmg to the Attack")
 
-    def prevent(self, ctx, amount):
-        self.prevented[ctx.owner] += amount
+    def prevent(self, ctx, player, amount):
+        self.prevented[player] += amount
         if self.logging:
-            self.say(f"player {ctx.owner + 1} prevents {amount} dmg")
+            self.say(f"player {player + 1} prevents {amount} dmg")
 
-    def prevent_half(self, ctx, round_up):
+    def prevent_half(self, ctx, player, round_up):
         if self.logging:
             rounding = "up" if round_up else "down"
-            self.say(f"player {ctx.owner + 1} prevents half the incoming dmg (rounded {rounding})")
+            self.say(f"player {player + 1} prevents half the incoming dmg (rounded {rounding})")
 
-    def prevent_all(self, ctx):
+    def prevent_all(self, ctx, player):
         if self.logging:
-            self.say(f"player {ctx.owner + 1} prevents all incoming dmg")
+            self.say(f"player {player + 1} prevents all incoming dmg")
 
     def attack_becomes(self, ctx, dtype):
         self.attack_type = dtype

@@ -553,7 +553,7 @@ def test_hidden_folders_are_not_searched(tmp_path):
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     result = run("lint", tmp_path)
     assert result.exit_code == 0, result.stderr
-    assert "checked 15 files" in result.stderr
+    assert "checked 16 files" in result.stderr
 
 
 def test_github_annotations_show_allowed_warnings_when_asked():

@@ -767,10 +767,9 @@ def test_a_status_not_removable_goes_only_by_its_owners_effects(tmp_path):
         assert game.status_count(0, shape_shift) == 2, active
 
 
-def test_a_game_is_one_versus_one(compiled):
-    """The Targeting Roll Phase and the 4 Player Games rules are not played: three heroes are refused
-    (the first opponent alone was attacked, silently)."""
-    with pytest.raises(ValueError, match="1 versus 1: 3 heroes given"):
+def test_a_1v1_game_seats_two(compiled):
+    """Three heroes in a 1v1 game are refused (a mode of more is named: `tests/test_modes.py`)."""
+    with pytest.raises(ValueError, match="mode 1v1 seats 2 heroes: 3 given"):
         Game(compiled, [0, 1, 2], seed=1)
 
 
@@ -3456,3 +3455,66 @@ def test_spending_a_token_of_a_class_sets_off_what_names_the_class(tmp_path):
     game.spend_token(0, status(compiled, "Cushion"), 0)
     drive(game.drain(), answers())
     assert game.seats[0].cp == cp + 1
+
+
+# ------------------------------------------------------- the Marvel rules (004_59219b97262c5e85.txt)
+MARVEL = "Marvel Dice Throne"
+
+
+def test_the_marvel_rules_are_a_ruleset_named_marvel(compiled):
+    """`--rules marvel`: "Game Setup" (50 Health, 2 CP, 4 cards), "Health" (10 above the start),
+    "Combat Points" (15), the modes ("2v2 Team Game", "King of the Hill"), the Damage Type Chart
+    ("Ultimate Damage": "When Modified, may only be increased"), "Final DMG Total" rounding up."""
+    from dtc.dicethrone.tables import rules_named, rules_of
+
+    assert rules_named(compiled, "marvel") == rules_named(compiled, "Marvel Dice Throne") == MARVEL
+    rules = rules_of(compiled, MARVEL)
+    assert (rules.start_health, rules.cp_start, rules.cp_max, rules.starting_hand, rules.hand_limit,
+            rules.heal_cap, rules.roll_attempts) == (50, 2, 15, 4, 6, 10, 3)
+    assert rules.round_up and not rules.own_attacks_only
+    ultimate = next(t for t in rules.damage_types if t.name == "ultimate")
+    assert ultimate.modifiable == "increase only" and not ultimate.avoidable
+    assert rules_of(compiled, MARVEL, "koth").mode.start_health == 35
+    assert rules_of(compiled, MARVEL, "2v2").mode.shared_health
+
+
+def test_doctor_strange_vs_black_widow_under_the_marvel_rules(compiled):
+    """"Final DMG Total (Advanced)", "Example: Doctor Strange vs Black Widow", played through the
+    damage pipeline of a game under the Marvel rules: 9 + 3 - 2 + 1 + 4 = 15; each Agility halves the
+    same subtotal, rounded up (8 and 8): Black Widow takes 0; Doctor Strange takes the 2 of Sabotage."""
+    from dtc.dicethrone.state import Attack
+
+    game = new_game(compiled, ["druid", "duelist"], rules=MARVEL)
+    normal = game.rules.damage_types[0]
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+    game.incoming[1].amounts.append((9, normal))  # Mystic Bolts
+    game.add_damage(game.ctx(0, game.seats[0].table.index), 3)  # a Spell
+    game.incoming[1].halvings += 1  # Agility, a 1
+    game.prevent(game.ctx(1, game.seats[1].table.index), 1, 2)  # Sabotage II prevents 2 ...
+    game.incoming[0].amounts.append((2, normal))  # ... and deals 2
+    game.add_damage(game.ctx(0, game.seats[0].table.index), 1)  # Icy Tendrils
+    game.add_damage(game.ctx(0, game.seats[0].table.index), 4)  # another Spell
+    game.incoming[1].halvings += 1  # the second Agility
+    game.resolve_damage(game.attack)
+    assert game.seats[1].health == 50 and game.seats[0].health == 48
+
+
+def test_marvel_attack_modifiers_go_on_any_attack(compiled):
+    """"Attack Modifiers can only be used on Attacks" (Marvel's "Attack Modifiers"; Vanguard adds
+    "that you are activating during your turn"): an opponent of the Defender who is not attacking may
+    add to the Attack under the Marvel rules; never the Defender herself."""
+    from dtc.dicethrone.state import Attack
+
+    for rules, counted in ((MARVEL, True), (None, False)):
+        game = Game(compiled, [0, 1, 2], 1, ruleset=rules, mode="koth")
+        game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
+        game.add_damage(game.ctx(2, game.seats[2].table.index), 2)
+        game.add_damage(game.ctx(1, game.seats[1].table.index), 2)
+        assert game.incoming[1].added == (2 if counted else 0), rules
+
+
+def test_every_mode_plays_under_the_marvel_rules(compiled):
+    for mode, heroes in (("1v1", [0, 1]), ("2v2", [0, 1, 2, 3]), ("koth", [0, 1, 2])):
+        game = Game(compiled, heroes, 4, ruleset=MARVEL, mode=mode)
+        result = play(game, [HeuristicBot(k) for k in range(len(heroes))])
+        assert result.reason in ("defeat", "draw"), mode

@@ -148,3 +148,68 @@ def test_skipping_the_bots_that_pass_plays_the_same_game(compiled, seed, heroes)
     assert skipped.pass_hints is not None and asked.pass_hints is None
     assert skipped.events == asked.events and skipped.over == asked.over
     assert any(isinstance(r, Act) for r in requests)
+
+
+# ------------------------------------------------------------ games of more than two
+# "4 Player Games", "3 Player Games", "5-6 Player Games": the same limits, a shared Health Dial never
+# above its cap and read alike by both teammates, turns in the mode's order (a hero out has none), the
+# end when one side is left, and the same seed the same game.
+MODES = {"2v2": 4, "king_of_the_hill": 3, "koth_5": 5, "3v3": 6, "2v2v2": 6}
+
+
+def played_mode(compiled, mode, heroes, seed, kinds):
+    game = Game(compiled, heroes, seed, mode=mode)
+    agents = [Watcher(BOTS[kind](seed * 7 + seat), stack_limits(compiled), game.rules)
+              for seat, kind in enumerate(kinds)]
+    result = play(game, agents)
+    check_invariants(game, stack_limits(compiled), game.rules)
+    return game, result
+
+
+def check_turn_order(game: Game) -> None:
+    order = game.mode.turn_order
+    last, out = None, set()
+    for e in game.events:
+        if e["e"] == "out":
+            out.add(e["player"])
+        elif e["e"] in ("turn", "turn_skipped"):
+            if last is not None:
+                k = order.index(last)
+                expected = next(order[(k + j) % len(order)] for j in range(1, len(order) + 1)
+                                if order[(k + j) % len(order)] not in out)
+                assert e["player"] == expected, (game.mode.name, last, e["player"])
+            else:
+                assert e["player"] == game.start_player
+            last = e["player"]
+
+
+@settings(max_examples=max(5, EXAMPLES // 2), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mode=st.sampled_from(sorted(MODES)), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_any_game_of_a_mode_keeps_the_rules_and_ends(compiled, mode, seed, data):
+    players = MODES[mode]
+    heroes = data.draw(st.lists(HEROES, min_size=players, max_size=players))
+    kinds = data.draw(st.lists(st.sampled_from(sorted(BOTS)), min_size=players, max_size=players))
+    game, result = played_mode(compiled, mode, heroes, seed, kinds)
+    assert result.reason in ("defeat", "draw", "turn limit") and result.turns <= MAX_TURNS
+    if game.mode.shared_health:
+        for side in game.sides:
+            assert len({game.seats[s].health for s in side}) == 1, "teammates read one dial"
+    alive_sides = {game.team_of[p.seat] for p in game.seats if p.alive}
+    if result.reason == "defeat":
+        assert alive_sides == {game.team_of[result.winner]}
+        side = game.team_of[result.winner]
+        assert set(result.winners) == {s for s in range(players) if game.team_of[s] == side}
+    elif result.reason == "draw":
+        assert not alive_sides
+    check_turn_order(game)
+    assert game.events[-1]["e"] == "end"
+
+
+@settings(max_examples=max(3, EXAMPLES // 8), deadline=None)
+@given(mode=st.sampled_from(sorted(MODES)), seed=st.integers(0, 2**32 - 1))
+def test_same_seed_same_game_in_every_mode(compiled, mode, seed):
+    heroes = [k % 4 for k in range(MODES[mode])]
+    kinds = ["heuristic", "random"] * 3
+    first, _ = played_mode(compiled, mode, heroes, seed, kinds[:MODES[mode]])
+    again, _ = played_mode(compiled, mode, heroes, seed, kinds[:MODES[mode]])
+    assert first.events == again.events

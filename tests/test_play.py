@@ -139,6 +139,68 @@ def test_an_interactive_game_with_nonsense_save_resume_and_replay(tmp_path):
     assert re.match(r"replay matches: \d+ answers, \d+ turns, (P\d won|draw)", replayed.output)
 
 
+def test_an_interactive_king_of_the_hill_game_with_save_resume_and_replay(tmp_path):
+    """King of the Hill at a pseudo-terminal ("3 Player Games"): the table shows the mode, the Leader,
+    whose turn it is and whom the player may Attack; she chooses the Defender (nonsense is refused
+    with a hint); Ctrl-C saves; the game resumes with its mode and ends; its log replays exactly."""
+    save, log = tmp_path / "hill.json", tmp_path / "hill.jsonl"
+    child = spawn("play", "--mode", "koth", "--heroes", "druid,duelist,sun_elf", "--seed", 3, "--save", save)
+    child.expect(r"king_of_the_hill: P1 Druid vs P2 Duelist vs P3 Sun Elf\. Start player: P\d")
+    child.expect(r"king_of_the_hill; Leader: P[\d, P]+; turn: P\d; you are P1; you may Attack P2, P3")
+    answer_until(child, r"choose a player")
+    assert b"the Defender of" in child.before  # what the choice is for, with each one's Health
+    nonsense(child, "P1", r"type one of P2, P3")
+    nonsense(child, "P7", r"type one of P2, P3")
+    child.sendline("P2")
+    child.expect(r"P1 Druid targets P2 Duelist \(chosen\)")
+    answer_prompts(child, stop_after=10)
+    child.expect(ANY_PROMPT)
+    child.sendintr()
+    child.expect(r"left the game; saved to .*hill\.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    saved = json.loads(save.read_text())
+    assert saved["mode"] == "king_of_the_hill" and saved["heroes"] == ["Druid", "Duelist", "Sun Elf"]
+
+    child = spawn("play", "--resume", save, "--log", log)
+    child.expect(r"king_of_the_hill; resuming after (\d+) answers")
+    answer_prompts(child)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    replayed = run("replay", log)
+    assert replayed.exit_code == 0, replayed.output
+    assert re.match(r"replay matches: \d+ answers, \d+ turns, (P\d won|draw)", replayed.output)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mode", "5v5", "--heroes", "druid,duelist"], r"--mode 5v5: no such mode in Dice Throne v2\.4\.3; "
+                                                     r"there are 1v1, 2v2, .*king_of_the_hill \(koth\)"),
+    (["--mode", "2v2", "--heroes", "druid,duelist,sun_elf"], r"mode 2v2 seats 4 heroes; give 4 names"),
+    (["--mode", "koth", "--hero", "druid", "--vs", "duelist"], r"mode king_of_the_hill seats 3 heroes"),
+    (["--mode", "koth", "--heroes", "druid,duelist,nobody"], r"--heroes: no hero `nobody`"),
+    (["--mode", "koth", "--heroes", "druid,duelist,sun_elf", "--seat", "4"],
+     r"--seat 4: the table has 3 seats"),
+])
+def test_a_mode_or_table_that_cannot_be_played_is_refused(args, message):
+    result = run("play", *args)
+    assert result.exit_code == 2 and re.search(message, result.output), result.output
+
+
+def test_auto_plays_a_narrated_2v2_game_to_its_end():
+    """`dtc play --mode 2v2 --heroes ... --auto`: the teams, the zigzag turn order, the targeting die,
+    and the team that won."""
+    result = run("play", "--mode", "2v2", "--heroes", "druid,duelist,sun_elf,forgemaster", "--auto",
+                 "--seed", 3)
+    assert result.exit_code == 0, result.output
+    assert ("2v2: P1 Druid & P2 Duelist vs P3 Sun Elf & P4 Forgemaster; turn order P1, P3, P2, P4."
+            in result.output)
+    assert re.search(r"rolls the targeting die: \d\n.* targets P\d \w+", result.output)
+    assert re.search(r"result: (Druid \(P1\) & Duelist \(P2\)|Sun Elf \(P3\) & Forgemaster \(P4\)) won "
+                     r"after \d+ turns|result: a draw", result.output)
+
+
 def test_kill_saves_the_game_and_leaves_as_ctrl_c_does(tmp_path):
     """`kill` (SIGTERM) at a prompt: the game is saved and left, exit 143 (code review: it left
     without saving the answers of the turn)."""
@@ -332,7 +394,8 @@ def test_season_one_rules_are_chosen_by_name_and_recorded(tmp_path):
     assert "rules" not in json.loads(log.read_text().splitlines()[0]) and "v2.0" not in default.output
     wrong = run("play", "--hero", "druid", "--vs", "duelist", "--auto", "--rules", "3.0")
     assert wrong.exit_code == 2
-    assert "--rules 3.0: no such rules here; there are `Dice Throne v2.0`, `Dice Throne v2.4.3`" \
+    assert "--rules 3.0: no such rules here; there are `Marvel Dice Throne` (marvel), `Dice Throne v2.0`, " \
+           "`Dice Throne v2.4.3`" \
         in wrong.stderr
     simulated = json.loads(run("simulate", "druid", "duelist", "--games", 4, "--rules", "dice throne v2.0",
                                "--format", "json").output)
@@ -569,6 +632,34 @@ def test_play_usage_errors(args, message):
 
 
 # --------------------------------------------------------------- simulate
+
+
+def test_simulate_a_mode_is_the_same_whatever_the_jobs():
+    """`dtc simulate --mode 2v2 --all` (every table of two teams of different heroes) and `--mode
+    koth --heroes ...`: the same numbers with 1 and 2 worker processes; each side's rate with its
+    interval, the rate by place at the table, the teams' and heroes' rates over every table."""
+    every = ("simulate", "--mode", "2v2", "--all", "--games", 30, "--seed", 1, "--format", "json")
+    one, two = run(*every, "--jobs", 1), run(*every, "--jobs", 2)
+    assert one.exit_code == 0, one.output
+    assert one.output == two.output
+    data = json.loads(one.output)
+    assert data["mode"] == "2v2" and len(data["tables"]) == 3 and data["places"] == [[1, 2], [3, 4]]
+    for table in data["tables"]:
+        assert table["games"] == 30
+        rest = table["draw_rate"] + table["unfinished_rate"]
+        shares = sum(side["win_rate"] for side in table["sides"]) + rest
+        assert abs(shares - 1) < 1e-3 and abs(sum(table["seat_win_rates"]) + table["draw_rate"]
+                                               + table["unfinished_rate"] - 1) < 1e-3
+    assert {tuple(t["team"]) for t in data["teams"]} == {tuple(s["heroes"]) for t in data["tables"]
+                                                        for s in t["sides"]}
+    assert {h["hero"] for h in data["heroes"]} == {"Druid", "Duelist", "Forgemaster", "Sun Elf"}
+    args = ("simulate", "--mode", "koth", "--heroes", "druid,duelist,sun_elf", "--games", 40, "--seed", 1,
+            "--format", "json")
+    one, two = run(*args, "--jobs", 1), run(*args, "--jobs", 2)
+    assert one.exit_code == 0 and one.output == two.output
+    (table,) = json.loads(one.output)["tables"]
+    assert [s["heroes"] for s in table["sides"]] == [["Druid"], ["Duelist"], ["Sun Elf"]]
+    assert json.loads(one.output)["mode"] == "king_of_the_hill"
 
 
 def test_simulate_json_is_the_same_whatever_the_jobs():

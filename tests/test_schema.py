@@ -25,7 +25,7 @@ def test_builtin_documents_of_each_kind_are_valid(builtin):
     kinds["card_set"] = len(builtin.content.card_sets)
     kinds["status_set"] = len(builtin.content.status_sets)
     kinds["ruleset"] = len(builtin.content.rulesets)
-    assert kinds == {"hero": 4, "card_set": 1, "status_set": 1, "ruleset": 2}
+    assert kinds == {"hero": 4, "card_set": 1, "status_set": 1, "ruleset": 3}
     assert not [d for d in builtin.diagnostics if d.code.startswith("S")]
 
 

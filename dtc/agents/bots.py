@@ -456,9 +456,11 @@ class HeuristicBot:
         if card.attack_modifier:
             score = card.value if attack is not None and attack.attacker == seat else 0.0
         elif card.prevents:  # prevention lasts its phase: only against damage on its way
-            incoming = game.incoming[seat]
+            # to her, or (a card for `a chosen player`) to a teammate ("2v2 Team Game")
+            helped = [seat] + (game.teammates(seat) if card.for_anyone else [])
             # and enough of it: Brace paid to halve 1 dmg, a third of the time (bot QA)
-            worth = incoming.on_its_way() and prevention_worth_it(incoming, card, game.seats[seat].health)
+            worth = any(game.incoming[s].on_its_way()
+                        and prevention_worth_it(game.incoming[s], card, game.seats[s].health) for s in helped)
             score = card.value if worth else 0.0
         elif card.alters_dice:
             score = 0.0
@@ -613,7 +615,8 @@ class HeuristicBot:
         attacking = attack is not None and attack.attacker == seat
         defending = (attack is not None and attack.defender == seat
                      and window in ("defensive", "roll_end"))
-        threatened = incoming.on_its_way()
+        threatened = incoming.on_its_way() or (game.many and any(
+            game.incoming[s].on_its_way() for s in game.teammates(seat)))
         if attacking or defending or threatened:
             cp = p.cp
             for held in p.hand:
@@ -692,7 +695,7 @@ class HeuristicBot:
         (`WorthPlan.alteration`). The answer is (die, value) pairs for a change, dice for a re-roll."""
         plan_ = self.plan_for(game, game.seats[game.active])
         left = max(0, game.rules.roll_attempts - game.attempts)
-        against = seat != game.active
+        against = game.team_of[seat] != game.team_of[game.active]  # a teammate's dice she helps
         if purpose != "change" or len(set(options)) <= 1:  # every die alike: the plan's own search
             values = list(options[0]) if options else []
             return plan_.alteration(game.roll, purpose, most, values, left, against)
@@ -896,14 +899,20 @@ class HeuristicBot:
                 return [(low, max(request.allowed(low)))]
             return [low]
         if isinstance(request, ChoosePlayer):  # harm an opponent, help herself (or a teammate)
-            others = [p for p in request.players if p != request.player]
+            if request.purpose == "attack target":
+                return self.attack_target(game, request)
+            side = game.team_of[request.player]
+            others = [p for p in request.players if game.team_of[p] != side]
             if request.hostile and others:
                 return min(others, key=lambda p: game.seats[p].health)
-            if request.hostile is False and request.player in request.players:
-                return request.player
+            mine = [p for p in request.players if game.team_of[p] == side]
+            if request.hostile is False and mine:
+                # the one of her side with the most dmg coming (herself, when none has more)
+                return max(mine, key=lambda p: (game.incoming[p].total_before(), p == request.player))
             return request.players[0]
         if isinstance(request, ChoosePlayers):  # harm opponents (the weakest first), help herself
-            others = sorted((p for p in request.players if p != request.player),
+            side = game.team_of[request.player]
+            others = sorted((p for p in request.players if game.team_of[p] != side),
                             key=lambda p: game.seats[p].health)
             if request.hostile:
                 return others[:request.most]
@@ -919,6 +928,27 @@ class HeuristicBot:
         if isinstance(request, ChooseDirection):
             return "up" if game.active == request.player else "down"
         raise TypeError(f"no answer for {type(request).__name__}")
+
+
+    @staticmethod
+    def attack_target(game, request: ChoosePlayer) -> int:
+        """The Defender, with intent. Choosing for her own Attack: an opponent the Attack may defeat
+        (its best dmg against their Health), else a Leader when that draws the bonus card ("King of
+        the Hill"), else the side closest to losing (the least Health). Choosing which of her side is
+        Attacked (a targeting die's 5): the one with the most answers to it (cards and CP)."""
+        players = request.players
+        if request.player != game.active:
+            return max(players, key=lambda p: (len(game.seats[p].hand) + game.seats[p].cp, -p))
+        attack = game.attack
+        dmg = attack.ability.options[attack.option].sure_dmg if attack is not None else 0
+        weakest = min(players, key=lambda p: (game.seats[p].health, p))
+        if game.seats[weakest].health <= dmg:
+            return weakest
+        if game.mode.leader_bonus_draw:
+            leaders = [p for p in players if p in game.leaders()]
+            if leaders:
+                return min(leaders, key=lambda p: (game.seats[p].health, p))
+        return weakest
 
 
 class EstimateBot(HeuristicBot):

@@ -47,6 +47,7 @@ WINDOW_MOMENTS = {
     "conclude": "(as it concludes with an Attack)",
     "defensive": "(after the Defensive Roll resolved)",
     "roll_end": "(at the end of the Roll Phase)",
+    "targeting": "(the targeting die rolled, before it counts)",
     "then": "(at a Then)",
     "rolled": "(dice rolled by an effect, before they count)",
     "isolated": "(isolated dmg about to land)",
@@ -392,7 +393,13 @@ class Human:
 
     def on_ChoosePlayer(self, game, r: ChoosePlayer):
         names = ", ".join(f"P{p + 1}" for p in r.players)
-        if r.text and r.text != r.owner:
+        if r.purpose == "attack target":  # the Targeting Roll Phase: who they are, and how they stand
+            standing = "; ".join(f"P{p + 1} {game.seats[p].table.name} (health {game.seats[p].health})"
+                                 + (", a Leader" if game.mode.leader_bonus_draw and p in game.leaders()
+                                    else "")
+                                 for p in r.players)
+            self.say(f"{r.owner}: choose {r.text}: {standing}")
+        elif r.text and r.text != r.owner:
             self.say(f"{spoken(r.owner)}: {r.text}")
         return self.ask(f"choose a player ({names}) > ",
                         lambda t: int(t[1:]) - 1 if t.upper().startswith("P") and _digits(t[1:])

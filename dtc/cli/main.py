@@ -24,8 +24,10 @@ from dtc.cli.sources import again, compiled, not_built_in, source_option
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 RULESET_HELP = ("A compiled ruleset (FILE.dtcb), or a content folder compiled on the spot "
                 "(default: the built-in content).")
-RULES_HELP = ("The rules to play, by name or version (`Dice Throne v2.0`, `2.0`: Season One's); default: "
-              "the content's default rules.")
+MODE_HELP = ("The way to play: 1v1 (default), 2v2, king_of_the_hill (koth), and the 5-6 player modes of "
+             "the rules (see `dtc modes`).")
+RULES_HELP = ("The rules to play, by name, version or alias (`Dice Throne v2.0`, `2.0`: Season One's; "
+              "`marvel`); default: the content's default rules.")
 
 
 def _exit_code(result, strict: bool) -> int:
@@ -487,8 +489,16 @@ def _hero_name(loaded, name: str, option: str, builtin: bool = False, command_li
 @click.option("--log", "log_path", type=click.Path(path_type=Path),
               help="Write the game as JSON lines (for `dtc replay`).")
 @click.option("--rules", help=RULES_HELP)
-def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, log_path, rules) -> None:
-    """Play Dice Throne at the terminal against a bot (or watch two bots with --auto)."""
+@click.option("--mode", help=MODE_HELP)
+@click.option("--heroes", "hero_list", metavar="A,B,...",
+              help="Every hero at the table, in seat order (`--mode 2v2 --heroes A,B,C,D`: A and B are "
+                   "a team).")
+@click.option("--seat", "human_seats", type=click.IntRange(1, 6), multiple=True,
+              help="Where you sit with --heroes (default 1); give it again for more players at the terminal.")
+def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, log_path, rules, mode,
+         hero_list, human_seats) -> None:
+    """Play Dice Throne at the terminal against bots (or watch bots with --auto): 1v1 with --hero and
+    --vs, any mode with --mode and --heroes."""
     import random as random_mod
 
     from dtc.agents.bots import BOTS
@@ -504,23 +514,43 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     made_by = None  # the dtc version of the save being resumed
     if resume_path is not None:
         setup, recorded, made_by = _resume(DICE_THRONE, loaded, resume_path, given)
-        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto", "rules"])  # once the save is good
+        _ignored_on_resume(["hero", "opponent", "seed", "bot", "auto", "rules", "mode", "hero_list",
+                            "human_seats"])  # once the save is good
         save_path = save_path or resume_path
         log_path = log_path or _saved_log(resume_path)
     else:
-        if not hero or not opponent:
-            click.echo("error: say who plays: --hero HERO --vs HERO (or --resume FILE)", err=True)
-            sys.exit(EXIT_USAGE)
         builtin = ruleset_path is None
-        command_line = again("play", "--hero", hero, "--vs", opponent)
-        heroes = [_hero_name(loaded, hero, "--hero", builtin, command_line),
-                  _hero_name(loaded, opponent, "--vs", builtin, command_line)]
+        rules_name = _rules(loaded, rules)
+        table = _mode(loaded, rules_name, mode)
+        if hero_list is not None:
+            if hero or opponent:
+                click.echo("error: give the heroes either as --heroes A,B,... or as --hero and --vs",
+                           err=True)
+                sys.exit(EXIT_USAGE)
+            names = _hero_list(hero_list, table)
+            command_line = again("play", "--mode", table.name, "--heroes", hero_list)
+            heroes = [_hero_name(loaded, name, "--heroes", builtin, command_line) for name in names]
+        else:
+            if not hero or not opponent or table.players != 2:
+                click.echo("error: say who plays: --hero HERO --vs HERO, or --mode MODE --heroes A,B,... "
+                           "(or --resume FILE)" + (f"; mode {table.name} seats {table.players} heroes"
+                                                   if table.players != 2 else ""), err=True)
+                sys.exit(EXIT_USAGE)
+            command_line = again("play", "--hero", hero, "--vs", opponent)
+            heroes = [_hero_name(loaded, hero, "--hero", builtin, command_line),
+                      _hero_name(loaded, opponent, "--vs", builtin, command_line)]
+        seats_taken = set(human_seats or (1,))
+        if any(s > len(heroes) for s in seats_taken):
+            click.echo(f"error: --seat {max(seats_taken)}: the table has {len(heroes)} seats", err=True)
+            sys.exit(EXIT_USAGE)
         seed = seed if seed is not None else random_mod.SystemRandom().randrange(1, 10**9)
-        agents = [bot if auto else "human", bot]
-        setup = Setup(loaded.content_hash, seed, heroes, agents, _rules(loaded, rules))
+        agents = [bot if auto or i + 1 not in seats_taken else "human" for i in range(len(heroes))]
+        setup = Setup(loaded.content_hash, seed, heroes, agents, rules_name,
+                      None if table.name == "1v1" else table.name)
     seats = [Human() if kind == "human" else BOTS[kind](setup.seed * 2 + i + 1)
              for i, kind in enumerate(setup.agents)]
-    click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}" + (f"; {setup.rules}" if setup.rules else "")
+    click.echo(f"seed {setup.seed}; {' vs '.join(setup.heroes)}" + (f"; {setup.mode}" if setup.mode else "")
+               + (f"; {setup.rules}" if setup.rules else "")
                + (f"; resuming after {len(recorded)} answers" if recorded else ""))
     own = {i for i, kind in enumerate(setup.agents) if kind == "human"}  # whose draws are named
     session = Session(loaded, DICE_THRONE, setup, seats, log_path, save_path, _narrator(line, own),
@@ -531,11 +561,38 @@ def play(hero, opponent, seed, bot, auto, ruleset_path, save_path, resume_path, 
     elif result.winner is None:
         winner = "a draw"
     else:
-        winner = f"{setup.heroes[result.winner]} (P{result.winner + 1}) won"
+        seats = result.winners or (result.winner,)
+        winner = " & ".join(f"{setup.heroes[s]} (P{s + 1})" for s in seats) + " won"
     # the narration told the end already: the summary adds where both heroes stand
     health = ", ".join(f"{name} {h}" for name, h in zip(setup.heroes, result.health, strict=True))
     click.echo(f"result: {winner} after {result.turns} turns (health: {health})")
     sys.exit(EXIT_CLEAN)
+
+
+def _mode(loaded, rules: str | None, wanted: str | None):
+    """The Mode `--mode` names under the rules played (1v1 when not given), or a clean exit 2 that
+    lists the modes there are."""
+    from dtc.dicethrone.modes import one_line_modes
+    from dtc.dicethrone.tables import rules_of
+
+    try:
+        return rules_of(loaded, rules, wanted or "1v1").mode
+    except KeyError:
+        data = next((r for r in loaded.data["rulesets"] if r["ruleset"] == rules), None) or next(
+            (r for r in loaded.data["rulesets"] if r.get("default")), loaded.data["rulesets"][0])
+        click.echo(f"error: --mode {wanted}: no such mode in {data['ruleset']}; there are "
+                   f"{one_line_modes(data['modes'])}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+def _hero_list(text: str, table) -> list[str]:
+    """The heroes `--heroes` names, as many as the mode seats, or a clean exit 2."""
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names) or len(names) != table.players:
+        click.echo(f"error: --heroes {text}: mode {table.name} seats {table.players} heroes; give "
+                   f"{table.players} names separated by commas", err=True)
+        sys.exit(EXIT_USAGE)
+    return names
 
 
 def _rules(loaded, wanted: str | None) -> str | None:
@@ -547,7 +604,8 @@ def _rules(loaded, wanted: str | None) -> str | None:
         return None
     name = rules_named(loaded, wanted)
     if name is None:
-        there = ", ".join(f"`{r['ruleset']}`" for r in loaded.data["rulesets"])
+        there = ", ".join(f"`{r['ruleset']}`" + (f" ({', '.join(r['aliases'])})" if r.get("aliases") else "")
+                          for r in loaded.data["rulesets"])
         click.echo(f"error: --rules {wanted}: no such rules here; there are {there}", err=True)
         sys.exit(EXIT_USAGE)
     return name
@@ -749,8 +807,12 @@ def replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @click.option("--rules", help=RULES_HELP)
-def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt, rules) -> None:
-    """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage."""
+@click.option("--mode", help=MODE_HELP)
+@click.option("--heroes", "hero_list", metavar="A,B,...", help="The heroes of a mode's table, in seat order.")
+def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt, rules, mode,
+             hero_list) -> None:
+    """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage;
+    with --mode, the tables of that mode (--heroes A,B,..., or --all: every team against every other)."""
     from itertools import combinations_with_replacement, product
 
     from dtc import artifact as artifact_mod
@@ -758,6 +820,11 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     from dtc.dicethrone.simulate import simulate as run_simulation
 
     loaded = _ruleset(ruleset_path)
+    if mode is not None or hero_list is not None:
+        table = _mode(loaded, _rules(loaded, rules), mode)
+        if table.name != "1v1" or hero_list is not None:
+            _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot,
+                           ruleset_path, all_pairs, fmt, _rules(loaded, rules))
     # with a bot per seat, each hero plays every opponent from the --bot seat: every ordered pair
     # (one seating only ranked the heroes by their order in the ruleset)
     seated = all_pairs and opponent_bot is not None and opponent_bot != bot
@@ -792,6 +859,129 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
             "ruleset": loaded.content_hash, **({"rules": rules} if rules else {})}
     _print_simulation(rows, fmt, meta, ruleset_path, field)
     sys.exit(EXIT_CLEAN)
+
+
+def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot, ruleset_path,
+                   all_pairs, fmt, rules) -> None:
+    """`dtc simulate --mode MODE`: one table (--heroes) or every table of distinct teams (--all)."""
+    from itertools import combinations
+
+    from dtc import artifact as artifact_mod
+    from dtc.dicethrone.simulate import sides_field, table_summary
+    from dtc.dicethrone.simulate import simulate as run_simulation
+
+    if opponent_bot is not None:
+        click.echo("error: --vs-bot is for 1v1 games; with --mode one --bot plays every seat", err=True)
+        sys.exit(EXIT_USAGE)
+    size = len(table.teams[0])
+    if all_pairs:
+        if heroes_ or hero_list:
+            click.echo("error: give the heroes or --all, not both", err=True)
+            sys.exit(EXIT_USAGE)
+        if len(loaded.heroes) < size:
+            click.echo(f"error: mode {table.name} needs teams of {size}; the ruleset has "
+                       f"{len(loaded.heroes)} heroes", err=True)
+            sys.exit(EXIT_USAGE)
+        teams = list(combinations(range(len(loaded.heroes)), size))
+        # a hero sits at a table once (one hero box each): teams of different heroes only
+        tables = [[h for team in chosen for h in team] for chosen in combinations(teams, len(table.teams))
+                  if len({h for team in chosen for h in team}) == size * len(table.teams)]
+        if not tables:
+            click.echo(f"error: mode {table.name} seats {table.players} different heroes; the ruleset has "
+                       f"{len(loaded.heroes)}", err=True)
+            sys.exit(EXIT_USAGE)
+        # the mode's sides are seats; its teams here are listed side by side in seat order
+        tables = [_seated(table, t, size) for t in tables]
+    else:
+        if heroes_ and hero_list:
+            click.echo("error: give the heroes as arguments or as --heroes, not both", err=True)
+            sys.exit(EXIT_USAGE)
+        names = _hero_list(hero_list if hero_list else ",".join(heroes_), table)
+        command_line = again("simulate", "--mode", table.name, "--heroes", ",".join(names))
+        tables = [[loaded.hero(_hero_name(loaded, h, "--heroes", ruleset_path is None, command_line))[0]
+                   for h in names]]
+    raw = artifact_mod.to_bytes(loaded.data)
+    tallies = _with_progress(lambda progress: run_simulation(
+        loaded, raw, tables, games, seed, jobs, bot, progress, None, rules, table.name), games * len(tables))
+    sides = [[[loaded.heroes[t[s]]["name"] for s in side] for side in table.teams] for t in tables]
+    rows = [table_summary(s, tally) for s, tally in zip(sides, tallies, strict=True)]
+    team_rows, hero_rows = sides_field(sides, tallies)
+    meta = {"mode": table.name, "games_per_table": games, "seed": seed, "bot": bot,
+            "places": [[s + 1 for s in side] for side in table.teams],  # seats of each side position
+            "ruleset": loaded.content_hash, **({"rules": rules} if rules else {}),
+            **({"authored": table.authored} if table.authored else {})}
+    if fmt == "json":
+        click.echo(json.dumps({**meta, "tables": rows, "heroes": hero_rows,
+                               **({"teams": team_rows} if size > 1 else {})}, indent=2))
+    elif fmt == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["table", "side", "heroes", "games", "win_rate", "win_rate_low", "win_rate_high",
+                         "seat_win_rate", "draw_rate", "average_turns", "mode", "seed", "bot", "ruleset"])
+        for k, r in enumerate(rows):
+            for i, side in enumerate(r["sides"]):
+                writer.writerow([k + 1, i + 1, " & ".join(side["heroes"]), r["games"], side["win_rate"],
+                                 *side["win_rate_ci95"], r["seat_win_rates"][i], r["draw_rate"],
+                                 "" if r["average_turns"] is None else r["average_turns"],
+                                 table.name, seed, bot, loaded.content_hash])
+        click.echo(out.getvalue(), nl=False)
+    else:
+        _print_tables(meta, rows, team_rows if size > 1 else None, hero_rows, ruleset_path)
+    sys.exit(EXIT_CLEAN)
+
+
+def _seated(table, heroes: list[int], size: int) -> list[int]:
+    """Heroes listed team after team, put in the seats of the mode's sides (side k's seats get team k)."""
+    placed = [0] * len(heroes)
+    for k, side in enumerate(table.teams):
+        for j, seat in enumerate(side):
+            placed[seat] = heroes[k * size + j]
+    return placed
+
+
+def _print_tables(meta: dict, rows: list[dict], teams: list[dict] | None, heroes: list[dict],
+                  ruleset_path: Path | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    games = meta["games_per_table"]
+    console = Console(width=120)
+    t = Table(title=f"{meta['mode']}: {games} game{'s' * (games != 1)} per table, seed {meta['seed']}, "
+                    f"{meta['bot']} bots (the sides take turns sitting first)")
+    for column in ["table", "side", "wins (95% CI)", "wins by place", "draws", "avg turns",
+                   "start player wins"]:
+        t.add_column(column)
+    for k, r in enumerate(rows):
+        for i, side in enumerate(r["sides"]):
+            low, high = side["win_rate_ci95"]
+            first = i == 0
+            start = r["start_player_win_rate"]
+            t.add_row(str(k + 1) if first else "", " & ".join(side["heroes"]),
+                      f"{side['win_rate']:.1%} ({low:.1%}-{high:.1%})",
+                      f"{'+'.join(f'P{s}' for s in meta['places'][i])}: {r['seat_win_rates'][i]:.1%}",
+                      f"{r['draw_rate']:.1%}" if first else "",
+                      ("-" if r["average_turns"] is None else f"{r['average_turns']:.1f}") if first else "",
+                      ("-" if start is None else f"{start:.1%}") if first else "")
+    console.print(t)
+    for found, key in ((teams, "team"), (heroes, "hero")):
+        if not found or len(rows) < 2:
+            continue
+        h = Table(title=f"each {key} over every table")
+        for column in [key, "games", "wins (95% CI)"]:
+            h.add_column(column)
+        for r in found:
+            low, high = r["win_rate_ci95"]
+            name = " & ".join(r[key]) if key == "team" else r[key]
+            h.add_row(name, str(r["games"]), f"{r['win_rate']:.1%} ({low:.1%}-{high:.1%})")
+        console.print(h)
+    played = str(ruleset_path) if ruleset_path is not None else "the built-in content"
+    rules = f"; rules: {meta['rules']}" if meta.get("rules") else ""
+    console.print(f"ruleset: {played} ({meta['ruleset'][:16]}…){rules}")
+    if meta.get("authored"):
+        console.print(f"mode {meta['mode']} is authored, not the rulebook's: {meta['authored']}")
 
 
 def _with_progress(work, total: int):
@@ -975,6 +1165,32 @@ def _print_odds(report: dict, show) -> None:
         for o in d["outcomes"]:
             chance = "" if o["chance"] is None else show(o["chance"])
             click.echo(f"  {chance:>{cell}}  {o['outcome']}")
+
+
+@cli.command()
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
+def modes(ruleset_path: Path | None) -> None:
+    """List the ways to play of each rules edition: players, sides, turn order, Health, targeting."""
+    from dtc.dicethrone.modes import mode_from_data
+
+    loaded = _ruleset(ruleset_path)
+    for data in loaded.data["rulesets"]:
+        click.echo(f"{data['ruleset']}" + (" (default)" if data.get("default") else ""))
+        for name, entry in data["modes"].items():
+            mode = mode_from_data(name, entry)
+            aliases = f" ({', '.join(entry['aliases'])})" if entry.get("aliases") else ""
+            sides = " vs ".join("+".join(f"P{s + 1}" for s in side) for side in mode.teams)
+            order = ", ".join(f"P{s + 1}" for s in mode.turn_order)
+            extra = [f"{mode.start_health} Health" + (" per team (one dial)" if mode.shared_health else ""),
+                     f"turns {order}"]
+            if mode.targeting != "none":
+                extra.append({"roll": "targeting die", "choose": "the Attacker chooses"}[mode.targeting])
+            if mode.leader_bonus_draw:
+                extra.append(f"attacking a Leader draws {mode.leader_bonus_draw}")
+            click.echo(f"  {name}{aliases}: {mode.players} players, {sides}; {'; '.join(extra)}")
+            if mode.authored:
+                click.echo(f"      authored: {mode.authored}")
+    sys.exit(EXIT_CLEAN)
 
 
 @cli.command()

@@ -3,7 +3,10 @@
 The turn follows the Vanguard rulebook's "Turn Breakdown": Upkeep, Income
 (skipped by the Start Player on the first turn), Main (1), Offensive Roll
 (up to 3 Roll Attempts, activation, re-announcement after altered dice),
-Targeting (skipped with one opponent), Defensive Roll, Main (2), Discard.
+Targeting (skipped with one opponent; with more, the mode's targeting die or
+choice, `targeting`), Defensive Roll, Main (2), Discard.  The table is the
+mode's (`dtc.dicethrone.modes`): seats, sides, turn order, shared Health Dials;
+a hero defeated in a game of more than two leaves it (`leave`).
 Damage and healing wait in the Upkeep and Roll Phases and land together at
 their conclusion, through `dtc.dicethrone.damage`.  All hero behaviour comes
 from the artifact: triggers select chunks, the VM runs them.
@@ -33,9 +36,16 @@ from dtc.dicethrone.requests import (
     SellDown,
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
-from dtc.dicethrone.tables import hero_tables, leveled, rules_of, spent_chunks, symbol_counts
+from dtc.dicethrone.tables import (
+    aims_at_defender,
+    hero_tables,
+    leveled,
+    rules_of,
+    spent_chunks,
+    symbol_counts,
+)
 from dtc.opcodes import Op
-from dtc.vm import VM, ChooseOption, Request, RunContext, Window, change_options
+from dtc.vm import VM, ChooseOption, ChoosePlayer, Request, RunContext, Window, change_options
 
 MAX_TURNS = 400
 REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
@@ -59,18 +69,17 @@ class Result:
     start_player: int
     reason: str  # "defeat" | "draw" | "turn limit"
     health: tuple[int, ...]
+    winners: tuple[int, ...] = ()  # every seat of the side that won (a team's both players)
 
 
 class Game(GameState):
     """One game of Dice Throne between the given heroes (artifact indices)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], seed: int, record: bool = True,
-                 ruleset: str | None = None, rng: Any = None):
-        if len(heroes) != 2:
-            # the Targeting Roll Phase, team Health and King of the Hill ("4 Player Games") are not
-            # played: a game of more would attack the first opponent alone, silently
-            raise ValueError(f"a game is 1 versus 1: {len(heroes)} heroes given")
-        rules = rules_of(artifact, ruleset)
+                 ruleset: str | None = None, rng: Any = None, mode: str = "1v1"):
+        rules = rules_of(artifact, ruleset, mode)
+        if len(heroes) != rules.mode.players:
+            raise ValueError(f"mode {rules.mode.name} seats {rules.mode.players} heroes: {len(heroes)} given")
         rng = rng if rng is not None else random.Random(seed)  # tests pass scripted dice
         super().__init__(artifact, rules, hero_tables(artifact), heroes, rng, record)
         self.seed = seed
@@ -128,8 +137,13 @@ class Game(GameState):
         # per seat, an agent's `passes(game, seat, window)`: when it says so, the seat passes
         # without being asked (set by `dtc.agents.base.play` when no one records the requests)
         self.pass_hints: list[Any] | None = None
-        n = len(self.seats)  # who acts first in a window: the active player, then in turn order
-        self._turn_orders = [tuple((active + k) % n for k in range(n)) for active in range(n)]
+        # who acts first in a window: the active player, then in turn order (the mode's)
+        order = self.mode.turn_order
+        self._turn_orders = [tuple(order[(order.index(active) + k) % len(order)] for k in range(len(order)))
+                             for active in range(len(self.seats))]
+        self.many = len(self.seats) > 2  # a hero out of the game leaves it; windows pass her by
+        self.out: set[int] = set()  # the seats defeated and gone
+        self._aims: dict[int, bool] = {}  # `aims`
 
     # =================================================================== game
     def play(self) -> Generator[Request, Any, Result]:
@@ -146,7 +160,9 @@ class Game(GameState):
             self.rng.shuffle(p.deck)
             self.draw(p.seat, self.rules.starting_hand)
         rolls = [0] * len(self.seats)
-        while len(set(rolls)) < len(rolls) or max(rolls) == 0 or rolls.count(max(rolls)) > 1:
+        # "The player who rolls the highest number is considered the Start Player": all roll again
+        # until one number is highest (with two players: until they differ)
+        while max(rolls) == 0 or rolls.count(max(rolls)) > 1:
             rolls = [self.rng.randint(1, 6) for _ in self.seats]
         self.start_player = self.active = rolls.index(max(rolls))
         self.event("start", heroes=[p.table.name for p in self.seats], rolls=rolls,
@@ -156,18 +172,46 @@ class Game(GameState):
                 yield from self.run(p.table.setup, self.ctx(p.seat, p.table.index))
 
     def finish(self, winner: int | None, reason: str) -> None:
+        winners = () if winner is None else tuple(
+            s for s in range(len(self.seats)) if self.team_of[s] == self.team_of[winner])
         self.over = Result(winner, self.turn_no, self.start_player, reason,
-                           tuple(p.health for p in self.seats))
-        self.event("end", winner=winner, reason=reason, turns=self.turn_no)
+                           tuple(p.health for p in self.seats), winners)
+        if self.many:
+            self.event("end", winner=winner, reason=reason, turns=self.turn_no, winners=list(winners))
+        else:
+            self.event("end", winner=winner, reason=reason, turns=self.turn_no)
 
     def check_defeat(self) -> None:
+        """"The moment your health is reduced to 0, you have been defeated": with more than two players
+        she is out of the game (`leave`); the last side standing wins, none left is a draw."""
         if self.over is not None:
             return
         alive = [p.seat for p in self.seats if p.alive]
-        if len(alive) == 1:
+        if self.many:
+            for seat in range(len(self.seats)):
+                if seat not in alive and seat not in self.out:
+                    self.leave(seat)
+            sides = {self.team_of[s] for s in alive}
+            if len(sides) == 1:
+                self.finish(alive[0], "defeat")
+            elif not sides:
+                self.finish(None, "draw")
+        elif len(alive) == 1:
             self.finish(alive[0], "defeat")
         elif not alive:
             self.finish(None, "draw")
+
+    def leave(self, seat: int) -> None:
+        """A defeated hero leaves the game: her statuses, her hand and what she set to happen later go,
+        and she has no more turns (`pass_turn`) nor a say in any window."""
+        p = self.seats[seat]
+        self.out.add(seat)
+        p.tokens.clear()
+        p.discard.extend(p.hand)
+        p.hand.clear()
+        self.scheduled = [(t, q) for t, q in self.scheduled if q.player != seat]
+        self.queue = [q for q in self.queue if q.player != seat]
+        self.event("out", player=seat)
 
     # =================================================================== turn
     def turn(self) -> Generator[Request, Any, None]:
@@ -187,11 +231,11 @@ class Game(GameState):
         self.event("turn", turn=self.turn_no, player=a)
         self.phase = "start"
         yield from self.turn_edge(a, "start")
-        if self.over:
-            return
+        if self.halted(a):
+            return self.pass_turn(a)
         yield from self.upkeep(a)
-        if self.over:
-            return
+        if self.halted(a):
+            return self.pass_turn(a)
         if self.income(a):
             if self.scheduled or self.edge_named(self.phase, "start"):
                 yield from self.phase_edge(a, "start")
@@ -202,29 +246,32 @@ class Game(GameState):
             if self.scheduled or self.edge_named(self.phase, "end"):
                 yield from self.phase_edge(a, "end")
             yield from self.land_damage(None)  # what was dealt and prevented in the phase lands at its end
-            if self.over:
-                return
+            if self.halted(a):
+                return self.pass_turn(a)
         yield from self.main_phase(a, "Main Phase (1)")
-        if self.over:
-            return
+        if self.halted(a):
+            return self.pass_turn(a)
         yield from self.roll_phases(a)
-        if self.over:
-            return
+        if self.halted(a):
+            return self.pass_turn(a)
         yield from self.main_phase(a, "Main Phase (2)")
-        if self.over:
-            return
+        if self.halted(a):
+            return self.pass_turn(a)
         yield from self.discard_phase(a)
         self.phase = "end"
         yield from self.turn_edge(a, "end")
         yield from self.land_damage(None)  # dmg dealt as the turn ends lands then, not in the next Upkeep
         self.pass_turn(a)
 
+    def halted(self, a: int) -> bool:
+        """Whether the turn of `a` stops here: the game is over, or she is out of it."""
+        return self.over is not None or (self.many and not self.seats[a].alive)
+
     def pass_turn(self, a: int) -> None:
-        """The next player still standing becomes the active player."""
-        alive = [p.seat for p in self.seats if p.alive]
+        """The next player in turn order still standing becomes the active player."""
         if self.over is None:
-            order = [(a + k) % len(self.seats) for k in range(1, len(self.seats) + 1)]
-            self.active = next(s for s in order if s in alive)
+            order = self._turn_orders[a]
+            self.active = next(s for s in order[1:] + order[:1] if self.seats[s].alive)
 
     def upkeep(self, a: int) -> Generator[Request, Any, None]:
         if self.skipping(a, "Upkeep Phase"):
@@ -502,7 +549,7 @@ class Game(GameState):
         p = self.seats[a]
         ability = p.abilities[ability_index]
         defender = self.opponents(a)[0]
-        self.attack = Attack(a, defender, ability, ability.kind == "ultimate")
+        self.attack = Attack(a, defender, ability, ability.kind == "ultimate", option=option_index)
         yield from self.fire_all(a, "conclude", lambda t: not t.get("with_attack"))
         if self.failed:
             self.event("activation_failed", player=a)
@@ -511,10 +558,15 @@ class Game(GameState):
         self.ultimate_lock = self.attack.ultimate
         self.event("activate", player=a, ability=ability.titled, option=option_index,
                    ultimate=self.attack.ultimate)
+        chunks = (ability.shared, ability.options[option_index].chunk, ability.additionally)
+        if self.many and len(self.opponents(a)) > 1 and self.aims(chunks):
+            defender = self.attack.defender = yield from self.targeting(a, self.attack.ultimate)
+            if self.over is not None:
+                return
         ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
         ctx.attack_run = True
         self.dice_open = False  # the offensive dice have done their work
-        for chunk in (ability.shared, ability.options[option_index].chunk, ability.additionally):
+        for chunk in chunks:
             if chunk is not None and self.over is None:
                 yield from self.run(chunk, ctx)
         if self.attack is not None and self.attack.dealt:
@@ -527,6 +579,80 @@ class Game(GameState):
             yield from self.window("conclude")
             if self.attack is not None and self.over is None:
                 yield from self.fire_all(a, "conclude", lambda t: t.get("with_attack"), a, defender)
+
+    def aims(self, chunks: tuple[int | None, ...]) -> bool:
+        """Whether the ability's effects need a target: something done to its Defender (`opponent`,
+        `the Defender`): "Targeting an opponent still applies even if you have activated an ability
+        that does no damage, but has effects that must be reconciled" ("5. Targeting Roll Phase")."""
+        found = False
+        for chunk in chunks:
+            if chunk is None:
+                continue
+            aims = self._aims.get(chunk)
+            if aims is None:
+                aims = self._aims[chunk] = aims_at_defender(self.a, chunk)
+            found = found or aims
+        return found
+
+    def targeting(self, a: int, ultimate: bool) -> Generator[Request, Any, int]:
+        """The Targeting Roll Phase with more than one opponent: in King of the Hill "simply choose an
+        opponent to Attack"; in 2v2 roll 1 die, which cards may alter unless the Attack is an Ultimate:
+        1 or 2 the opponent on your left, 3 or 4 the one on your right, 5 your opponents choose which
+        of them, 6 you choose. A Leader targeted draws the bonus card at once ("King of the Hill"). A
+        skipped Targeting Roll Phase rolls no die: the Attacker chooses (our reading; the rulebooks
+        do not say)."""
+        self.phase = "Targeting Roll Phase"
+        how = "choose" if self.skipping(a, self.phase, groups=False) else self.mode.targeting
+        if self.scheduled or self.edge_named(self.phase, "start"):
+            yield from self.phase_edge(a, "start", {self.phase})
+        opponents = self.opponents(a)
+        chooser, why = a, "chosen"
+        if how == "roll":
+            value = yield from self.targeting_roll(a, ultimate)
+            left, right = self.beside(a, 1), self.beside(a, -1)
+            if value in (1, 2) and left is not None:
+                opponents, why = [left], "the opponent on the left"
+            elif value in (3, 4) and right is not None:
+                opponents, why = [right], "the opponent on the right"
+            elif value == 5:
+                chooser, why = opponents[0], "the opponents chose"
+            else:
+                why = "the Attacker chose"
+        defender = opponents[0]
+        if len(opponents) > 1:
+            answer = yield ChoosePlayer(self.phase, chooser, tuple(opponents), "attack target",
+                                        f"the Defender of {self.attack.ability.titled}",
+                                        chooser == a)
+            defender = _member(answer, opponents, "player")
+        self.event("target", player=a, defender=defender, how=why)
+        if self.mode.leader_bonus_draw and defender in self.leaders():
+            # "The card draw happens immediately after choosing your target (before any other effects
+            # occur)"; "If you are the only Leader ..., you cannot earn a bonus card": then no one
+            # she may target is a Leader
+            self.event("leader_bonus", player=a, leader=defender)
+            self.draw(a, self.mode.leader_bonus_draw)
+        if self.scheduled or self.edge_named(self.phase, "end"):
+            yield from self.phase_edge(a, "end", {self.phase})
+        self.phase = "Offensive Roll Phase"  # the ability's effects resolve as they would with one opponent
+        return defender
+
+    def targeting_roll(self, a: int, ultimate: bool) -> Generator[Request, Any, int]:
+        """The targeting die, rolled by the Attacker; any player may alter it (Roll Phase cards) before
+        it counts, unless the Attack is an Ultimate. The offensive dice are on the table again after."""
+        kept = (self.roll, self.roll_faces, self.roll_owner, self.dice_open)
+        faces = self.seats[a].table.faces
+        values = sorted(faces)
+        self.roll = [values[self.rng.randrange(len(values))]]
+        self.dice_rolled += 1
+        self.roll_faces, self.roll_owner = faces, a
+        self.dice_open = not ultimate
+        self.event("targeting_roll", player=a, die=self.roll[0])
+        if not ultimate:
+            yield from self.window("targeting")
+        value = self.roll[0]
+        self.roll, self.roll_faces, self.roll_owner, self.dice_open = kept
+        self.dice_rolled += 1
+        return value
 
     def defend(self) -> Generator[Request, Any, None]:
         """The Defensive Roll Phase: "the Defender now begins the Defensive Roll Phase" ("Turn
@@ -773,7 +899,7 @@ class Game(GameState):
         if after < p.health and (self.watch_damage or self.scheduled) and not self.damaged_firing:
             self.hurt_now.append(seat)
         rose = after > p.health
-        p.health = after
+        self.set_health(seat, after)
         if rose:
             self.healed(seat)
 
@@ -796,7 +922,7 @@ class Game(GameState):
         if amount <= 0:
             return
         p = self.seats[seat]
-        p.health = max(0, p.health - amount)
+        self.set_health(seat, max(0, p.health - amount))
         self.event("health", player=seat, change=-amount, health=p.health, isolated=isolated)
         if (self.watch_damage or self.scheduled) and not self.damaged_firing:
             self.hurt_now.append(seat)
@@ -1180,6 +1306,9 @@ class Game(GameState):
             while passed < len(order) and self.over is None:
                 seat = order[i % len(order)]
                 i += 1
+                if seat in self.out:
+                    passed += 1
+                    continue
                 hint = self.pass_hints[seat] if self.pass_hints is not None else None
                 if hint is not None and hint(self, seat, name):
                     passed += 1
@@ -1202,8 +1331,8 @@ class Game(GameState):
         """What `seat` may do now (cards, status spending, effects, selling)."""
         p = self.seats[seat]
         own = seat == self.active
-        if self.ultimate_lock and not own:
-            return []
+        if self.ultimate_lock and self.team_of[seat] != self.team_of[self.active]:
+            return []  # "Opponents may take no action of any kind" during an Ultimate
         main = own and window == "main"
         attacking = self.modifiable_attack(seat)
         out: list[Action] = []
@@ -1521,6 +1650,12 @@ def _index(answer: Any, count: int, what: str) -> int:
     if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < count:
         article = "an" if what[:1] in "aeiou" else "a"
         raise AnswerError(f"answer {article} {what} number from 0 to {count - 1}, not {answer!r}")
+    return answer
+
+
+def _member(answer: Any, players: list[int], what: str) -> int:
+    if isinstance(answer, bool) or answer not in players:
+        raise AnswerError(f"answer a {what} of {players}, not {answer!r}")
     return answer
 
 

@@ -45,7 +45,15 @@ def line(game: Game, e: dict) -> str | None:
     if kind == "start":
         heroes = " vs ".join(f"P{i + 1} {h}" for i, h in enumerate(e["heroes"]))
         rolls = ", ".join(str(r) for r in e["rolls"])
-        return f"{heroes}. Start player: P{e['start_player'] + 1} (rolled {rolls})."
+        start = f"Start player: P{e['start_player'] + 1} (rolled {rolls})."
+        if len(game.sides) < len(game.seats):  # teams: who plays with whom
+            heroes = " vs ".join(" & ".join(f"P{i + 1} {e['heroes'][i]}" for i in side)
+                                 for side in game.sides)
+            order = ", ".join(f"P{s + 1}" for s in game.mode.turn_order)
+            return f"{game.mode.name}: {heroes}; turn order {order}. {start}"
+        if len(game.seats) > 2:
+            return f"{game.mode.name}: {heroes}. {start}"
+        return f"{heroes}. {start}"
     if kind == "turn":
         return f"\n== Turn {e['turn']}: {who(game, p)} =="
     if kind == "turn_skipped":
@@ -205,7 +213,18 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} does nothing with {e['effect']} after all"
     if kind == "dice_altered":
         return f"{who(game, p)}'s dice were altered: {symbols(game, p, e['dice'])}"
+    if kind == "targeting_roll":
+        return f"{who(game, p)} rolls the targeting die: {e['die']}"
+    if kind == "target":
+        return f"{who(game, p)} targets {who(game, e['defender'])} ({e['how']})"
+    if kind == "leader_bonus":
+        return f"{who(game, p)} attacks a Leader, {who(game, e['leader'])}: a bonus card"
+    if kind == "out":
+        return f"{who(game, p)} is defeated and leaves the game"
     if kind == "end":
+        if e.get("winners") and len(e["winners"]) > 1:
+            team = " & ".join(who(game, s) for s in e["winners"])
+            return f"\nThe team {team} wins after {e['turns']} turns."
         if e["reason"] == "turn limit":
             return (f"\nThe game stops at the turn limit after {e['turns']} turns, with no winner "
                     "(neither hero could defeat the other).")
@@ -231,10 +250,17 @@ def _from(e: dict) -> str:
 
 
 def table(game: Game, viewer: int | None = None, width: int = 100) -> str:
-    """Both heroes' Health, CP, statuses and components; the viewer's hand with costs (its lines at
-    most `width` wide)."""
+    """Every hero's Health, CP, statuses and components; the viewer's hand with costs (its lines at
+    most `width` wide). With more than two players, also the sides, whose turn it is, the Leader(s)
+    (a mode with the Leader's bonus card) and who is out of the game."""
     rows = []
+    many = len(game.seats) > 2
+    if many:
+        rows.append(_table_head(game, viewer))
     for p in game.seats:
+        if many and p.seat in game.out:
+            rows.append(f"{who(game, p.seat)}: out of the game")
+            continue
         statuses = ", ".join(
             _tokens(game.a.statuses[s], t) for s, t in p.tokens.items() if t) or "no statuses"
         comps = []
@@ -248,7 +274,8 @@ def table(game: Game, viewer: int | None = None, width: int = 100) -> str:
                 comps.append(f"{comp['name']}: {value}{side}")
         upgrades = ", ".join(leveled(k, v.card.level) for k, v in p.upgrades.items())
         cards = f"{len(p.hand)} card{'s' * (len(p.hand) != 1)}"
-        rows.append(f"{who(game, p.seat)}: health {p.health}, {p.cp} CP, {cards}; "
+        mark = ("> " if p.seat == game.active else "  ") if many else ""
+        rows.append(f"{mark}{who(game, p.seat)}: health {p.health}, {p.cp} CP, {cards}; "
                     f"{statuses}" + (f"; {'; '.join(comps)}" if comps else "")
                     + (f"; upgrades: {upgrades}" if upgrades else ""))
     if viewer is not None:
@@ -258,6 +285,23 @@ def table(game: Game, viewer: int | None = None, width: int = 100) -> str:
         cards = [f"{c.card.name} ({_price(game, viewer, c.card)}, {_when(game, c.card)})" for c in hand]
         rows.append(_wrapped("your hand: ", cards or ["empty"], width))
     return "\n".join(rows)
+
+
+def _table_head(game: Game, viewer: int | None) -> str:
+    """The mode's line: the teams (a shared dial said so), the Leader(s), whose turn, the viewer's side."""
+    mode = game.mode
+    parts = [mode.name]
+    if len(game.sides) < len(game.seats):
+        dial = " (one Health Dial each)" if mode.shared_health else ""
+        teams = " vs ".join("+".join(f"P{s + 1}" for s in side) for side in game.sides)
+        parts.append(f"teams {teams}{dial}")
+    if mode.leader_bonus_draw:
+        parts.append("Leader: " + ", ".join(f"P{s + 1}" for s in game.leaders()))
+    parts.append(f"turn: P{game.active + 1}")
+    if viewer is not None:
+        foes = ", ".join(f"P{s + 1}" for s in game.opponents(viewer))
+        parts.append(f"you are P{viewer + 1}; you may Attack {foes or 'no one'}")
+    return "; ".join(parts)
 
 
 def _price(game: Game, seat: int, card) -> str:

@@ -37,7 +37,8 @@ def game_seed(seed: int, pair: str | list | int, index: int) -> int:
 @dataclass
 class Tally:
     games: int = 0
-    wins: list[int] = field(default_factory=lambda: [0, 0])
+    wins: list[int] = field(default_factory=lambda: [0, 0])  # per side, in the order the heroes were given
+    seat_wins: list[int] = field(default_factory=list)  # per side position at the table (modes: seats rotate)
     draws: int = 0  # every hero defeated at once ("Health")
     unfinished: int = 0  # stopped at the engine's turn limit: no end the rulebook gives
     turns: int = 0
@@ -45,9 +46,28 @@ class Tally:
     start_wins: int = 0  # decisive games won by the start player
     decisive: int = 0
 
+    def count(self, result, side: int | None, position: int | None = None) -> None:
+        """One game's result: a win for `side` (of the heroes as given; `position`: where it sat)."""
+        self.games += 1
+        self.turns += result.turns
+        if result.reason == "turn limit":
+            self.unfinished += 1
+            self.unfinished_turns += result.turns
+        elif result.winner is None:
+            self.draws += 1
+        else:
+            self.wins[side] += 1
+            if position is not None:
+                self.seat_wins[position] += 1
+            self.decisive += 1
+            self.start_wins += int(result.start_player in (result.winners or (result.winner,)))
+
     def add(self, other: Tally) -> None:
+        if not self.games:  # an empty tally takes the shape of the table's (three sides, say)
+            self.wins, self.seat_wins = [0] * len(other.wins), [0] * len(other.seat_wins)
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
         self.draws += other.draws
         self.unfinished += other.unfinished
         self.turns += other.turns
@@ -57,9 +77,12 @@ class Tally:
 
 
 def play_games(a: Artifact, heroes: list[int], seed: int, start: int, count: int,
-               bot: str, opponent_bot: str | None = None, rules: str | None = None) -> Tally:
+               bot: str, opponent_bot: str | None = None, rules: str | None = None,
+               mode: str = "1v1") -> Tally:
     """Games start..start+count-1 of a pair, bot against bot (the first hero's, the second's), under
-    the rules named (None: the content's default)."""
+    the rules named (None: the content's default); another mode than 1v1: `play_tables`."""
+    if mode != "1v1":
+        return play_tables(a, heroes, seed, start, count, bot, rules, mode)
     tally = Tally()
     first, second = BOTS[bot], BOTS[opponent_bot or bot]
     pair = " vs ".join(a.heroes[h]["name"] for h in heroes)  # its games, alone or in any matrix
@@ -67,17 +90,31 @@ def play_games(a: Artifact, heroes: list[int], seed: int, start: int, count: int
         s = game_seed(seed, pair, index)
         game = Game(a, heroes, s, record=False, ruleset=rules)
         result = play(game, [first(s ^ 0x5EED), second(s ^ 0xB0B)])
-        tally.games += 1
-        tally.turns += result.turns
-        if result.reason == "turn limit":
-            tally.unfinished += 1
-            tally.unfinished_turns += result.turns
-        elif result.winner is None:
-            tally.draws += 1
-        else:
-            tally.wins[result.winner] += 1
-            tally.decisive += 1
-            tally.start_wins += int(result.winner == result.start_player)
+        tally.count(result, result.winner)
+    return tally
+
+
+def play_tables(a: Artifact, heroes: list[int], seed: int, start: int, count: int, bot: str,
+                rules: str | None, mode: str) -> Tally:
+    """Games start..start+count-1 of a table of the mode (`heroes` in seat order, the mode's sides
+    from it), one bot kind in every seat. Game i moves every side i places round the table (a side
+    keeps its seats together), so each side sits first as often as the others: wins are counted
+    per side as given, and per side position (`seat_wins`)."""
+    table = rules_of(a, rules, mode).mode
+    sides = table.teams
+    tally = Tally(wins=[0] * len(sides), seat_wins=[0] * len(sides))
+    names = " vs ".join(" & ".join(a.heroes[heroes[s]]["name"] for s in side) for side in sides)
+    for index in range(start, start + count):
+        s = game_seed(seed, f"{table.name}: {names}", index)
+        shift = index % len(sides)  # side k of the heroes given sits at position (k + shift)
+        placed = [0] * len(heroes)
+        for k, side in enumerate(sides):
+            for seat, at in zip(side, sides[(k + shift) % len(sides)], strict=True):
+                placed[at] = heroes[seat]
+        game = Game(a, placed, s, record=False, ruleset=rules, mode=table.name)
+        result = play(game, [BOTS[bot](s ^ (0x5EED + k)) for k in range(len(placed))])
+        position = table.team_of[result.winner] if result.winner is not None else 0
+        tally.count(result, (position - shift) % len(sides), position)
     return tally
 
 
@@ -99,16 +136,17 @@ def _init(raw: bytes) -> None:
 
 
 def _task(job: tuple) -> tuple[int, Tally]:
-    pair, heroes, seed, start, count, bots, rules = job
-    return pair, play_games(_WORKER["artifact"], heroes, seed, start, count, *bots, rules)
+    pair, heroes, seed, start, count, bots, rules, mode = job
+    return pair, play_games(_WORKER["artifact"], heroes, seed, start, count, *bots, rules, mode)
 
 
-def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, seed: int,
+def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, ...]], games: int, seed: int,
              jobs: int, bot: str, progress: Callable[[int], None] | None = None,
-             opponent_bot: str | None = None, rules: str | None = None) -> list[Tally]:
-    """A Tally per pair; `progress(n)` is told as batches of games finish."""
+             opponent_bot: str | None = None, rules: str | None = None, mode: str = "1v1") -> list[Tally]:
+    """A Tally per pair (per table of heroes, in seat order, for another mode); `progress(n)` is told
+    as batches of games finish."""
     bots = (bot, opponent_bot or bot)
-    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots, rules)
+    work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots, rules, mode)
             for k, heroes in enumerate(pairs) for start in range(0, games, CHUNK)]
     tallies = [Tally() for _ in pairs]
     jobs = min(jobs, len(work))  # no more workers than pieces of work
@@ -117,7 +155,7 @@ def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, int]], games: int, 
     _WORKER["odds"].warm(sorted({h for pair in pairs for h in pair}))
     if jobs <= 1:
         for job in work:
-            pair, tally = job[0], play_games(a, job[1], seed, job[3], job[4], *bots, rules)
+            pair, tally = job[0], play_games(a, job[1], seed, job[3], job[4], *bots, rules, mode)
             tallies[pair].add(tally)
             if progress:
                 progress(tally.games)
@@ -163,6 +201,53 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
     out["start_player_win_rate"] = round(tally.start_wins / decisive, 4) if decisive else None
     out["start_player_win_rate_ci95"] = [round(low, 4), round(high, 4)] if decisive else None
     return out
+
+
+def table_summary(sides: list[list[str]], tally: Tally) -> dict:
+    """Plain numbers for one table of a mode: each side's win rate (as given) with its 95% interval,
+    the win rate by side position at the table (who sits first), draws, unfinished games, length."""
+    n = tally.games
+    out: dict = {"games": n, "sides": []}
+    for side, wins in zip(sides, tally.wins, strict=True):
+        low, high = wilson(wins, n)
+        out["sides"].append({"heroes": side, "win_rate": round(wins / n, 4) if n else 0.0,
+                             "win_rate_ci95": [round(low, 4), round(high, 4)]})
+    out["seat_win_rates"] = [round(w / n, 4) if n else 0.0 for w in tally.seat_wins]
+    for count, key in ((tally.draws, "draw_rate"), (tally.unfinished, "unfinished_rate")):
+        low, high = wilson(count, n)
+        out[key] = round(count / n, 4) if n else 0.0
+        out[key + "_ci95"] = [round(low, 4), round(high, 4)]
+    ended = n - tally.unfinished
+    out["average_turns"] = round((tally.turns - tally.unfinished_turns) / ended, 2) if ended else None
+    decisive = tally.decisive
+    out["start_player_win_rate"] = round(tally.start_wins / decisive, 4) if decisive else None
+    return out
+
+
+def sides_field(tables: list[list[list[str]]], tallies: list[Tally]) -> tuple[list[dict], list[dict]]:
+    """Over every table played: each side (a team, by its heroes) and each hero, its games and win rate
+    with the 95% interval; most wins first."""
+    teams: dict[tuple[str, ...], list[int]] = {}
+    heroes: dict[str, list[int]] = {}
+    for sides, tally in zip(tables, tallies, strict=True):
+        for side, wins in zip(sides, tally.wins, strict=True):
+            t = teams.setdefault(tuple(side), [0, 0])
+            t[0] += tally.games
+            t[1] += wins
+            for hero in dict.fromkeys(side):
+                h = heroes.setdefault(hero, [0, 0])
+                h[0] += tally.games
+                h[1] += wins
+
+    def rows(found: dict, key: str) -> list[dict]:
+        out = []
+        for name, (games, wins) in found.items():
+            low, high = wilson(wins, games)
+            out.append({key: list(name) if isinstance(name, tuple) else name, "games": games,
+                        "win_rate": round(wins / games, 4), "win_rate_ci95": [round(low, 4), round(high, 4)]})
+        return sorted(out, key=lambda r: (-r["win_rate"], str(r[key])))
+
+    return rows(teams, "team"), rows(heroes, "hero")
 
 
 def field_summary(names: list[str], pairs: list[tuple[int, int]], tallies: list[Tally],

@@ -94,6 +94,7 @@ class Attack:
     ultimate: bool
     dtype: int | None = None  # index into the damage types
     dealt: bool = False  # at least 1 non-collateral dmg to an opponent
+    option: int = 0  # which of the ability's options (tiers, variants) was activated
 
 
 @dataclass(slots=True)
@@ -136,6 +137,10 @@ class GameState:
                 p.deck.append(Card(uid, definition))
                 uid += 1
             self.seats.append(p)
+        self.mode = rules.mode
+        self.team_of = rules.mode.team_of  # each seat's side
+        self.shared_health = rules.mode.shared_health  # a side's seats read one Health Dial
+        self.sides = rules.mode.teams
         self.incoming: list[Incoming] = [Incoming() for _ in heroes]
         self.isolated: list[tuple[int, int, int]] = []  # (target, amount, dtype) dealt now
         self.heals = [0] * len(heroes)
@@ -166,11 +171,47 @@ class GameState:
 
     # --------------------------------------------------------- targeting
     def opponents(self, seat: int) -> list[int]:
-        return [p.seat for p in self.seats if p.seat != seat and p.alive]
+        """The players still in the game on other sides, in seat order."""
+        team = self.team_of
+        return [p.seat for p in self.seats if team[p.seat] != team[seat] and p.alive]
+
+    def teammates(self, seat: int) -> list[int]:
+        """The other players of the seat's side still in the game."""
+        team = self.team_of
+        return [p.seat for p in self.seats if p.seat != seat and team[p.seat] == team[seat] and p.alive]
+
+    def leaders(self) -> list[int]:
+        """"The player(s) with the most Health remaining are considered the Leader(s)" ("King of the
+        Hill")."""
+        alive = [p for p in self.seats if p.alive]
+        most = max((p.health for p in alive), default=0)
+        return [p.seat for p in alive if p.health == most]
+
+    def beside(self, seat: int, step: int) -> int | None:
+        """The first opponent going round the table from `seat`: clockwise (`step` 1) the opponent on
+        her left, the other way (-1) the one on her right ("5. Targeting Roll Phase")."""
+        n = len(self.seats)
+        for k in range(1, n):
+            other = (seat + step * k) % n
+            if self.team_of[other] != self.team_of[seat] and self.seats[other].alive:
+                return other
+        return None
+
+    def set_health(self, seat: int, value: int) -> None:
+        """The seat's Health Dial reads `value` (a side's shared dial: every seat of the side)."""
+        if self.shared_health:
+            side = self.team_of[seat]
+            for p in self.seats:
+                if self.team_of[p.seat] == side:
+                    p.health = value
+        else:
+            self.seats[seat].health = value
 
     def players_for(self, ctx: RunContext, who: str) -> list[int]:
-        if who in ("self", "self_or_chosen_teammate"):
+        if who == "self":
             return [ctx.owner]
+        if who == "self_or_chosen_teammate":
+            return [ctx.owner] + self.teammates(ctx.owner)
         if who == "attacker":
             return [ctx.attacker] if ctx.attacker is not None else self.opponents(ctx.owner)[:1]
         if who == "defender":
@@ -194,7 +235,12 @@ class GameState:
             other = ctx.chosen if ctx.chosen is not None else ctx.owner
             return [p.seat for p in self.seats if p.alive and p.seat != other]
         if who == "chosen_teammate":
-            return []
+            return self.teammates(ctx.owner)
+        if who == "leader":
+            return self.leaders()
+        if who in ("left_opponent", "right_opponent"):
+            found = self.beside(ctx.owner, 1 if who == "left_opponent" else -1)
+            return [found] if found is not None else []
         return self.opponents(ctx.owner)  # chosen_opponent, each_opponent
 
     # ------------------------------------------------------------ damage
@@ -290,20 +336,20 @@ class GameState:
         self.incoming[attack.defender].doublings += 1
         self.event("double", player=ctx.owner, **self._by(ctx))
 
-    def prevent(self, ctx, amount):
+    def prevent(self, ctx, player, amount):
         if amount > 0:
-            self.incoming[ctx.owner].prevented += amount
-            self.event("prevent", player=ctx.owner, amount=amount, **self._by(ctx))
+            self.incoming[player].prevented += amount
+            self.event("prevent", player=player, amount=amount, **self._by(ctx))
 
-    def prevent_half(self, ctx, round_up):
-        incoming = self.incoming[ctx.owner]
+    def prevent_half(self, ctx, player, round_up):
+        incoming = self.incoming[player]
         incoming.halvings += 1
         incoming.halvings_down += 0 if round_up else 1
-        self.event("prevent_half", player=ctx.owner)
+        self.event("prevent_half", player=player)
 
-    def prevent_all(self, ctx):
-        self.incoming[ctx.owner].prevent_all = True
-        self.event("prevent_all", player=ctx.owner)
+    def prevent_all(self, ctx, player):
+        self.incoming[player].prevent_all = True
+        self.event("prevent_all", player=player)
 
     def can_become(self, dtype):
         """Whether making the Attack that type would make it harder to answer: no longer
@@ -349,7 +395,7 @@ class GameState:
     def apply_heal(self, player, amount, by: dict | None = None):
         p = self.seats[player]
         before = p.health
-        p.health = min(p.start_health + self.rules.heal_cap, p.health + amount)
+        self.set_health(player, min(p.start_health + self.rules.heal_cap, p.health + amount))
         self.event("heal", player=player, amount=p.health - before, health=p.health, **(by or {}))
 
     def change_cp(self, player, delta, ctx=None):

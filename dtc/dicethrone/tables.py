@@ -16,8 +16,10 @@ from typing import Any
 from dtc.artifact import Artifact
 from dtc.dice import STRAIGHT_LENGTH
 from dtc.dicethrone.damage import DamageType
+from dtc.dicethrone.modes import Mode, mode_from_data, mode_named
 from dtc.disasm import instructions, option_label
 from dtc.opcodes import PREVENTING, TARGETS, Op
+from dtc.opcodes import TABLE as OP_TABLE
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Rules:
     round_up: bool
     own_attacks_only: bool
     damage_types: tuple[DamageType, ...]
+    mode: Mode
 
 
 def leveled(name: str, level: int) -> str:
@@ -47,18 +50,20 @@ def leveled(name: str, level: int) -> str:
 
 
 def rules_named(artifact: Artifact, wanted: str) -> str | None:
-    """The name of the rules `wanted` names: a ruleset's name (`Dice Throne v2.0`) or its version
-    (`v2.0`, `2.0`), in any case; None when none does."""
+    """The name of the rules `wanted` names: a ruleset's name (`Dice Throne v2.0`), its version
+    (`v2.0`, `2.0`) or an alias (`marvel`), in any case; None when none does."""
     folded = wanted.strip().lower().removeprefix("v")
     for data in artifact.data["rulesets"]:
         name = data["ruleset"]
-        if folded in (name.lower(), name.lower().rsplit(" ", 1)[-1].removeprefix("v")):
+        if folded in (name.lower(), name.lower().rsplit(" ", 1)[-1].removeprefix("v")) \
+                or wanted.strip().lower() in data.get("aliases", ()):
             return name
     return None
 
 
 def rules_of(artifact: Artifact, name: str | None = None, mode: str = "1v1") -> Rules:
-    """The ruleset called `name` (or the default one) as engine constants."""
+    """The ruleset called `name` (or the default one) as engine constants, for the mode called `mode`
+    (its name or an alias: KeyError when it has none of that name)."""
     rulesets = artifact.data["rulesets"]
     data = next((r for r in rulesets if r["ruleset"] == name), None) if name else None
     if data is None:
@@ -71,16 +76,34 @@ def rules_of(artifact: Artifact, name: str | None = None, mode: str = "1v1") -> 
         for n in artifact.damage_types
     )
     total = data.get("damage_total", {})
+    named = mode_named(data["modes"], mode)
+    if named is None:
+        raise KeyError(mode)
+    table = mode_from_data(named, data["modes"][named])
     return Rules(
-        name=data["ruleset"], start_health=data["modes"][mode]["starting_health"],
+        name=data["ruleset"], start_health=table.start_health,
         cp_start=data["cp"]["start"], cp_max=data["cp"]["max"], income_cp=data["cp"]["income"],
         income_draw=data["cards"]["income_draw"], sell_value=data["cp"]["sell_value"],
         starting_hand=data["cards"]["starting_hand"], hand_limit=data["cards"]["hand_limit"],
         heal_cap=data["heal_cap_above_start"], dice=data["dice"]["per_hero"],
         roll_attempts=data["dice"]["roll_attempts"], round_up=total.get("rounding", "up") == "up",
         own_attacks_only=data.get("attack_modifiers", "own_attacks") == "own_attacks",
-        damage_types=types,
+        damage_types=types, mode=table,
     )
+
+
+_AIMED = frozenset(TARGETS.index(who) for who in ("opponent", "defender"))
+
+
+def aims_at_defender(artifact: Artifact, chunk: int) -> bool:
+    """Whether the chunk does something to the Attack's Defender (an operand naming `opponent` or
+    `the Defender`): what needs a target in a Targeting Roll Phase."""
+    for ins in artifact.chunks[chunk].program:
+        shapes = OP_TABLE[ins.op].operands
+        pairs = zip(shapes, ins.operands, strict=False)
+        if any(shape == "target" and value in _AIMED for shape, value in pairs):
+            return True
+    return False
 
 
 # ------------------------------------------------------------- requirements
@@ -310,6 +333,9 @@ class CardDef:
     # how much: ("amount", N), ("half", 1 rounded up / 0 down), ("all", 0) or ("some", 0) (an amount
     # chosen or worked out), from its first prevention; None: none
     prevention: tuple[str, int] | None = None
+    # its prevention is for a chosen player (`A chosen player prevents 6 dmg`): a teammate's dmg too
+    # ("2v2 Team Game": only cards that say "a chosen player" reduce a teammate's incoming damage)
+    for_anyone: bool = False
     sets_form: bool = False  # its effect changes its hero's form (worth playing at a moment a form serves)
     counts_own: frozenset[int] = frozenset()  # statuses whose tokens on its player its effect counts
     text: str = ""  # what the card says (its effect; an upgrade: its ability)
@@ -356,6 +382,15 @@ def uses(artifact: Artifact, chunk: int | None, ops: set[Op] | frozenset[Op]) ->
     if chunk is None:
         return False
     return any(ins.op in ops for ins in instructions(artifact.chunks[chunk].code))
+
+
+def chooses_player(artifact: Artifact, chunk: int | None) -> bool:
+    """Whether the chunk chooses among every player (`a chosen player`): herself, a teammate or not."""
+    if chunk is None:
+        return False
+    anyone = TARGETS.index("chosen_player")
+    return any(ins.op in (Op.CHOOSE_PLAYER, Op.ACTOR) and ins.operands[0] == anyone
+               for ins in artifact.chunks[chunk].program)
 
 
 def prevention(artifact: Artifact, chunk: int | None) -> tuple[str, int] | None:
@@ -454,6 +489,7 @@ def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str
         dice_alteration=_dice_alteration(artifact, chunk),
         prevents=uses(artifact, chunk, PREVENTING),
         prevention=prevention(artifact, chunk),
+        for_anyone=uses(artifact, chunk, PREVENTING) and chooses_player(artifact, chunk),
         sets_form=sets_form(artifact, chunk),
         counts_own=counts_own(artifact, chunk),
     )
