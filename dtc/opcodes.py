@@ -430,3 +430,14 @@ def markdown_table() -> str:
         rows.append(f"| {info.op.value} | `{info.op.name}` | {operands} | {stack} | "
                     f"{'yes' if info.asks else ''} | {info.doc.replace('|', '/')} |")
     return "\n".join(rows)
+
+
+_AIMED = frozenset(TARGETS.index(who) for who in ("opponent", "defender"))
+
+
+def aims_at_defender(op: Op, operands: tuple) -> bool:
+    """Whether the instruction names the Attack's Defender (a target operand `opponent` or `the
+    Defender`): what needs a target in a Targeting Roll Phase ("5. Targeting Roll Phase")."""
+    shapes = TABLE[op].operands
+    return any(shape == "target" and value in _AIMED
+               for shape, value in zip(shapes, operands, strict=False))

@@ -39,6 +39,7 @@ from dtc.opcodes import (
     VALERIA_OPS,
     VOID_KINDS,
     Op,
+    aims_at_defender,
 )
 
 DEFAULT_BUDGET = 10_000
@@ -110,6 +111,12 @@ class Window(Request):
     cards played. Answer: anything (ignored)."""
 
     reason: str
+
+
+@dataclass(slots=True)
+class FindDefender(Request):
+    """The Attack's effects reach the first one that needs a target ("5. Targeting Roll Phase"): the
+    engine finds the Defender (sets the run's `defender`) before it resolves. Answer: anything."""
 
 
 @dataclass(slots=True)
@@ -386,6 +393,8 @@ class RunContext:
     event_value: int = 0  # the number the trigger carried
     did: bool = False  # the last `you may` answer
     attack_run: bool = False  # this run is the activated Offensive Ability itself
+    # its Defender is still to be found: the first step that needs a target asks for it (FindDefender)
+    find_defender: bool = False
     accepted: bool = False  # the player chose to use this effect: its opening `you may` is answered
     # the hero whose dice `roll N dice` rolls, when not `hero`: a player always rolls her own dice,
     # also for a status another hero inflicted (its effect still names that hero's things)
@@ -420,6 +429,7 @@ class VM:
         self.budget = budget
         self.requirements: dict[tuple[int, int], Requirement] = {}
         self._decoded: dict[int, list[tuple]] = {}
+        self._aimed_steps: dict[int, frozenset[int]] = {}
         self._always_starts: dict[tuple[int, int], bool] = {}  # (chunk, step): can_start needs no reading
         self._start_plans: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_start_plan`
         self._checks: dict[tuple[int, int], tuple] = {}  # (chunk, step): `_check_at`
@@ -516,6 +526,15 @@ class VM:
                 steps.append((int(ins.op), args[0], args[1], args[2]))
             self._decoded[chunk_index] = steps
         return steps
+
+    def _aimed(self, chunk_index: int) -> frozenset[int]:
+        """The steps of the chunk that need the Attack's Defender (`aims_at_defender`)."""
+        found = self._aimed_steps.get(chunk_index)
+        if found is None:
+            program = self.artifact.chunks[chunk_index].program
+            found = self._aimed_steps[chunk_index] = frozenset(
+                i for i, ins in enumerate(program) if aims_at_defender(ins.op, ins.operands))
+        return found
 
     def _counts_none(self, chunk_index: int, chunk, at: int, ctx: RunContext) -> bool:
         """Whether the steps from `at` begin with an amount of 0 per the dice (`1 dmg per [X] rolled`,
@@ -800,7 +819,14 @@ class VM:
         trace = self.trace
         count = counter[0]
         pc = 0
+        aiming = ctx.find_defender
+        aimed = self._aimed(chunk_index) if aiming else ()
         while True:
+            if aiming and pc in aimed:
+                counter[0] = count
+                yield FindDefender(owner, actor)
+                count = counter[0]
+                aiming = ctx.find_defender
             op, a, b, c = steps[pc]
             pc += 1
             count += 1

@@ -1788,8 +1788,9 @@ def test_charged_gem_in_the_main_phase_and_sun_marked(compiled):
     marked = status(compiled, "Sun Marked")
     game.gain_status(1, marked, 1, 0)
     game.seats[0].health = 40
-    game.attack = type("A", (), {"attacker": 0, "defender": 1, "dealt": True, "ultimate": False,
-                                 "dtype": 0})()
+    from dtc.dicethrone.state import Attack
+
+    game.attack = Attack(0, 1, game.seats[0].abilities[0], False, 0, True)
     drive(game.fire(1, "attacked", None, 0, 1), answers())
     assert game.seats[0].health == 47
 

@@ -289,15 +289,48 @@ def test_the_targeting_roll_phase_is_skipped_with_one_opponent(compiled):
 def test_an_ability_that_deals_no_damage_still_targets(compiled):
     """"Targeting an opponent still applies even if you have activated an ability that does no damage,
     but has effects that must be reconciled"; one that does nothing to an opponent needs no target."""
-    from dtc.dicethrone.tables import aims_at_defender
+    from dtc.opcodes import aims_at_defender
 
     game = table(compiled, TEAMS, "2v2")
     aims = {}
     for hero in game.tables:
         for ability in hero.abilities:
             for option in ability.options:
-                aims[option.label] = aims_at_defender(compiled, option.chunk)
+                program = compiled.chunks[option.chunk].program
+                aims[option.label] = any(aims_at_defender(ins.op, ins.operands) for ins in program)
     assert any(aims.values()) and not all(aims.values())
+
+
+def test_what_needs_no_target_resolves_before_the_targeting_roll(compiled):
+    """"4. Offensive Roll Phase", step 4: "Resolve any effects that do not require a target (e.g. gain
+    Evasive, gain Back Strike, Heal 5, etc)"; then "5. Targeting Roll Phase"; then the effects that
+    need the target. Nothing reaches an opponent before the Defender is found, and what was added to
+    the Attack before is the Defender's."""
+    before = 0
+    for seed in range(12):
+        game, _ = bots_game(compiled, TEAMS, "2v2", seed)
+        evs = game.events
+        for i, e in enumerate(evs):
+            if e["e"] != "activate":
+                continue
+            span = []
+            for later in evs[i + 1:]:
+                if later["e"] in ("target", "turn"):
+                    break
+                span.append(later)
+            else:
+                continue
+            target = next((x for x in evs[i + 1:] if x["e"] in ("target", "turn")), None)
+            if target is None or target["e"] != "target":
+                continue
+            assert not [x for x in span if x["e"] in ("deal", "inflict") and x.get("target") != e["player"]]
+            before += sum(1 for x in span
+                          if x["e"] in ("gain", "heal_coming", "cp") and x["player"] == e["player"])
+            added = sum(x["amount"] for x in span if x["e"] == "add")
+            attack = next((x for x in evs[i + 1:] if x["e"] in ("attack", "turn")), None)
+            if added and attack is not None and attack["e"] == "attack":
+                assert attack["defender"] == target["defender"] and attack["dmg"] >= added
+    assert before > 0
 
 
 def test_every_effect_aimed_at_the_defender_reaches_the_one_targeted(compiled):

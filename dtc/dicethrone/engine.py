@@ -37,7 +37,6 @@ from dtc.dicethrone.requests import (
 )
 from dtc.dicethrone.state import Attack, GameState, Queued
 from dtc.dicethrone.tables import (
-    aims_at_defender,
     hero_tables,
     leveled,
     rules_of,
@@ -45,7 +44,7 @@ from dtc.dicethrone.tables import (
     symbol_counts,
 )
 from dtc.opcodes import Op
-from dtc.vm import VM, ChooseOption, ChoosePlayer, Request, RunContext, Window, change_options
+from dtc.vm import VM, ChooseOption, ChoosePlayer, FindDefender, Request, RunContext, Window, change_options
 
 MAX_TURNS = 400
 REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
@@ -143,7 +142,7 @@ class Game(GameState):
                              for active in range(len(self.seats))]
         self.many = len(self.seats) > 2  # a hero out of the game leaves it; windows pass her by
         self.out: set[int] = set()  # the seats defeated and gone
-        self._aims: dict[int, bool] = {}  # `aims`
+        self.finding = False  # the Targeting Roll Phase under way (`find_defender`)
 
     # =================================================================== game
     def play(self) -> Generator[Request, Any, Result]:
@@ -558,17 +557,19 @@ class Game(GameState):
         self.ultimate_lock = self.attack.ultimate
         self.event("activate", player=a, ability=ability.titled, option=option_index,
                    ultimate=self.attack.ultimate)
-        chunks = (ability.shared, ability.options[option_index].chunk, ability.additionally)
-        if self.many and len(self.opponents(a)) > 1 and self.aims(chunks):
-            defender = self.attack.defender = yield from self.targeting(a, self.attack.ultimate)
-            if self.over is not None:
-                return
+        # with more than one opponent the Defender is found when the first effect that needs a target
+        # comes (`find_defender`): what needs none resolves before ("4. Offensive Roll Phase", step 4)
+        self.attack.found = not (self.many and len(self.opponents(a)) > 1)
         ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
         ctx.attack_run = True
         self.dice_open = False  # the offensive dice have done their work
-        for chunk in chunks:
+        for chunk in (ability.shared, ability.options[option_index].chunk, ability.additionally):
             if chunk is not None and self.over is None:
                 yield from self.run(chunk, ctx)
+        if self.attack is not None:
+            # what the ability does is done: what did not need a target leaves none to find
+            self.attack.found = True
+            defender = self.attack.defender
         if self.attack is not None and self.attack.dealt:
             # with the dmg it brings so far (what the narration told piece by piece, additions
             # before the dmg they add to among them: player QA)
@@ -580,19 +581,22 @@ class Game(GameState):
             if self.attack is not None and self.over is None:
                 yield from self.fire_all(a, "conclude", lambda t: t.get("with_attack"), a, defender)
 
-    def aims(self, chunks: tuple[int | None, ...]) -> bool:
-        """Whether the ability's effects need a target: something done to its Defender (`opponent`,
-        `the Defender`): "Targeting an opponent still applies even if you have activated an ability
-        that does no damage, but has effects that must be reconciled" ("5. Targeting Roll Phase")."""
-        found = False
-        for chunk in chunks:
-            if chunk is None:
-                continue
-            aims = self._aims.get(chunk)
-            if aims is None:
-                aims = self._aims[chunk] = aims_at_defender(self.a, chunk)
-            found = found or aims
-        return found
+    def find_defender(self) -> Generator[Request, Any, int]:
+        """The first effect of the Attacker's that needs the Attack's Defender has come: the Targeting
+        Roll Phase finds her (once), and what was added to the Attack by then is hers."""
+        attack = self.attack
+        if not attack.found:
+            self.finding = True
+            try:
+                attack.defender = yield from self.targeting(attack.attacker, attack.ultimate)
+            finally:
+                self.finding = False
+            attack.found = True
+            incoming = self.incoming[attack.defender]
+            incoming.added += attack.early_added
+            incoming.doublings += attack.early_doublings
+            attack.early_added = attack.early_doublings = 0
+        return attack.defender
 
     def targeting(self, a: int, ultimate: bool) -> Generator[Request, Any, int]:
         """The Targeting Roll Phase with more than one opponent: in King of the Hill "simply choose an
@@ -931,6 +935,9 @@ class Game(GameState):
     def ctx(self, owner: int, hero: int | None, **kw) -> RunContext:
         """A run context for `owner`; dice faces are those of the chunk's hero."""
         ctx = RunContext(owner, hero, **kw)
+        attack = self.attack
+        if attack is not None and not attack.found and owner == attack.attacker and not self.finding:
+            ctx.find_defender = True  # what the Attacker does may be the first to need the Defender
         own = self.seats[owner].table
         table = self.tables[hero] if hero is not None else own
         ctx.faces = table.faces
@@ -951,7 +958,11 @@ class Game(GameState):
         try:
             request = next(run)
             while True:
-                if isinstance(request, Window):
+                if isinstance(request, FindDefender):
+                    ctx.find_defender = False
+                    ctx.defender = yield from self.find_defender()
+                    request = run.send(None)
+                elif isinstance(request, Window):
                     if self.queue and request.reason == "then" and not self.uninterruptible:
                         # what the effect set off is "immediate": before its Then's break (not at the
                         # break after an effect's roll: a trigger rolling would take the table's dice)

@@ -95,6 +95,11 @@ class Attack:
     dtype: int | None = None  # index into the damage types
     dealt: bool = False  # at least 1 non-collateral dmg to an opponent
     option: int = 0  # which of the ability's options (tiers, variants) was activated
+    # with more than one opponent: whether the Defender has been found yet ("5. Targeting Roll Phase");
+    # until then what is added to the Attack (or doubles it) waits here for her
+    found: bool = True
+    early_added: int = 0
+    early_doublings: int = 0
 
 
 @dataclass(slots=True)
@@ -312,7 +317,10 @@ class GameState:
         if not self._may_modify(ctx, attack):
             self.event("add_none", player=ctx.owner, amount=amount, **self._by(ctx))
             return
-        self.incoming[attack.defender].added += amount
+        if attack.found:
+            self.incoming[attack.defender].added += amount
+        else:
+            attack.early_added += amount
         self.event("add", player=ctx.owner, amount=amount, **self._by(ctx))
 
     def _may_modify(self, ctx, attack) -> bool:
@@ -333,7 +341,10 @@ class GameState:
         if not kind.modifiable:
             self.event("double_none", player=ctx.owner, **self._by(ctx))
             return
-        self.incoming[attack.defender].doublings += 1
+        if attack.found:
+            self.incoming[attack.defender].doublings += 1
+        else:
+            attack.early_doublings += 1
         self.event("double", player=ctx.owner, **self._by(ctx))
 
     def prevent(self, ctx, player, amount):

@@ -19,7 +19,6 @@ from dtc.dicethrone.damage import DamageType
 from dtc.dicethrone.modes import Mode, mode_from_data, mode_named
 from dtc.disasm import instructions, option_label
 from dtc.opcodes import PREVENTING, TARGETS, Op
-from dtc.opcodes import TABLE as OP_TABLE
 
 
 @dataclass(frozen=True)
@@ -90,20 +89,6 @@ def rules_of(artifact: Artifact, name: str | None = None, mode: str = "1v1") -> 
         own_attacks_only=data.get("attack_modifiers", "own_attacks") == "own_attacks",
         damage_types=types, mode=table,
     )
-
-
-_AIMED = frozenset(TARGETS.index(who) for who in ("opponent", "defender"))
-
-
-def aims_at_defender(artifact: Artifact, chunk: int) -> bool:
-    """Whether the chunk does something to the Attack's Defender (an operand naming `opponent` or
-    `the Defender`): what needs a target in a Targeting Roll Phase."""
-    for ins in artifact.chunks[chunk].program:
-        shapes = OP_TABLE[ins.op].operands
-        pairs = zip(shapes, ins.operands, strict=False)
-        if any(shape == "target" and value in _AIMED for shape, value in pairs):
-            return True
-    return False
 
 
 # ------------------------------------------------------------- requirements
