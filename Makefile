@@ -49,7 +49,8 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 ## bench: lint timings (cold and warm, against yamllint), effect-parse time per sentence, compile time,
-##        VM throughput, odds tables, bot games per second and peak memory over 100,000 games
+##        VM throughput, odds tables, bot games per second (1v1, 2v2, King of the Hill) and peak
+##        memory over 100,000 games
 ##        (several minutes; BENCH_GAMES=10000 for a quicker look)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_lint.py
