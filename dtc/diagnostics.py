@@ -63,6 +63,7 @@ CODES: dict[str, Code] = {
         Code("Y010", "bad-key", "mapping keys must be plain text or numbers"),
         Code("Y011", "recursive-alias", "an alias refers to a node that contains it"),
         Code("Y012", "compiled-ruleset", "a compiled ruleset (.dtcb) was given where content is read"),
+        Code("Y013", "number-too-long", "a number is written with more digits than any content needs"),
         Code("S001", "schema", "the document does not match its schema"),
         Code("S002", "unknown-kind", "the document kind is not known"),
         Code("S003", "unknown-key", "a key is not allowed here"),

@@ -315,6 +315,12 @@ class _Composer:
             self._refuse("Y004", f"YAML tag `{tag}` is not allowed in content", event,
                          "content is plain data: remove the tag (quote the value if it must be text)")
         if isinstance(event, ScalarEvent):
+            if event.style in (None, "") and len(event.value) > MAX_NUMBER_CHARS \
+                    and (_INT.match(event.value) or _HEX.match(event.value) or _OCT.match(event.value)):
+                self._refuse("Y013", f"a number of {len(event.value)} characters is longer than any "
+                             "content needs", event,
+                             f"write a number of at most {MAX_NUMBER_CHARS} characters "
+                             "(quote it if it is text)")
             self._add(_scalar(event), event, size=1)
         elif isinstance(event, AliasEvent):
             self._alias(event)
@@ -437,6 +443,9 @@ def _number_key(value: int | float) -> str:
 
 # YAML 1.2 core schema resolution for plain scalars.
 _NULL = {"", "~", "null", "Null", "NULL"}
+# the longest whole number read: far past any count, Health or cost (and Python reads no more than
+# 4,300 digits into an int)
+MAX_NUMBER_CHARS = 20
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
 _INT = re.compile(r"[-+]?[0-9]+$")

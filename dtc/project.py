@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dtc import model
 from dtc.checker import check
-from dtc.diagnostics import Diagnostic, Findings, error, sort_key
+from dtc.diagnostics import Diagnostic, Findings, Severity, error, sort_key, warning
 from dtc.loader import Document, load_file
 from dtc.resources import data_dir
 from dtc.schema import check_document
@@ -42,9 +42,15 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES and p.is_file()
-                           and not _hidden(p.relative_to(path)))
+            named = [p for p in path.rglob("*") if p.suffix in CONTENT_SUFFIXES
+                     and not _hidden(p.relative_to(path))]
+            found = sorted(p for p in named if p.is_file())
             files.extend(found)
+            for broken in sorted(p for p in named if p.is_symlink() and not p.exists()):
+                # a content file that is a link to nothing: said, not passed over in silence
+                problems.append(warning("Y009", f"`{display_path(broken)}` is a symbolic link that leads "
+                                        "nowhere (a loop, or a target that is gone): not read", None,
+                                        "fix the link or remove it"))
             if not found:  # a diagnostic like a missing path's: one shape in every output format
                 problems.append(error("Y009", "no content files (*.yaml, *.yml) under "
                                       f"`{display_path(path)}`", None,
@@ -54,11 +60,30 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Diagnostic]]:
         elif path.is_symlink():
             problems.append(error("Y009", f"`{display_path(path)}` is a symbolic link that leads nowhere "
                                   "(a loop, or a target that is gone)", None, "check the link"))
+        elif path.exists():  # a device, a FIFO, a socket: nothing to read content from
+            problems.append(error("Y009", f"`{display_path(path)}` is {_kind_of(path)}, not a content file "
+                                  "or folder", None, "name a YAML file or a folder of them"))
         else:
             problems.append(error("Y009", f"no such file or folder: `{display_path(path)}`", None,
                                   "check the path"))
     unique = list(dict.fromkeys(p.resolve() for p in files))
     return unique, problems
+
+
+def _kind_of(path: Path) -> str:
+    """What a path that is neither a file nor a folder is, in a few words."""
+    import stat
+
+    mode = path.stat().st_mode
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def _hidden(relative: Path) -> bool:
@@ -96,7 +121,7 @@ def run(paths: list[Path], builtin_rules: bool = True) -> Result:
     result = Result(model.Content())
     files, problems = discover(paths)
     result.diagnostics.extend(problems)
-    result.usage_error = bool(problems)
+    result.usage_error = any(d.severity == Severity.ERROR for d in problems)  # not a broken link's warning
     result.files = len(files)
     documents = load_documents(files, result)
     if builtin_rules and not any(kind == "ruleset" for kind, _ in documents):

@@ -556,6 +556,32 @@ def test_hidden_folders_are_not_searched(tmp_path):
     assert "checked 16 files" in result.stderr
 
 
+def test_a_broken_link_in_a_content_folder_is_reported(tmp_path):
+    """Issue "Hardening", "Terminal": broken symlinks in a content folder were skipped silently; each
+    is a warning with its path (the rest is linted as before; `--strict` fails on it)."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    (tmp_path / "content" / "heroes" / "ghost.yaml").symlink_to(tmp_path / "gone.yaml")
+    result = run("lint", tmp_path / "content")
+    assert result.exit_code == 0, result.stderr
+    assert "ghost.yaml` is a symbolic link that leads nowhere" in result.stderr
+    assert "checked 16 files: 0 errors, 1 warning" in result.stderr
+    assert run("lint", "--strict", tmp_path / "content").exit_code == 1
+
+
+def test_lint_of_a_device_or_pipe_says_what_it_is(tmp_path):
+    """`dtc lint /dev/zero` said "no such file"; it says what the path is, and exits 2."""
+    import os
+
+    result = run("lint", "/dev/zero")
+    assert result.exit_code == 2 and "`/dev/zero` is a character device, not a content file" in result.stderr
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    result = run("lint", fifo)
+    assert result.exit_code == 2 and "is a named pipe (FIFO)" in result.stderr
+
+
 def test_github_annotations_show_allowed_warnings_when_asked():
     """`--show-allowed` was ignored with `--format github` (CI QA): allowed warnings are notices."""
     plain = run("lint", "--format", "github", CONTENT)

@@ -169,3 +169,18 @@ def test_misindented_key_and_tab_get_hints():
                       "line up (a new item starts with `- `)")
     d = only(load_text("status:\n\tstack_limit: 3\n", "t.yaml")[1])
     assert d.code == "Y003" and d.hint == "indent with spaces, not tabs"
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, "0x" + "f" * 5000, "-" + "1" * 30, "0o" + "7" * 40])
+def test_a_number_of_thousands_of_digits_is_refused_where_it_is(number):
+    """Issue "Hardening": a 5,000-digit integer (or `0x` and 5,000 hex digits) crashed lint (Python's
+    integer digit limit); it is refused at its place, saying how long a number may be."""
+    doc, diags = load_text(f"ruleset: x\ncards:\n  starting_hand: {number}\n", "r.yaml")
+    assert doc is None and [d.code for d in diags] == ["Y013"]
+    assert (diags[0].span.line, diags[0].span.col) == (3, 18)
+    assert "at most 20 characters" in diags[0].hint
+
+
+def test_long_text_and_ordinary_numbers_still_load():
+    doc, diags = load_text(f"a: {'9' * 20}\nb: '{'9' * 30}'\nc: {'x' * 300}\n", "r.yaml")
+    assert not diags and doc.data["a"] == int("9" * 20) and doc.data["b"] == "9" * 30

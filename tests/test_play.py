@@ -201,6 +201,19 @@ def test_auto_plays_a_narrated_2v2_game_to_its_end():
                      r"after \d+ turns|result: a draw", result.output)
 
 
+def test_a_line_with_a_nul_byte_is_answered_like_other_nonsense():
+    """Issue "Hardening", "Terminal": a line with a NUL byte got no reply until the next Enter (the
+    terminal read it as an unfinished C string); it is answered at once, with the hint."""
+    child = spawn("play", "--hero", "druid", "--vs", "duelist", "--seed", 7)
+    child.expect(r"do what\? \(Enter passes[^)]*\) > ")
+    child.send("ba\x00na\r")
+    child.expect(r"\? type (1|a number from 1 to \d+), or press Enter to pass", timeout=5)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_kill_saves_the_game_and_leaves_as_ctrl_c_does(tmp_path):
     """`kill` (SIGTERM) at a prompt: the game is saved and left, exit 143 (code review: it left
     without saving the answers of the turn)."""

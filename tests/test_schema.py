@@ -153,3 +153,27 @@ def test_a_whole_number_written_with_a_point_is_refused_where_lint_passed_it(lin
     result = lint_text(MINIMAL_HERO.replace("stack_limit: 2", "stack_limit: 2.0", 1))
     found = [d for d in result.diagnostics if d.code == "S001"]
     assert found and "written with a point (write `2`)" in found[0].message
+
+
+@pytest.mark.parametrize("old, new", [
+    ("  starting_hand: 4", "  starting_hand: " + "1" + "0" * 19),  # 10**19: `dtc simulate` hung on 10**100
+    ("  hand_limit: 6", "  hand_limit: 1000"),
+    ("  max: 15", "  max: 100000"),
+    ("heal_cap_above_start: 10 ", "heal_cap_above_start: 5000 "),
+])
+def test_ruleset_numbers_have_sane_ranges(tmp_path, old, new):
+    """Issue "Hardening": `starting_hand: 10**100` linted and compiled clean, then `dtc simulate` hung;
+    every number of a ruleset has a range, and lint names the field and its limit."""
+    import shutil
+
+    from dtc import project
+
+    root = tmp_path / "content"
+    shutil.copytree("content", root)
+    rules = root / "rules" / "vanguard-2.4.3.yaml"
+    text = rules.read_text()
+    assert old in text
+    rules.write_text(text.replace(old, new, 1))
+    found = [d for d in project.run([root]).errors if "must be at most" in d.message]
+    assert len(found) == 1 and found[0].span.path.endswith("vanguard-2.4.3.yaml"), found
+    assert new.split(":")[0].strip() in found[0].message

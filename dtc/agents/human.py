@@ -74,6 +74,14 @@ def read_fresh(prompt: str) -> str:
         # dropping keys typed ahead is a courtesy: a terminal that refuses it is read as it is
         with contextlib.suppress(termios.error, OSError, ValueError):
             termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+        # not `input`: at a terminal it reads a C string, and a line with a NUL byte in it looked
+        # unfinished, so it was answered only after the next Enter (issue "Hardening")
+        sys.stdout.write(lines[-1])
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
     return input(lines[-1])
 
 
