@@ -12,6 +12,7 @@ how to start a game from it.  A game has `play()` (the request generator),
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -20,6 +21,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
@@ -107,9 +109,9 @@ class Session:
         """Play to the end; `recorded` answers (from a save) are given first, unasked."""
         game = self.kind.new_game(self.artifact, self.setup)
         pending = list(recorded or [])
-        for path in (self.save_path, self.log_path):
+        for path, marker in ((self.save_path, self.kind.save), (self.log_path, self.kind.log)):
             if path is not None:
-                check_writable(path)
+                check_writable(path, marker, self.setup.to_json())
         if self.save_path is not None and self.log_path is not None \
                 and Path(self.save_path).resolve() == Path(self.log_path).resolve():
             raise SessionError(f"--save and --log name the same file ({self.save_path}); give two")
@@ -119,6 +121,7 @@ class Session:
         if self.log_path:
             target = Path(os.path.realpath(self.log_path))  # through a link, as saves are written
             writing = target.with_name(f".{target.stem}.{os.getpid()}.partial{target.suffix}")
+            _remove_stray_partials(target)
         try:
             if self.log_path:
                 target.parent.mkdir(parents=True, exist_ok=True)  # as saves do
@@ -234,16 +237,29 @@ class Session:
             raise SessionError(f"cannot save to {self.save_path}: {exc.strerror or exc}") from None
 
 
-def check_writable(path: Path) -> None:
-    """Refuse, before a game starts, a save or log path that could not be written."""
+def check_writable(path: Path, marker: str | None = None, setup: dict | None = None) -> None:
+    """Refuse, before a game starts, a save or log path that could not be written, or that holds
+    anything but an empty file or a save (`marker`: or log) of this same game: another game's save or
+    log, a Valeria save for a Dice Throne one, a read-only save are left as they are."""
     path = Path(path)
     if path.is_dir():
         raise SessionError(f"cannot write {path}: it is a directory; name a file")
     if path.exists() and not path.is_file():  # a device, a pipe: a save would replace it
         raise SessionError(f"cannot write {path}: it is not a regular file; name a file")
-    if path.is_file() and not _a_dtc_file(path):  # a typo must not replace a hero file (tester QA)
-        raise SessionError(f"will not write over {path}: it is not a dtc save or log; name another file, or "
-                           "remove it first")
+    if path.is_file():
+        held = _held_game(path)
+        if held is None:  # a typo must not replace a hero file (tester QA)
+            raise SessionError(f"will not write over {path}: it is not a dtc save or log; name another "
+                               "file, or remove it first")
+        if held and marker is not None and held.get("dtc") != marker:
+            raise SessionError(f"will not write over {path}: it is a {_what(held.get('dtc'))}, not a "
+                               f"{_what(marker)}; name another file")
+        if held and setup is not None and _other_game(held, setup):
+            raise SessionError(f"will not write over {path}: it holds another game (seed "
+                               f"{held.get('seed')}); name another file, or remove it first")
+        if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:  # (root may write 0444)
+            raise SessionError(f"will not write over {path}: it is read-only; name another file, or make "
+                               "it writable")
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent  # missing folders are made when saving
@@ -253,15 +269,55 @@ def check_writable(path: Path) -> None:
         raise SessionError(f"cannot write {path}: {folder} is not writable")
 
 
-def _a_dtc_file(path: Path) -> bool:
-    """Whether the file is empty or a dtc save or log (a JSON object whose first key is a `dtc-`
-    marker, however it is laid out): one a save or log may be written over."""
+def _held_game(path: Path) -> dict | None:
+    """The head of the dtc save or log in the file ({} when empty or unreadable, or when its first line
+    is no JSON object of its own); None when it is no dtc file."""
     try:
         with open(path, "rb") as f:
-            start = f.read(4096)
+            start = f.read(1 << 20)
     except OSError:
-        return True  # unreadable: writing it will say why
-    return not start.strip() or _DTC_HEAD.match(start) is not None
+        return {}  # unreadable: writing it will say why
+    if not start.strip():
+        return {}
+    if _DTC_HEAD.match(start) is None:
+        return None
+    try:
+        head = json.loads(start.split(b"\n", 1)[0])
+    except (ValueError, RecursionError):
+        return {}  # a save longer than what was read: its marker is enough
+    return head if isinstance(head, dict) else {}
+
+
+def _other_game(held: dict, setup: dict) -> bool:
+    """Whether a save or log head is of another game than `setup` (its agents aside: a resumed game
+    may seat others)."""
+    return any(held.get(key) != value for key, value in setup.items() if key != "agents")
+
+
+def _what(marker: Any) -> str:
+    return {"dtc-dicethrone-save": "Dice Throne save", "dtc-dicethrone-log": "Dice Throne log",
+            "dtc-valeria-save": "Kingdoms of Valeria save", "dtc-valeria-log": "Kingdoms of Valeria log"
+            }.get(marker, f"dtc file ({marker})")
+
+
+def _remove_stray_partials(target: Path) -> None:
+    """A log being written lives beside its place as `.<name>.<pid>.partial<suffix>` until it is put
+    there; a run killed before that left one: those of processes no longer running go."""
+    for stray in target.parent.glob(f".{glob_escape(target.stem)}.*.partial{glob_escape(target.suffix)}"):
+        pid = stray.name[len(target.stem) + 2:].split(".", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            with contextlib.suppress(OSError):
+                stray.unlink()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's: leave its file alone
+    return True
 
 
 _DTC_HEAD = re.compile(rb'\s*\{\s*"dtc"\s*:\s*"dtc-')

@@ -130,18 +130,57 @@ def test_a_save_through_a_symbolic_link_replaces_the_file_it_names(game, tmp_pat
     new, _ = GAMES[game]
     (tmp_path / "saves").mkdir()
     target = tmp_path / "saves" / "game.json"
-    target.write_text('{"dtc": "dtc-dicethrone-save", "version": 0}')  # an old save: written over
+    target.write_text("")  # an empty file: written over (another game's save is not: below)
     link = tmp_path / "link.json"
     link.symlink_to(target)
     result = run(*new, "--save", link)
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and json.loads(target.read_text())["answers"]
     log_target = tmp_path / "saves" / "game.jsonl"  # a log the same way (it is now renamed into place)
-    log_target.write_text('{"dtc": "dtc-dicethrone-log", "version": 0}\n')
+    log_target.write_text("")
     log_link = tmp_path / "link.jsonl"
     log_link.symlink_to(log_target)
     assert run(*new, "--log", log_link).exit_code == 0
     assert log_link.is_symlink() and log_target.read_text().startswith('{"dtc"')
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_save_or_log_of_another_game_or_kind_is_never_written_over(game, tmp_path):
+    """Issue "Hardening", "Saves and logs never clobber other files": `--save` over a Kingdoms of
+    Valeria save replaced it; a read-only save was written over. A file is written over only when it is
+    empty or a save (log) of the same game and kind; anything else is refused in one line, untouched."""
+    import os
+
+    new, _ = GAMES[game]
+    other = next(g for g in GAMES if g != game)
+    theirs = tmp_path / "theirs.json"
+    assert run(*GAMES[other][0], "--save", theirs).exit_code == 0
+    before = theirs.read_bytes()
+    result = run(*new, "--save", theirs)
+    assert result.exit_code == 2 and "will not write over" in result.stderr and "not a" in result.stderr
+    assert theirs.read_bytes() == before
+    mine = tmp_path / "mine.json"
+    assert run(*new, "--save", mine).exit_code == 0
+    again = run(*new, "--save", mine)  # the same game again: its own save is written over
+    assert again.exit_code == 0, again.output
+    seeded = [a for a in new]
+    seeded[seeded.index("--seed") + 1] = "99"
+    result = run(*seeded, "--save", mine)
+    assert result.exit_code == 2 and "it holds another game" in result.stderr
+    os.chmod(mine, 0o444)
+    result = run(*new, "--save", mine)
+    assert result.exit_code == 2 and "it is read-only" in result.stderr
+
+
+def test_a_stray_partial_log_of_a_killed_run_is_removed(tmp_path):
+    """"A resume killed with kill -9 leaves a stray `.partial` log file": the next run writing that log
+    removes those of processes no longer running (its own is put in place as always)."""
+    stray = tmp_path / ".game.999999999.partial.jsonl"
+    stray.write_text("{}\n")
+    new, _ = GAMES["dicethrone"]
+    assert run(*new, "--log", tmp_path / "game.jsonl").exit_code == 0
+    assert not stray.exists() and (tmp_path / "game.jsonl").is_file()
+    assert not list(tmp_path.glob(".game.*.partial*"))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
