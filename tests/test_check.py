@@ -1089,3 +1089,41 @@ def test_statements_nested_past_a_limit_are_refused_not_a_crash(lint_text):
     assert [c for c, _, _ in codes(deep)] == ["C016"]
     assert "nested more than 32 deep" in deep.diagnostics[0].message
     assert codes(lint_text(hero_with(one_card("roll", "On [Claw], " * 20 + "gain 1 CP.")))) == []
+
+
+def test_verb_matching_is_polynomial_not_exponential():
+    """Issue "Hardening", "No hangs on hostile content": `say: grow {a} {b} ... {h} home` against a
+    45-word effect took 19 s (one regex of lazy groups backtracking); the matcher tries each (pattern
+    item, word) pair once at most. Counted, not timed: the words compared stay under items x words."""
+    from dtc.verbs import compile_pattern
+
+    pattern = compile_pattern("grow {a} {b} {c} {d} {e} {f} {g} {h} home")
+    compared = []
+
+    class Counting:
+        def __init__(self, regex):
+            self.regex = regex
+
+        def fullmatch(self, word):
+            compared.append(word)
+            return self.regex.fullmatch(word)
+
+    pattern.items = [(kind, Counting(what) if kind == "word" else what) for kind, what in pattern.items]
+    words = "grow " + " ".join(["x"] * 60)
+    assert pattern.match(words) is None
+    assert len(compared) <= len(pattern.items) * 61
+    assert pattern.match(words + " home")["h"] == " ".join(["x"] * 53)  # the earlier ones as few as they can
+    assert compile_pattern("take {n} Steps forward").match("Take up to 2 step forward") == {"n": "up to 2"}
+
+
+def test_a_verb_pattern_too_long_to_match_quickly_is_refused(lint_text):
+    """A `say` is at most 120 characters (the schema), and a pattern at most 40 words (`pattern_problems`,
+    for patterns made elsewhere): the matcher's depth is the pattern's length."""
+    from conftest import MINIMAL_HERO
+
+    from dtc.verbs import pattern_problems
+
+    long = "grow " + " ".join(f"{{p{i}}}" for i in range(45))
+    result = lint_text(MINIMAL_HERO + f"verbs:\n  - say: {long}\n    means: Gain 1 CP.\n")
+    assert any("longer than 120 characters" in d.message for d in result.errors)
+    assert pattern_problems(long) == ["a pattern has at most 40 words (46 here)"]
