@@ -54,6 +54,7 @@ from dtc.opcodes import (
     VOID_KINDS,
     Op,
 )
+from dtc.source import read_bounded
 
 MAGIC = b"DTCB"
 FORMAT_VERSION = 10  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
@@ -204,9 +205,11 @@ def read(path: Path) -> Artifact:
         size = os.stat(path).st_size
         if size > HEADER_SIZE + MAX_PAYLOAD:
             raise ArtifactError(f"{path}: {size} bytes is too large for a ruleset artifact")
-        raw = Path(path).read_bytes()
+        raw = read_bounded(path, HEADER_SIZE + MAX_PAYLOAD)
     except OSError as exc:
         raise ArtifactError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a device, a pipe, a file that grew
+        raise ArtifactError(f"not a ruleset artifact: {exc}") from None
     return load(raw)
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from dtc import artifact as artifact_mod
 from dtc.artifact import Artifact
+from dtc.source import read_bounded
 from dtc.vm import VMError
 
 FORMAT = 1
@@ -363,10 +364,9 @@ def named_log(path: Path) -> str | None:
 
 
 def _head_name(path: Path, key: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as file:
-            head = json.loads(file.readline())  # a save is one line; a log's first line is its header
-    except (OSError, ValueError):
+    try:  # a save is one line; a log's first line is its header
+        head = json.loads(read_bounded(path, MAX_GAME_FILE).split(b"\n", 1)[0])
+    except (OSError, ValueError, RecursionError):
         return None
     where = head.get(key) if isinstance(head, dict) else None
     return where if isinstance(where, str) else None
@@ -392,15 +392,29 @@ def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any], str | None]:
     return setup, answers, made_by if isinstance(made_by, str) else None
 
 
-def _read_json(path: Path) -> Any:
+MAX_GAME_FILE = 64 * 1024 * 1024  # a save or log larger than this is no game's
+
+
+def _read_text(path: Path, what: str) -> str:
+    """A save's or log's text, bounded (`read_bounded`): a SessionError says why it cannot be one."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = read_bounded(path, MAX_GAME_FILE)
     except OSError as exc:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError:
-        raise SessionError(f"{path} is not a save file (it is not UTF-8 text)") from None
+    except ValueError as exc:
+        raise SessionError(f"{path} is not a {what}: {exc}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SessionError(f"{path} is not a {what} (it is not UTF-8 text)") from None
+
+
+def _read_json(path: Path) -> Any:
+    text = _read_text(path, "save file")
     try:
         return json.loads(text)
+    except RecursionError:
+        raise SessionError(f"{path} is not a save file: its JSON is nested too deeply") from None
     except ValueError as exc:
         first = text.split("\n", 1)[0]
         if '"dtc"' in first and "-log" in first:  # the first line of a game log
@@ -412,18 +426,15 @@ def _read_json(path: Path) -> Any:
 def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str | None]:
     """The setup and records (`ask`/`answer` and `event`) of a log file, each with its line number,
     and the engine version that wrote it (if it says)."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise SessionError(f"{path} is not a dtc game log (not UTF-8 text)") from None
+    lines = _read_text(path, "dtc game log").splitlines()
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
+        except RecursionError:
+            raise SessionError(f"{path}:{number}: a JSON line nested too deeply") from None
         except ValueError as exc:
             raise SessionError(f"{path}:{number}: not a JSON line ({exc.args[0]})") from None
         if records and (not isinstance(record, dict)

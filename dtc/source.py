@@ -140,3 +140,19 @@ def _align(value: str, source: str, start: int, line: int, col: int) -> list[tup
         advance(1)
     positions.append((cur_line, cur_col))
     return positions
+
+
+def read_bounded(path: Path | str, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. A device, a FIFO or a file that grows
+    past the limit (`/dev/zero`, a pipe that never ends) is refused with a ValueError saying so, never
+    read to a MemoryError or a hang; an OSError is the caller's to word."""
+    import os
+    import stat
+
+    with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NONBLOCK)) as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError("it is not a regular file (a device or a pipe)")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"it is larger than {limit // (1024 * 1024)} MB")
+    return data

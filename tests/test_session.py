@@ -338,3 +338,22 @@ def test_a_log_keeps_the_question_and_leaves_out_what_only_bots_read():
     asked = plain(ChooseOption("Duelist › Disarm", 1, options, steps_at=(7, (3, 9))))
     assert asked == {"type": "ChooseOption", "owner": "Duelist › Disarm", "player": 1,
                      "options": ["Discard 1 card", "Skip your Income Phase"], "question": "choose one"}
+
+
+@pytest.mark.parametrize("args", [["replay", "{f}"], ["play", "--resume", "{f}"], ["disasm", "{f}"],
+                                  ["valeria", "replay", "{f}"]])
+def test_a_file_that_never_ends_or_nests_forever_is_refused(tmp_path, args):
+    """Issue "Hardening": reading a file that never ends (`/dev/zero`, a FIFO) for disasm, replay or
+    `--resume` is refused, not a hang or a MemoryError; a 100,000-deep JSON save or log is refused,
+    not a RecursionError."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"dtc": "dtc-dicethrone-save", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    for path, why in (("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                      (deep, "nested too deeply" if args[0] != "disasm" else "bad magic")):
+        result = run(*[a.format(f=path) for a in args])
+        assert result.exit_code in (1, 2) and why in result.output, (path, result.output)
+        assert "Traceback" not in result.output
