@@ -254,16 +254,18 @@ def test_any_player_may_alter_the_targeting_die_unless_it_is_an_ultimate(compile
 # ------------------------------------------------------- the Targeting Roll Phase
 
 
-@pytest.mark.parametrize("die, defender, chooser", [
-    (1, 2, None), (2, 2, None),  # "1 or 2 - Target the opponent on your left"
-    (3, 3, None), (4, 3, None),  # "3 or 4 - Target the opponent on your right"
-    (5, 3, 2),  # "5 - Your opponents choose which of them you target" (asked of the first of them)
-    (6, 3, 0),  # "6 - Choose either opponent as your target"
+@pytest.mark.parametrize("attacker, die, defender, chooser", [
+    (0, 1, 2, None), (0, 2, 2, None),  # "1 or 2 - Target the opponent on your left"
+    (0, 3, 3, None), (0, 4, 3, None),  # "3 or 4 - Target the opponent on your right"
+    # "5 - Your opponents choose which of them you target": asked of the first of them in turn order
+    # from the Attacker (P1: P3 plays before P4; P2: P4 plays right after her)
+    (0, 5, 3, 2), (1, 5, 3, 3),
+    (0, 6, 3, 0),  # "6 - Choose either opponent as your target"
 ])
-def test_the_targeting_die(compiled, die, defender, chooser):
+def test_the_targeting_die(compiled, attacker, die, defender, chooser):
     game = table(compiled, TEAMS, "2v2", dice=[die])
-    attacking(game, 0)
-    found, seen = drive(game.targeting(0, False), answers(ChoosePlayer=lambda r: r.players[-1]))
+    attacking(game, attacker)
+    found, seen = drive(game.targeting(attacker, False), answers(ChoosePlayer=lambda r: r.players[-1]))
     asked = [r for r in seen if isinstance(r, ChoosePlayer)]
     assert found == defender
     assert [r.player for r in asked] == ([chooser] if chooser is not None else [])
@@ -401,18 +403,27 @@ def test_koth_the_leaders_bonus_card(compiled, health, attacker, defender, bonus
 
 
 def test_koth_still_applies_at_two_players_left(compiled):
-    """"When the game is down to 2 players, these rules still apply": the Leader's bonus card too."""
-    game = table(compiled, [DRUID, DUELIST, SUN_ELF], "koth")
+    """"When the game is down to 2 players, these rules still apply": the Leader's bonus card too, drawn
+    as the Attack's first effect that needs its Defender comes (there is no one else to target)."""
+    game = table(compiled, [DRUID, DUELIST, SUN_ELF], "koth", dice=[3] * 20)
     game.hurt(2, 35)
     game.check_defeat()
     assert game.over is None and game.out == {2}
     game.seats[0].health, game.seats[1].health = 20, 25
-    assert game.opponents(0) == [1]
-    assert game.leaders() == [1]
-    hand = len(game.seats[0].hand)
-    attacking(game, 0)
-    drive(game.targeting(0, False), answers())  # one opponent: no choice, and she is the Leader
-    assert len(game.seats[0].hand) == hand + 1
+    assert game.opponents(0) == [1] and game.leaders() == [1]
+    p = game.seats[0]
+    index = next(i for i, a in enumerate(p.abilities) if a.kind == "offensive"
+                 and any(game.vm._aimed(o.chunk) for o in a.options))
+    game.phase, game.roll = "Offensive Roll Phase", [1, 2, 3, 4, 5]
+    hand = len(p.hand)
+    drive(game.activate(0, index, 0), answers(ChoosePlayer=lambda r: r.players[0]))
+    assert [e["e"] for e in game.events if e["e"] in ("target", "leader_bonus")] == ["target", "leader_bonus"]
+    assert events(game, "target")[0]["defender"] == 1 and not events(game, "targeting_roll")
+    assert len(p.hand) == hand + 1
+    game.seats[0].health = 30  # now she alone leads: no bonus card for attacking the other
+    hand = len(p.hand)
+    drive(game.activate(0, index, 0), answers(ChoosePlayer=lambda r: r.players[0]))
+    assert len(events(game, "leader_bonus")) == 1 and len(p.hand) == hand
 
 
 def test_a_defeated_hero_leaves_the_game(compiled):
@@ -487,3 +498,37 @@ def test_a_druid_gives_regenerate_to_a_teammate(compiled):
     regenerate = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Regenerate")
     assert asked and asked[0].players == (0, 1)
     assert len(game.seats[1].tokens.get(regenerate, [])) == 1
+
+
+WORDS_CARDS = """  - name: Topple
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: Deal 2 dmg to the Leader.
+
+  - name: Both Ways
+    kind: action
+    authored: a test card
+    timing: instant
+    cost: 0
+    effect: Deal 1 dmg to the opponent on your left. Deal 3 dmg to the opponent on your right.
+"""
+
+
+def test_cards_with_the_words_for_many_players_do_what_they_say(compiled, tmp_path):
+    """The new targets lint clean and the engine does them: `the Leader` (each of them, if several),
+    `the opponent on your left` / `on your right` (P2's in 2v2: P3 clockwise, and P4 the other way
+    round past her teammate P1); printed as cards say it, through the phrasebook."""
+    from tests.test_engine import compiled_with_cards
+
+    extra = compiled_with_cards(tmp_path, "duelist.yaml", WORDS_CARDS)
+    hill = table(extra, [DRUID, DUELIST, SUN_ELF], "koth")
+    hill.seats[1].health = hill.seats[2].health = 40
+    card = give_card(hill, 1, "Topple")
+    drive(hill.run(card.card.chunk, hill.ctx(1, hill.seats[1].table.index)), answers())
+    assert [(e["target"], e["amount"]) for e in events(hill, "deal")] == [(1, 2), (2, 2)]
+    team = table(extra, TEAMS, "2v2")
+    card = give_card(team, 1, "Both Ways")
+    drive(team.run(card.card.chunk, team.ctx(1, team.seats[1].table.index)), answers())
+    assert [(e["target"], e["amount"]) for e in events(team, "deal")] == [(2, 1), (3, 3)]

@@ -558,8 +558,9 @@ class Game(GameState):
         self.event("activate", player=a, ability=ability.titled, option=option_index,
                    ultimate=self.attack.ultimate)
         # with more than one opponent the Defender is found when the first effect that needs a target
-        # comes (`find_defender`): what needs none resolves before ("4. Offensive Roll Phase", step 4)
-        self.attack.found = not (self.many and len(self.opponents(a)) > 1)
+        # comes (`find_defender`): what needs none resolves before ("4. Offensive Roll Phase", step 4);
+        # with one, King of the Hill's bonus card is still drawn then ("these rules still apply")
+        self.attack.found = not (self.many and (len(self.opponents(a)) > 1 or self.mode.leader_bonus_draw))
         ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
         ctx.attack_run = True
         self.dice_open = False  # the offensive dice have done their work
@@ -605,11 +606,15 @@ class Game(GameState):
         of them, 6 you choose. A Leader targeted draws the bonus card at once ("King of the Hill"). A
         skipped Targeting Roll Phase rolls no die: the Attacker chooses (our reading; the rulebooks
         do not say)."""
+        opponents = self.opponents(a)
+        if len(opponents) == 1:  # "If you have only one opponent, this phase is skipped"
+            self.event("target", player=a, defender=opponents[0], how="the only opponent")
+            self.leader_bonus(a, opponents[0])
+            return opponents[0]
         self.phase = "Targeting Roll Phase"
         how = "choose" if self.skipping(a, self.phase, groups=False) else self.mode.targeting
         if self.scheduled or self.edge_named(self.phase, "start"):
             yield from self.phase_edge(a, "start", {self.phase})
-        opponents = self.opponents(a)
         chooser, why = a, "chosen"
         if how == "roll":
             value = yield from self.targeting_roll(a, ultimate)
@@ -618,8 +623,9 @@ class Game(GameState):
                 opponents, why = [left], "the opponent on the left"
             elif value in (3, 4) and right is not None:
                 opponents, why = [right], "the opponent on the right"
-            elif value == 5:
-                chooser, why = opponents[0], "the opponents chose"
+            elif value == 5:  # asked of the first of them in turn order from the Attacker
+                chooser = next(s for s in self._turn_orders[a] if s in opponents)
+                why = "the opponents chose"
             else:
                 why = "the Attacker chose"
         defender = opponents[0]
@@ -629,16 +635,19 @@ class Game(GameState):
                                         chooser == a)
             defender = _member(answer, opponents, "player")
         self.event("target", player=a, defender=defender, how=why)
-        if self.mode.leader_bonus_draw and defender in self.leaders():
-            # "The card draw happens immediately after choosing your target (before any other effects
-            # occur)"; "If you are the only Leader ..., you cannot earn a bonus card": then no one
-            # she may target is a Leader
-            self.event("leader_bonus", player=a, leader=defender)
-            self.draw(a, self.mode.leader_bonus_draw)
+        self.leader_bonus(a, defender)
         if self.scheduled or self.edge_named(self.phase, "end"):
             yield from self.phase_edge(a, "end", {self.phase})
         self.phase = "Offensive Roll Phase"  # the ability's effects resolve as they would with one opponent
         return defender
+
+    def leader_bonus(self, a: int, defender: int) -> None:
+        """"If you target a Leader with an Attack, you draw 1 card from your deck. The card draw happens
+        immediately after choosing your target (before any other effects occur)"; "If you are the only
+        Leader ..., you cannot earn a bonus card": then no one she may target is a Leader."""
+        if self.mode.leader_bonus_draw and defender in self.leaders():
+            self.event("leader_bonus", player=a, leader=defender)
+            self.draw(a, self.mode.leader_bonus_draw)
 
     def targeting_roll(self, a: int, ultimate: bool) -> Generator[Request, Any, int]:
         """The targeting die, rolled by the Attacker; any player may alter it (Roll Phase cards) before
