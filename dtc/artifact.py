@@ -6,7 +6,7 @@ Layout of a `.dtcb` file:
          0     4  magic "DTCB"
          4     2  format version (big-endian)
          6     2  header size (64)
-         8    32  SHA-256 of the payload
+         8    32  SHA-256 of the rest of the file (header bytes 0-7 and 40-63, then the payload)
         40     4  payload length (big-endian)
         44    16  dtc version that wrote it (ASCII, NUL padded)
         60     4  zero
@@ -32,7 +32,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from dtc import __version__
+from dtc import __version__, payload
 from dtc.chunk import expand_lines
 from dtc.dicethrone.modes import ModeError, mode_from_data
 from dtc.disasm import DecodeError, Instruction, instructions
@@ -57,13 +57,14 @@ from dtc.opcodes import (
 from dtc.source import read_bounded
 
 MAGIC = b"DTCB"
-FORMAT_VERSION = 10  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
+FORMAT_VERSION = 11  # 2: CHANGE_DICE takes a third operand (only the player's own dice); 3: REROLL one;
 # 4: COUNT_PIPS a second (the section counted); 5: THEN 2, the window after an effect's roll; 6: SKIP a
 # second (`next turn`), and only phases the engine plays; 7: CHOOSE_PLAYER and the target `chosen`; 8:
 # CHANGE_DICE modes 3-6 (a die up or down, to another die's value); 9: the triggers `damaged`, `gained`,
 # `spends_status`, CHOOSE_PLAYERS, ACTOR_NTH, DOUBLE_DMG, the targets `each_player` and `chosen_players`,
 # REROLL's bit 2 (every die); 10: modes as tables (teams, turn order, targeting), the targets `leader`,
-# `left_opponent`, `right_opponent`
+# `left_opponent`, `right_opponent`; 11: the hash covers the whole header, the payload is checked field
+# by field (`dtc.payload`)
 HEADER_SIZE = 64
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_STACK = 64
@@ -157,11 +158,17 @@ def to_bytes(image: dict) -> bytes:
     """The artifact bytes of a compiled image (deterministic)."""
     payload = json.dumps(image, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
     version = __version__.encode("ascii")[:16].ljust(16, b"\0")
-    header = (MAGIC + FORMAT_VERSION.to_bytes(2, "big") + HEADER_SIZE.to_bytes(2, "big")
-              + hashlib.sha256(payload).digest() + len(payload).to_bytes(4, "big") + version
-              + b"\0" * 4)
+    before = MAGIC + FORMAT_VERSION.to_bytes(2, "big") + HEADER_SIZE.to_bytes(2, "big")
+    after = len(payload).to_bytes(4, "big") + version + b"\0" * 4
+    header = before + _digest(before, after, payload) + after
     assert len(header) == HEADER_SIZE
     return header + payload
+
+
+def _digest(before: bytes, after: bytes, payload: bytes) -> bytes:
+    """The hash of the whole file but the hash field: every header byte is covered (the writer's
+    version too), so no byte of an artifact can change unnoticed."""
+    return hashlib.sha256(before + after + payload).digest()
 
 
 def write(path: Path, data: bytes) -> None:
@@ -231,10 +238,13 @@ def load(raw: bytes) -> Artifact:
         raise ArtifactError(f"truncated: the payload should be {length} bytes, found {len(payload)}")
     if len(payload) > length:
         raise ArtifactError(f"{len(payload) - length} unexpected bytes after the payload")
-    if hashlib.sha256(payload).digest() != raw[8:40]:
+    if _digest(raw[:8], raw[40:HEADER_SIZE], payload) != raw[8:40]:
         raise ArtifactError("content hash mismatch: the artifact was changed or damaged")
+    writer = raw[44:60].rstrip(b"\0")
+    if not writer or not all(0x21 <= b < 0x7F for b in writer):
+        raise ArtifactError("damaged header: the writer's version is not printable")
     try:
-        writer = raw[44:60].rstrip(b"\0").decode("ascii")
+        writer = writer.decode("ascii")
         data = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise ArtifactError(f"payload is not readable: {exc}") from None
@@ -289,6 +299,10 @@ class _Verifier:
         d = self.obj(self.data, "payload")
         if d.get("format") != FORMAT_VERSION:
             self.fail("payload", f"image format {d.get('format')!r} is not {FORMAT_VERSION}")
+        try:
+            payload.check(payload.PAYLOAD, d, "payload")
+        except payload.ShapeError as problem:
+            raise ArtifactError(str(problem)) from None
         for name in ("sources", "damage_types", "phases", "symbols", "card_types"):
             for i, item in enumerate(self.arr(d.get(name), name)):
                 if not isinstance(item, str):
@@ -315,6 +329,11 @@ class _Verifier:
         ruleset_names = [self.key(self.obj(r, f"rulesets[{i}]"), "ruleset", str, f"rulesets[{i}]")
                          for i, r in enumerate(d["rulesets"])]
         for i, r in enumerate(d["rulesets"]):
+            self.ruleset(r, f"rulesets[{i}]")
+        defaults = sum(bool(r.get("default")) for r in d["rulesets"])
+        if len(set(ruleset_names)) != len(ruleset_names) or defaults > 1:
+            self.fail("rulesets", "two rulesets of one name, or two defaults")
+        for i, r in enumerate(d["rulesets"]):
             modes = self.key(r, "modes", dict, f"rulesets[{i}]")
             for name, mode in modes.items():
                 try:
@@ -337,6 +356,14 @@ class _Verifier:
             self.bytecode(chunk, i)
         return self.chunks
 
+    def ruleset(self, r: dict, where: str) -> None:
+        """The checker's rules on a ruleset that its shape (`payload.RULESET`) cannot say: `normal`
+        dmg, one name per damage type and phase."""
+        types = [t["name"] for t in r["damage_types"]]
+        phases = [p["name"] for p in r["phases"]]
+        if "normal" not in types or len(set(types)) != len(types) or len(set(phases)) != len(phases):
+            self.fail(where, "the damage-type chart needs `normal`, and each damage type and phase one name")
+
     # -- Kingdoms of Valeria
     def valeria(self, v: dict) -> None:
         rules = self.obj(v.get("rules"), "valeria.rules")
@@ -355,9 +382,12 @@ class _Verifier:
             self.key(r, "name", str, f"valeria.rules.rewards[{i}]")
             self.valeria_chunk(r.get("chunk"), f"valeria.rules.rewards[{i}]", optional=True)
         for i, band in enumerate(self.key(rules, "bands", list, "valeria.rules")):
-            if not (isinstance(band, list) and len(band) == 2 and isinstance(band[0], int)
+            if not (isinstance(band, list) and len(band) == 2 and type(band[0]) is int
                     and isinstance(band[1], str)):
                 self.fail(f"valeria.rules.bands[{i}]", "expected [least, title]")
+        actions = rules["actions"]
+        if rules["helper"] in actions or set(actions) | {rules["helper"]} != set(rules["colors"]):
+            self.fail("valeria.rules", "the action dice and the helper die are the colours, once each")
         guilds = rules["guilds"]
         for i, sheet in enumerate(self.key(v, "sheets", list, "valeria")):
             self.sheet(self.obj(sheet, f"valeria.sheets[{i}]"), f"valeria.sheets[{i}]", guilds, rewards)
@@ -401,6 +431,10 @@ class _Verifier:
             t = self.obj(t, f"{where}.tracks[{i}]")
             self.index(t.get("guild"), guilds, f"{where}.tracks[{i}]", "guild")
             self.pips(t.get("pips"), f"{where}.tracks[{i}]", rewards)
+        track_guilds = [t["guild"] for t in sheet["tracks"]]
+        if len(set(track_guilds)) != len(track_guilds) or not {c["guild"] for c in sheet["citizens"]} <= set(
+                track_guilds):
+            self.fail(f"{where}.tracks", "each guild has one track, and every Citizen's guild a track")
         self.pips(sheet.get("gold"), f"{where}.gold", rewards)
         self.pips(sheet.get("wall"), f"{where}.wall", rewards)
         starts = self.key(sheet, "starts", list, where)
@@ -598,6 +632,10 @@ class _Verifier:
             if hero is None:
                 self.fail(where, "an upgrade outside a hero")
             self.ability(self.obj(c["ability"], where), where, hero)
+        if hero is not None and c["kind"] == "upgrade":
+            target = next((a for a in hero["abilities"] if a["name"] == c["upgrades"]), None)
+            if target is None or c.get("ability") is None or c["ability"]["kind"] != target["kind"]:
+                self.fail(where, "an upgrade names an ability of its hero and upgrades it to one of its kind")
 
     # -- bytecode
     def bytecode(self, chunk: LoadedChunk, index: int) -> None:
@@ -720,7 +758,7 @@ class _Verifier:
             for s in self.arr(value, at):
                 self.index(s, self.data["symbols"], at, "symbol")
         elif op == Op.PICK_FROM:
-            if not value or not all(isinstance(x, int) and 0 <= x < 1000 for x in self.arr(value, at)):
+            if not value or not all(type(x) is int and 0 <= x < 1000 for x in self.arr(value, at)):
                 self.fail(at, "bad number list")
         elif op == Op.MEETS:
             self.requirement(value, at)

@@ -40,6 +40,7 @@ class Checker:
         self.book = phrases.EMPTY  # every phrasebook of the content, checked (`check_phrasebooks`)
         self.status_book = phrases.EMPTY  # ... with the phrases for status effects' text
         self._phrases: list | None = None
+        self._status_owners: dict | None = None
         self.moment_taken = False  # a line below a status's tiers' moment took it (`check_status`)
 
     # -- reporting
@@ -257,10 +258,24 @@ class Checker:
         for ss in self.content.status_sets:
             for die in ss.dice:
                 scope.dice_types[fold(die.name)] = die
-        for other in self.content.heroes:
-            for status in other.statuses if other is not hero else ():
-                scope.others.setdefault(fold(status.name), (other.name, other.doc.path))
+        for name, owners in self.status_owners().items():
+            owner = next((o for o in owners if o is not hero), None)
+            if owner is not None:
+                scope.others.setdefault(name, (owner.name, owner.doc.path))
         return _shielded(scope)
+
+    def status_owners(self) -> dict[str, list[Hero]]:
+        """Each hero status name (folded) with its first two heroes, in file order: another hero's
+        status named in an effect is reported with its owner. Built once: asked of every hero, going
+        through every other hero's statuses made a folder of 2,000 heroes quadratic."""
+        if self._status_owners is None:
+            self._status_owners = {}
+            for other in self.content.heroes:
+                for status in other.statuses:
+                    owners = self._status_owners.setdefault(fold(status.name), [])
+                    if len(owners) < 2 and all(o is not other for o in owners):
+                        owners.append(other)
+        return self._status_owners
 
     def check_hero(self, hero: Hero, rulesets, shared_statuses) -> None:
         ruleset = self.ruleset_for(hero.ruleset, rulesets, hero.doc, ("rules",))
@@ -630,11 +645,13 @@ class Checker:
         values = sorted(faces)
         if not values or comb(len(values) + dice_count - 1, dice_count) > dice.ENUMERATION_LIMIT:
             return
-        rolls = list(combinations_with_replacement(values, dice_count))
-        for i, req in enumerate(tiers[:-1]):
-            met = [roll for roll in rolls if dice.meets(req, roll, faces)]
-            later = next((j for j in range(i + 1, len(tiers))
-                          if met and all(dice.meets(tiers[j], roll, faces) for roll in met)), None)
+        passing = [dice.rolls_passing(req, dice_count, faces) for req in tiers]
+        if None in passing:  # too many rolls to keep: enumerate them
+            rolls = list(combinations_with_replacement(values, dice_count))
+            passing = [frozenset(roll for roll in rolls if dice.meets(req, roll, faces)) for req in tiers]
+        for i in range(len(tiers) - 1):
+            met = passing[i]
+            later = next((j for j in range(i + 1, len(tiers)) if met and met <= passing[j]), None)
             if later is not None:
                 site = ability.options[i].requires
                 self.at_site(site, Problem(

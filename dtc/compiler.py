@@ -263,6 +263,7 @@ class Compiler:
         out["chunk"] = self.effect_chunk(card.effect, scope) if card.effect else None
         if card.ability is not None and hero is not None:
             target = next(a for a in hero.abilities if fold(a.name) == fold(d["upgrades"]))
+            out["upgrades"] = target.name  # as the board prints it: the engine matches names exactly
             if target.kind == "defensive":
                 dice = card.ability.dice or target.dice
                 site = card.ability.shared

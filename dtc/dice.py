@@ -11,6 +11,7 @@ dice).  These functions serve the checker now and the engine and odds later.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb
 
@@ -106,7 +107,38 @@ def satisfiable_together(tests: list, dice: int, faces: dict[int, str]) -> bool 
     values = sorted(faces)
     if comb(len(values) + dice - 1, dice) > ENUMERATION_LIMIT:
         return None
+    if comb(len(values) + dice - 1, dice) <= CACHED_ROLLS:
+        key = _faces_key(faces)
+        common = passing_rolls(tests[0], dice, key)
+        for t in tests[1:]:
+            common = common & passing_rolls(t, dice, key)
+        return bool(common)
     for roll in combinations_with_replacement(values, dice):
         if all(meets(t, roll, faces) for t in tests):
             return True
     return False
+
+
+CACHED_ROLLS = 5_000  # the rolls of 5 six-sided dice are 252; of 10 dice, 3,003
+
+
+def _faces_key(faces: dict[int, str]) -> tuple:
+    return tuple(sorted(faces.items()))
+
+
+@lru_cache(maxsize=4096)
+def passing_rolls(test, dice: int, faces: tuple) -> frozenset:
+    """The rolls (sorted face values) of `dice` dice that pass `test`, over faces given as sorted
+    (value, symbol) pairs. Kept: the checker asks of the same requirement on the same dice many
+    times (each ability's tiers against each other, each `On` clause against its ability's
+    requirement), and a folder of many heroes repeats them."""
+    face_map = dict(faces)
+    return frozenset(roll for roll in combinations_with_replacement(sorted(face_map), dice)
+                     if meets(test, roll, face_map))
+
+
+def rolls_passing(test, dice: int, faces: dict[int, str]) -> frozenset | None:
+    """`passing_rolls` for a faces mapping; None when there are too many rolls to keep."""
+    if comb(len(faces) + dice - 1, dice) > CACHED_ROLLS:
+        return None
+    return passing_rolls(test, dice, _faces_key(faces))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A region of a source file; lines and columns are 1-based, end exclusive."""
 

@@ -78,10 +78,18 @@ def test_unreadable_payload_with_a_valid_hash():
     import hashlib
 
     payload = b"{not json"
-    header = (b"DTCB" + FORMAT_VERSION.to_bytes(2, "big") + (64).to_bytes(2, "big")
-              + hashlib.sha256(payload).digest() + len(payload).to_bytes(4, "big")
-              + b"x".ljust(16, b"\0") + b"\0" * 4)
+    before = b"DTCB" + FORMAT_VERSION.to_bytes(2, "big") + (64).to_bytes(2, "big")
+    after = len(payload).to_bytes(4, "big") + b"x".ljust(16, b"\0") + b"\0" * 4
+    header = before + hashlib.sha256(before + after + payload).digest() + after
     assert "payload is not readable" in refused(header + payload)
+
+
+@pytest.mark.parametrize("at", [44, 45, 50, 59])
+def test_the_hash_covers_the_writers_version(raw, at):
+    """issue 25: a changed byte in the writer's version (outside the old hash) disassembled as
+    "dtc I.1.0" with exit 0; the hash now covers every header byte but its own."""
+    edited = raw[:at] + bytes([raw[at] ^ 0x01 or 0x41]) + raw[at + 1:]
+    assert "content hash mismatch" in refused(edited)
 
 
 @pytest.mark.parametrize("ops,expected", [
@@ -136,7 +144,8 @@ def test_an_artifact_without_effect_texts_still_loads_and_plays_and_a_bad_text_i
     assert all(c.text == "" for c in old.chunks)
     results = [play(Game(a, [0, 1], 3), [HeuristicBot(1), HeuristicBot(2)]) for a in (old, new)]
     assert results[0] == results[1]
-    assert "text is not a string" in refused(with_image(image, lambda img: img["chunks"][0].update(text=7)))
+    assert "chunks[0].text: expected text, found a whole number" in refused(
+        with_image(image, lambda img: img["chunks"][0].update(text=7)))
 
 
 @pytest.mark.parametrize("change,expected", [
@@ -151,7 +160,7 @@ def test_an_artifact_without_effect_texts_still_loads_and_plays_and_a_bad_text_i
     (lambda img: img["chunks"][0].update(lines=[[1, 1]]), "line table does not cover the code"),
     (lambda img: img.update(format=FORMAT_VERSION + 1),
      f"image format {FORMAT_VERSION + 1} is not {FORMAT_VERSION}"),
-    (lambda img: img.pop("heroes"), "heroes: expected a list"),
+    (lambda img: img.pop("heroes"), "payload: missing `heroes`"),
 ])
 def test_reference_corruptions(image, change, expected):
     assert expected in refused(with_image(image, change))
@@ -258,3 +267,169 @@ def test_rehashed_mutations_either_fail_verification_or_run_safely(code_edits, t
             pass
         except VMError as exc:
             assert str(exc)
+
+
+# A payload edit as an attacker makes one: a field anywhere set to a value of another type or out of
+# range, or removed, and the hash recomputed. Values at and past the limits the payload allows.
+EDIT_VALUES = [None, True, False, -1, 0, 1, 2, 9, 10, 15, 16, 99, 255, 256, 65_535, 65_536, 2**31, 10**100,
+               1.5, 5.0, "", "x", "normal", "Claw", "1v1", [], [0], [[1, 2]], {}, {"on": "damaged"}]
+
+
+def _edit(data, value: dict) -> tuple[list, str, dict]:
+    """Walk from the payload's top to a field chosen by hypothesis and change it there; return the
+    field's path, the edit in words and the edited copy."""
+    where, node = "", value
+    path: list = []
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        path.append(key)
+        child = node[key]
+        if not isinstance(child, (dict, list)) or not child or data.draw(st.integers(0, 3)) == 0:
+            break
+        node = child
+    edited = copy.deepcopy(value)
+    parent = edited
+    for key in path[:-1]:
+        parent = parent[key]
+    if path and isinstance(parent, dict) and data.draw(st.booleans()):
+        del parent[path[-1]]
+        where = ".".join(map(str, path)) + " removed"
+    elif path:
+        parent[path[-1]] = copy.deepcopy(data.draw(st.sampled_from(EDIT_VALUES)))
+        where = ".".join(map(str, path)) + f" = {parent[path[-1]]!r}"[:80]
+    return path, where, edited
+
+
+def _play_what_the_edit_touches(loaded, path: list) -> None:
+    """Disassemble every chunk, then play what the edited field is part of: a game of the edited hero
+    (or the first) under the edited ruleset (or the default), or a solo Valeria game."""
+    from dtc.agents.base import play
+    from dtc.agents.bots import HeuristicBot
+    from dtc.dicethrone.engine import Game
+    from dtc.disasm import format_chunk
+    from dtc.valeria.simulate import play_one
+
+    for index in range(len(loaded.chunks)):
+        assert format_chunk(loaded, index)
+    if path and path[0] == "valeria":
+        play_one(loaded, 1, None, 3, "greedy")
+        return
+    hero = path[1] if path[:1] == ["heroes"] and len(path) > 1 else 0
+    edits_a_ruleset = path[:1] == ["rulesets"] and len(path) > 1
+    rules = loaded.data["rulesets"][path[1]]["ruleset"] if edits_a_ruleset else None
+    play(Game(loaded, [hero, (hero + 1) % len(loaded.heroes)], 5, record=False, ruleset=rules),
+         [HeuristicBot(1), HeuristicBot(2)])
+
+
+@FUZZ
+@given(st.data())
+def test_any_payload_edit_with_the_hash_recomputed_is_refused_in_one_line_or_plays(data):
+    """Issue 25: of 250 payload edits with the hash recomputed, 73 were accepted and 9 crashed. Each edit
+    is now either refused by the verifier in one line, or the artifact disassembles and plays a game."""
+    path, where, edited = _edit(data, _image())
+    try:
+        loaded = artifact.load(artifact.to_bytes(edited))
+    except ArtifactError as exc:
+        assert str(exc) and "\n" not in str(exc), where
+        return
+    _play_what_the_edit_touches(loaded, path)
+
+
+@pytest.mark.parametrize("change,expected", [
+    # the crashes of issue 25's 250 edits: KeyError 'kind', 'avoidable', 'defendable'
+    (lambda img: img["card_sets"][0]["cards"][0].pop("kind"), "card_sets[0].cards[0]: missing `kind`"),
+    (lambda img: img["rulesets"][0]["damage_types"][0].pop("avoidable"), "rulesets[0].damage_types[0]"),
+    (lambda img: img["rulesets"][1]["damage_types"][1].pop("defendable"), "rulesets[1].damage_types[1]"),
+    # a card printed 2^31 times ran to 20 GB; a cost of 1.5 or 5.0 is not a cost
+    (lambda img: img["heroes"][0]["cards"][3].update(copies=2**31),
+     "heroes[0].cards[3].copies: 2147483648 is outside 1..9"),
+    (lambda img: img["heroes"][0]["cards"][3].update(cost=1.5), "heroes[0].cards[3].cost"),
+    (lambda img: img["heroes"][0]["cards"][3].update(cost=True), "heroes[0].cards[3].cost"),
+    (lambda img: img["heroes"][0].update(extra=1), "heroes[0]: unexpected field `extra`"),
+    (lambda img: img["heroes"][0]["dice"].update(count=0), "heroes[0].dice.count"),
+    # the references between fields
+    (lambda img: img["heroes"][0]["cards"][0].update(upgrades="No Such Ability"),
+     "heroes[0].cards[0]: an upgrade"),
+    (lambda img: img["heroes"][0]["cards"][0].pop("ability"), "heroes[0].cards[0]"),
+    (lambda img: img["rulesets"][0]["damage_types"][0].update(name="plain"), "needs `normal`"),
+    (lambda img: img["rulesets"][1].update(ruleset=img["rulesets"][0]["ruleset"]),
+     "two rulesets of one name"),
+    (lambda img: img["valeria"]["rules"].update(helper="Red"), "the action dice and the helper die"),
+    (lambda img: img["valeria"]["sheets"][0]["tracks"].pop(), "each guild has one track"),
+])
+def test_payload_fields_are_checked_one_by_one(image, change, expected):
+    """Issue 25, "Artifacts checked field by field": every field's type and range, and the rules that
+    hold between fields, are the verifier's; an edit is refused naming the field."""
+    assert expected in refused(with_image(image, change))
+
+
+def test_the_payloads_card_bounds_are_the_card_schemas():
+    """What lint accepts fits the artifact: the payload's ranges for copies and cost are the schema's."""
+    from dtc import payload, schema
+
+    card = schema._schemas()["card.schema.json"]["$defs"]["card"]["properties"]
+    copies = card["copies"]
+    assert (payload.COPIES.least, payload.COPIES.most) == (copies["minimum"], copies["maximum"])
+    assert (payload.COST.least, payload.COST.most) == (card["cost"]["minimum"], card["cost"]["maximum"])
+
+
+def _schema_against_shape(node: dict, shape, where: str, defs: dict) -> list[str]:
+    """Where the ruleset schema and the payload's RULESET disagree: fields, required, ranges, words."""
+    from dtc import payload
+
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    if isinstance(shape, payload.Maybe):
+        shape = shape.shape
+    found = []
+    if "properties" in node:
+        if not isinstance(shape, payload.Record):
+            return [f"{where}: an object in the schema"]
+        required = set(node.get("required", ()))
+        if required != set(shape.fields):
+            found.append(f"{where}: required {sorted(required)} vs {sorted(shape.fields)}")
+        fields = {**shape.fields, **shape.optional}
+        if set(node["properties"]) != set(fields):
+            found.append(f"{where}: fields {sorted(node['properties'])} vs {sorted(fields)}")
+        for name, inner in node["properties"].items():
+            if name in fields:
+                found += _schema_against_shape(inner, fields[name], f"{where}.{name}", defs)
+    elif node.get("type") == "object" and "additionalProperties" in node:
+        found += _schema_against_shape(node["additionalProperties"], shape.shape, f"{where}.*", defs)
+    elif node.get("type") == "array":
+        most = node.get("maxItems")
+        if (node.get("minItems", 0), most) != (shape.least, most and shape.most):
+            found.append(f"{where}: {node.get('minItems', 0)}..{node.get('maxItems')} items vs "
+                         f"{shape.least}..{shape.most}")
+        found += _schema_against_shape(node["items"], shape.shape, f"{where}[]", defs)
+    elif node.get("type") == "integer":
+        if (node["minimum"], node["maximum"]) != (shape.least, shape.most):
+            found.append(f"{where}: {node['minimum']}..{node['maximum']} vs {shape.least}..{shape.most}")
+    elif "enum" in node:
+        words = {w for w in node["enum"] if isinstance(w, str)}
+        shapes = shape.shapes if isinstance(shape, payload.Or) else (shape,)
+        allowed = {w for s in shapes if isinstance(s, payload.Text) for w in s.words}
+        if words != allowed:
+            found.append(f"{where}: words {sorted(words)} vs {sorted(allowed)}")
+    elif "oneOf" in node:
+        for inner, s in zip(node["oneOf"], shape.shapes, strict=True):
+            if "const" in inner:
+                if s.words != (inner["const"],):
+                    found.append(f"{where}: {inner['const']!r} vs {s.words}")
+            else:
+                found += _schema_against_shape(inner, s, where, defs)
+    return found
+
+
+def test_the_payloads_ruleset_is_the_ruleset_schema():
+    """A ruleset in an artifact is checked by `payload.RULESET` (the artifact loads without jsonschema),
+    so that shape must say what schemas/ruleset.schema.json says: what lint accepts, the artifact takes,
+    and nothing more."""
+    from dtc import payload, schema
+
+    schemas = schema._schemas()
+    assert _schema_against_shape(schemas["ruleset.schema.json"], payload.RULESET, "ruleset",
+                                 schemas["common.schema.json"]["$defs"]) == []

@@ -3519,3 +3519,20 @@ def test_every_mode_plays_under_the_marvel_rules(compiled):
         game = Game(compiled, heroes, 4, ruleset=MARVEL, mode=mode)
         result = play(game, [HeuristicBot(k) for k in range(len(heroes))])
         assert result.reason in ("defeat", "draw"), mode
+
+
+def test_a_hero_printed_with_six_dice_rolls_six(tmp_path):
+    """A hero board's dice count is the hero's, not the ruleset's five ("Game Setup": each player
+    takes their hero's dice): a six-dice hero rolls six in the Offensive Roll Phase, and an ability
+    needing 6 [Pierce] lints clean and can be met."""
+    ultimate = "  requires: {} [Pierce]\n  effect: Gain 2"
+    compiled = compiled_with_cards(tmp_path, "duelist.yaml", "", replace=[
+        ("  count: 5", "  count: 6"), (ultimate.format(5), ultimate.format(6))])
+    _, duelist = compiled.hero("duelist")
+    assert duelist["dice"]["count"] == 6
+    game = new_game(compiled, ["duelist", "druid"], dice=[6] * 6)
+    seen = drive(game.roll_phases(0), answers())[1]
+    first = events(game, "roll")[0]
+    assert len(first["dice"]) == 6 and first["dice"] == [6] * 6
+    assert any(type(r).__name__ == "Activate" and any("Master of the Blade!" in c.label for c in r.choices)
+               for r in seen)

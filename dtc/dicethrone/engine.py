@@ -429,7 +429,7 @@ class Game(GameState):
         p = self.seats[a]
         faces = p.table.faces
         values = sorted(faces)
-        self.roll = [values[self.rng.randrange(len(values))] for _ in range(self.rules.dice)]
+        self.roll = [values[self.rng.randrange(len(values))] for _ in range(p.table.dice)]
         self.dice_rolled += 1
         self.roll_faces, self.roll_owner = faces, a
         self.dice_open = True

@@ -337,6 +337,7 @@ class HeroTable:
     components: list[dict]
     statuses: list[int]
     setup: int | None
+    dice: int = 5  # the dice the hero rolls (its board's `dice: count:`, as lint and the odds count them)
     # Results of pure functions of one ability option and a roll (whether the roll meets it, a
     # bot's re-roll plan), shared by every game with this table. Keys hold option ids: they are
     # stable because the table keeps its options, board and upgrade ones, alive.
@@ -499,4 +500,4 @@ def _hero(artifact: Artifact, index: int, data: dict) -> HeroTable:
         definition = _card(artifact, card, faces, board)
         deck += [definition] * card["copies"]
     return HeroTable(index, data["name"], faces, list(data["symbols"]), abilities, deck,
-                     data["components"], list(data["statuses"]), data.get("setup"))
+                     data["components"], list(data["statuses"]), data.get("setup"), data["dice"]["count"])
