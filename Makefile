@@ -29,10 +29,13 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-## fuzz: the property tests with many more examples (thousands of games; minutes)
+## fuzz: every property test with FUZZ_EXAMPLES generated inputs each (100,000: hours; no input may take
+##   over 10 s); `make fuzz FUZZ_EXAMPLES=2000` for a shorter run
+FUZZ_EXAMPLES ?= 100000
 fuzz: $(STAMP)
-	DTC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest tests/test_properties.py tests/test_engine_properties.py \
-		tests/test_artifact.py tests/test_valeria_play.py
+	DTC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -p no:cacheprovider --hypothesis-show-statistics \
+		tests/test_properties.py tests/test_pipeline_properties.py tests/test_artifact.py \
+		tests/test_engine_properties.py tests/test_valeria_play.py
 
 ## test-fast: everything but the slow packaging and fuzzing tests
 test-fast: $(STAMP)

@@ -1052,6 +1052,8 @@ def resolve_effect(effect: n.Effect, scope: Scope, ctx: Context,
 
 
 MAX_NUMBER = 999  # the largest number an effect may say: every amount, count and value fits the bytecode
+MAX_FACE = 99  # a die's faces are numbered 1 to 99 (the hero schema's Dice Key)
+MAX_DICE_COUNTED = 99  # `On 3 [Claw]`, `4-of-a-kind`: the dice a test counts (an operand of one byte)
 
 
 def _numbers_that_fit(node: Any, span, r: Resolver) -> None:
@@ -1071,6 +1073,15 @@ def _numbers_that_fit(node: Any, span, r: Resolver) -> None:
     if isinstance(node, n.Offsets):
         return
     here = getattr(node, "span", None) or span
+    if isinstance(node, n.ValueRange) and node.high > MAX_FACE:
+        said = node.high if node.low == node.high else f"{node.low}-{node.high}"
+        r.report("C016", f"`On {said}`: a die's faces are numbered 1 to {MAX_FACE}", here,
+                 "name the faces the die has")
+        return
+    if isinstance(node, (n.SymbolNeed, n.OfAKind)) and node.count > MAX_DICE_COUNTED:
+        r.report("C016", f"a dice test of {node.count} dice: a test counts at most {MAX_DICE_COUNTED}", here,
+                 "count the dice the roll has")
+        return
     if isinstance(node, n.ChooseUpTo) and node.count > MAX_SEATS:
         r.report("C016", f"`up to {node.count} chosen ...`: a game has at most {MAX_SEATS} players",
                  here, f"write `up to {MAX_SEATS - 1} chosen opponents` or `each opponent`")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import os
 import random
 
 import pytest
 from click.testing import CliRunner
+from fuzzing import BOUND, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +19,6 @@ from dtc.cli.main import cli
 from dtc.opcodes import Op
 from dtc.sample import SampleState, first_answer
 from dtc.vm import VM, RunContext, VMError
-
-EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200"))
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +187,7 @@ def test_commands_refuse_bad_artifacts_with_exit_1_and_one_line(tmp_path, raw, m
 
 # ---------------------------------------------------------------- fuzzing
 
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=examples(200), deadline=BOUND, suppress_health_check=list(HealthCheck))
 
 
 @FUZZ

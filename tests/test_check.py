@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import MINIMAL_HERO, ROOT, codes, content_copy
 
@@ -1127,3 +1129,18 @@ def test_a_verb_pattern_too_long_to_match_quickly_is_refused(lint_text):
     result = lint_text(MINIMAL_HERO + f"verbs:\n  - say: {long}\n    means: Gain 1 CP.\n")
     assert any("longer than 120 characters" in d.message for d in result.errors)
     assert pattern_problems(long) == ["a pattern has at most 40 words (46 here)"]
+
+
+@pytest.mark.parametrize("effect,says", [
+    ("roll 1 die: On 1-256, gain 1 CP.", "`On 1-256`: a die's faces are numbered 1 to 99"),
+    ("roll 1 die: On 300, gain 1 CP.", "`On 300`: a die's faces are numbered 1 to 99"),
+    ("roll 5 dice: On 256 [Claw], gain 1 CP.", "a dice test of 256 dice: a test counts at most 99"),
+])
+def test_dice_tests_past_what_a_die_or_a_roll_holds_are_refused(lint_text, effect, says):
+    """Found by tests/test_pipeline_properties.py: `On 1-256` and `On 256 [Claw]` linted clean, then the
+    compiler failed ("HAS_VALUE operand 256 does not fit u8"): lint names the limit (a Dice Key's faces
+    are 1 to 99, the hero schema)."""
+    result = lint_text(hero_with(one_card("roll", json.dumps(effect))))
+    assert [d.code for d in result.errors] == ["C016"] and result.errors[0].message == says
+    fitting = effect.replace("256", "6").replace("300", "6").replace("5 dice: On 6", "5 dice: On 2")
+    assert lint_text(hero_with(one_card("roll", json.dumps(fitting)))).errors == []

@@ -14,8 +14,7 @@ default, smaller slice.
 
 from __future__ import annotations
 
-import os
-
+from fuzzing import BOUND, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +23,7 @@ from dtc.agents.bots import HeuristicBot, RandomBot
 from dtc.dicethrone.engine import MAX_TURNS, Game
 from dtc.dicethrone.requests import Act
 
-EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200")) // 5
-GAMES = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAMES = settings(max_examples=examples(40), deadline=BOUND, suppress_health_check=[HealthCheck.too_slow])
 HEROES = st.integers(0, 3)
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -90,7 +88,7 @@ def test_any_game_keeps_the_rules_and_ends(compiled, first, second, seed, kinds)
     assert game.events[-1]["e"] == "end"
 
 
-@settings(max_examples=max(3, EXAMPLES // 4), deadline=None)
+@settings(max_examples=examples(10), deadline=BOUND)
 @given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
 def test_same_seed_same_game(compiled, seed, heroes):
     first, _ = played(compiled, list(heroes), seed, ("random", "heuristic"))
@@ -136,7 +134,7 @@ def test_a_bot_that_says_it_passes_would_pass(compiled, seed, heroes):
     assert sum(a.shortcuts for a in agents) > 0
 
 
-@settings(max_examples=max(3, EXAMPLES // 4), deadline=None)
+@settings(max_examples=examples(10), deadline=BOUND)
 @given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
 def test_skipping_the_bots_that_pass_plays_the_same_game(compiled, seed, heroes):
     """Simulations let heuristic bots pass without being asked (`passes`); the game is the same."""
@@ -183,7 +181,7 @@ def check_turn_order(game: Game) -> None:
             last = e["player"]
 
 
-@settings(max_examples=max(5, EXAMPLES // 2), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=BOUND, suppress_health_check=[HealthCheck.too_slow])
 @given(mode=st.sampled_from(sorted(MODES)), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_any_game_of_a_mode_keeps_the_rules_and_ends(compiled, mode, seed, data):
     players = MODES[mode]
@@ -205,7 +203,7 @@ def test_any_game_of_a_mode_keeps_the_rules_and_ends(compiled, mode, seed, data)
     assert game.events[-1]["e"] == "end"
 
 
-@settings(max_examples=max(3, EXAMPLES // 8), deadline=None)
+@settings(max_examples=examples(5), deadline=BOUND)
 @given(mode=st.sampled_from(sorted(MODES)), seed=st.integers(0, 2**32 - 1))
 def test_same_seed_same_game_in_every_mode(compiled, mode, seed):
     heroes = [k % 4 for k in range(MODES[mode])]

@@ -6,16 +6,16 @@
 * random and mutated YAML given to the loader and the whole front end gives
   diagnostics, never an exception.
 
-`DTC_FUZZ_EXAMPLES` raises the example counts for long runs (CI runs the
+`make fuzz` runs DTC_FUZZ_EXAMPLES inputs of each (tests/fuzzing.py); CI runs the
 default, smaller slice).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
+from fuzzing import BOUND, examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -27,8 +27,7 @@ from dtc.parser import grammar_text, parse_effect, parse_requirement
 from dtc.render import render_effect
 from dtc.schema import validate_effect_ast
 
-EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+FUZZ = settings(max_examples=examples(200), deadline=BOUND,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 EFFECT_WORDS = (
@@ -131,7 +130,7 @@ def test_random_yaml_never_crashes_the_loader(text):
 HERO = (Path(__file__).resolve().parent.parent / "content" / "heroes" / "duelist.yaml").read_text()
 
 
-@settings(max_examples=max(20, EXAMPLES // 5), deadline=None,
+@settings(max_examples=examples(40), deadline=BOUND,
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_hero_files_give_diagnostics_never_exceptions(data, tmp_path_factory):

@@ -4,7 +4,6 @@ simulations; and property tests over many seeded bot games."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from click.testing import CliRunner
+from fuzzing import BOUND, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +22,6 @@ from dtc.valeria.engine import Game
 from dtc.valeria.simulate import play_one
 
 DTC = str(Path(sys.executable).with_name("dtc"))
-EXAMPLES = int(os.environ.get("DTC_FUZZ_EXAMPLES", "200")) // 5
 
 
 def run(*args):
@@ -206,7 +205,7 @@ def bot_game(players: int, seed: int, bot: str, sheet: str | None) -> Game:
     return game
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=BOUND, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(1, 5), seed=st.integers(0, 2**32 - 1), bot=st.sampled_from(["greedy", "random"]),
        sheet=st.sampled_from(["Castle and Forest", "Winter"]))
 def test_any_game_marks_in_order_keeps_the_limits_and_ends(players, seed, bot, sheet):
@@ -231,7 +230,7 @@ def test_any_game_marks_in_order_keeps_the_limits_and_ends(players, seed, bot, s
         assert game.over.turns % players == 0  # "all players have an equal number of turns"
 
 
-@settings(max_examples=max(3, EXAMPLES // 4), deadline=None)
+@settings(max_examples=examples(10), deadline=BOUND)
 @given(players=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
 def test_same_seed_same_game(players, seed):
     assert bot_game(players, seed, "greedy", None).events == bot_game(players, seed, "greedy", None).events
