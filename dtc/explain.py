@@ -46,7 +46,7 @@ def _site(text: str, kind: str, hero: Hero, timing: str = "main") -> Site:
     path = "<explain>"
     doc = Document(path, SourceFile(path, text), {"effect": text})
     doc.spans[("effect",)] = doc.span(())
-    doc.scalar_starts[("effect",)] = (0, 1, 1)
+    doc.scalar_starts[("effect",)] = 0
     # a Roll Phase or Instant card may work on the dice of the roll in progress, as lint reads it
     with_dice = kind in ("offensive", "defensive") or (kind == "card" and timing in ("roll", "instant"))
     return Site(text, doc, ("effect",), f"{hero.name} › explain", kind,

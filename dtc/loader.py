@@ -57,7 +57,9 @@ class Document:
     data: Any
     spans: dict[PathKey, Span] = field(default_factory=dict)
     key_spans: dict[PathKey, Span] = field(default_factory=dict)
-    scalar_starts: dict[PathKey, tuple[int, int, int]] = field(default_factory=dict)
+    # where each located string value starts in the text (its line and column are its span's start):
+    # one int per string, not a tuple, for heroes by the thousand
+    scalar_starts: dict[PathKey, int] = field(default_factory=dict)
 
     def span(self, path: PathKey) -> Span:
         """The span of the value at `path`, or of its nearest located ancestor."""
@@ -76,12 +78,12 @@ class Document:
     def text_map(self, path: PathKey) -> TextMap | None:
         """Offsets in the string value at `path` to file positions (None if not a located string)."""
         path = tuple(path)
-        located = self.scalar_starts.get(path)
+        index = self.scalar_starts.get(path)
         value = self.get(path)
-        if located is None or not isinstance(value, str):
+        if index is None or not isinstance(value, str):
             return None
-        index, line, col = located
-        return TextMap(value, self.source.text, index, line, col)
+        start = self.spans[path]
+        return TextMap(value, self.source.text, index, start.line, start.col)
 
     def text_span(self, path: PathKey, start: int, end: int) -> Span:
         """The span of characters [start, end) of the string value at `path`."""
@@ -109,6 +111,7 @@ class _Frame:
     anchor: str | None
     size: int = 1
     key: str | None = None
+    key_path: PathKey = ()  # the path of the value `key` leads to (shared by its key span and its span)
     key_span: Span | None = None
     keys_seen: dict = field(default_factory=dict)
     merges: list = field(default_factory=list)
@@ -377,7 +380,7 @@ class _Composer:
             return top.path + (len(top.value),)
         if top.key is None:
             self._refuse("Y010", "a mapping key must be plain text, not a list or mapping", event)
-        return top.path + (top.key,)
+        return top.key_path
 
     def _place(self, value: Any, event, path: PathKey, located: bool = True) -> None:
         """Put a finished (or just opened) node where it belongs."""
@@ -408,8 +411,7 @@ class _Composer:
         path = self._child_path(event)
         self._place(value, event, path, located)
         if located and isinstance(value, str) and isinstance(event, ScalarEvent):
-            m = event.start_mark
-            self.doc.scalar_starts[path] = (m.index, m.line + 1, m.column + 1)
+            self.doc.scalar_starts[path] = event.start_mark.index
         if isinstance(event, ScalarEvent) and event.anchor:
             self.anchors[event.anchor] = (value, size)
         if self.stack:
@@ -432,7 +434,8 @@ class _Composer:
             )
         top.keys_seen.setdefault(key, span)
         top.key = key
-        self.doc.key_spans[top.path + (key,)] = span
+        top.key_path = top.path + (key,)
+        self.doc.key_spans[top.key_path] = span
 
 
 def _number_key(value: int | float) -> str:

@@ -479,8 +479,14 @@ class _Builder(Transformer):
             if step.then and body:  # a `Then` with nothing before it changes nothing
                 body.append(n.Then(span=step.span))
             guards = [g for g in step.guards if g.kind != "limit"]
-            if guards and guards[0].kind == "otherwise":
-                self._otherwise(body, guards[0], _wrap(guards[1:], step.body))
+            # `Additionally, otherwise, ...` is `Otherwise, ...`; an `otherwise` after any other guard
+            # has no sentence to be the other case of (found by the grammar fuzzer: it was dropped)
+            lead = next((i for i, g in enumerate(guards) if g.kind != "also"), len(guards))
+            for g in guards[lead + 1:]:
+                if g.kind == "otherwise":
+                    self._misplaced(g, "`Otherwise` begins its sentence")
+            if lead < len(guards) and guards[lead].kind == "otherwise":
+                self._otherwise(body, guards[lead], _wrap(guards[lead + 1:], step.body))
                 continue
             wrapped = _wrap(guards, step.body)
             if guards and guards[0].kind == "on" and isinstance(guards[0].value, n.OtherResult):

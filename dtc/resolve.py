@@ -1059,35 +1059,41 @@ MAX_DICE_COUNTED = 99  # `On 3 [Claw]`, `4-of-a-kind`: the dice a test counts (a
 def _numbers_that_fit(node: Any, span, r: Resolver) -> None:
     """Every number the effect says is at most MAX_NUMBER (70,000 dmg failed to compile: a u16), and
     `up to N chosen` names no more players than a game has."""
-    if isinstance(node, tuple):
+    kind = type(node)
+    if kind is tuple:
         for x in node:
             _numbers_that_fit(x, span, r)
         return
-    if isinstance(node, bool) or not (isinstance(node, int) or is_dataclass(node)):
-        return
-    if isinstance(node, int):
+    if kind is int:
         if node > MAX_NUMBER:
             r.report("C016", f"`{node}` is more than an effect can count: numbers go up to {MAX_NUMBER}",
                      span or n.Offsets(0, 1))
         return
-    if isinstance(node, n.Offsets):
+    names = _NODE_FIELDS.get(kind)
+    if names is None:  # the first node of its class: which of its fields can hold numbers
+        located = is_dataclass(node) and kind is not n.Offsets
+        names = tuple(f.name for f in fields(node) if f.name != "span") if located else ()
+        _NODE_FIELDS[kind] = names
+    if not names:
         return
     here = getattr(node, "span", None) or span
-    if isinstance(node, n.ValueRange) and node.high > MAX_FACE:
+    if kind is n.ValueRange and node.high > MAX_FACE:
         said = node.high if node.low == node.high else f"{node.low}-{node.high}"
         r.report("C016", f"`On {said}`: a die's faces are numbered 1 to {MAX_FACE}", here,
                  "name the faces the die has")
         return
-    if isinstance(node, (n.SymbolNeed, n.OfAKind)) and node.count > MAX_DICE_COUNTED:
+    if (kind is n.SymbolNeed or kind is n.OfAKind) and node.count > MAX_DICE_COUNTED:
         r.report("C016", f"a dice test of {node.count} dice: a test counts at most {MAX_DICE_COUNTED}", here,
                  "count the dice the roll has")
         return
-    if isinstance(node, n.ChooseUpTo) and node.count > MAX_SEATS:
+    if kind is n.ChooseUpTo and node.count > MAX_SEATS:
         r.report("C016", f"`up to {node.count} chosen ...`: a game has at most {MAX_SEATS} players",
                  here, f"write `up to {MAX_SEATS - 1} chosen opponents` or `each opponent`")
-    for f in fields(node):
-        if f.name != "span":
-            _numbers_that_fit(getattr(node, f.name), here, r)
+    for name in names:
+        _numbers_that_fit(getattr(node, name), here, r)
+
+
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def parse_verb_body(text: str, book: Phrasebook | None = None) -> tuple[tuple | None, list[Problem]]:

@@ -255,7 +255,7 @@ def check_writable(path: Path, marker: str | None = None, setup: dict | None = N
         if held and marker is not None and held.get("dtc") != marker:
             raise SessionError(f"will not write over {path}: it is a {_what(held.get('dtc'))}, not a "
                                f"{_what(marker)}; name another file")
-        if held and setup is not None and _other_game(held, setup):
+        if len(held) > 1 and setup is not None and _other_game(held, setup):
             raise SessionError(f"will not write over {path}: it holds another game (seed "
                                f"{held.get('seed')}); name another file, or remove it first")
         if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:  # (root may write 0444)
@@ -285,7 +285,10 @@ def _held_game(path: Path) -> dict | None:
     try:
         head = json.loads(start.split(b"\n", 1)[0])
     except (ValueError, RecursionError):
-        return {}  # a save longer than what was read: its marker is enough
+        # a save longer than what was read: its marker still says what it is (a Valeria save is
+        # not written over by a Dice Throne one however long it is)
+        marker = _DTC_MARKER.match(start)
+        return {"dtc": marker.group(1).decode("ascii")} if marker else {}
     return head if isinstance(head, dict) else {}
 
 
@@ -322,6 +325,7 @@ def _running(pid: int) -> bool:
 
 
 _DTC_HEAD = re.compile(rb'\s*\{\s*"dtc"\s*:\s*"dtc-')
+_DTC_MARKER = re.compile(rb'\s*\{\s*"dtc"\s*:\s*"(dtc-[a-z-]{1,40})"')
 
 
 # ------------------------------------------------------------ saves, logs

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import MINIMAL_HERO, ROOT, codes, content_copy
+from conftest import MINIMAL_HERO, ROOT, codes, content_copy, count_word_comparisons
 
 from dtc import nodes as n
 
@@ -1100,17 +1100,7 @@ def test_verb_matching_is_polynomial_not_exponential():
     from dtc.verbs import compile_pattern
 
     pattern = compile_pattern("grow {a} {b} {c} {d} {e} {f} {g} {h} home")
-    compared = []
-
-    class Counting:
-        def __init__(self, regex):
-            self.regex = regex
-
-        def fullmatch(self, word):
-            compared.append(word)
-            return self.regex.fullmatch(word)
-
-    pattern.items = [(kind, Counting(what) if kind == "word" else what) for kind, what in pattern.items]
+    compared = count_word_comparisons(pattern)
     words = "grow " + " ".join(["x"] * 60)
     assert pattern.match(words) is None
     assert len(compared) <= len(pattern.items) * 61

@@ -633,3 +633,18 @@ def test_any_other_result_after_an_on_with_or():
     effect, problems = parse_effect("Roll 1 die: On 1 or 2, gain 1 CP. On any other result, deal 2 dmg.")
     assert problems == [] and len(effect.body[-1].test.tests) == 2
     assert validate_effect_ast(n.to_json(effect)) == []
+
+
+def test_otherwise_after_another_guard_is_never_dropped():
+    """Found by `make fuzz` (the grammar-generated sentences): `Additionally, otherwise, ...` lost its
+    `otherwise` (so `..., when Attacked, deal 1 dmg` became the effect's trigger when rendered), and
+    `If X, otherwise, ...` dropped it without a word. The first is `Otherwise, ...`; the second is
+    refused."""
+    from dtc.parser import parse_effect
+
+    effect, problems = parse_effect("If you have Wound, deal 2 dmg. Additionally, otherwise, deal 1 dmg.")
+    assert problems == [] and len(effect.body) == 1 and effect.body[0].orelse
+    _, problems = parse_effect("Deal 1 dmg. If you have Wound, otherwise, deal 1 dmg.")
+    assert [(p.code, p.message) for p in problems] == [("C016", "`Otherwise` begins its sentence")]
+    _, problems = parse_effect("Additionally, otherwise, when Attacked, deal 1 dmg.")
+    assert [p.code for p in problems] == ["C016"]

@@ -19,6 +19,7 @@ import os
 import re
 from pathlib import Path
 
+from conftest import count_word_comparisons
 from fuzzing import BOUND, examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -161,17 +162,7 @@ def test_verb_patterns_with_many_parameters_match_in_bounded_work(pattern, words
     if pattern_problems(text):
         return
     compiled = compile_pattern(text)
-    compared = []
-
-    class Counting:
-        def __init__(self, regex):
-            self.regex = regex
-
-        def fullmatch(self, word):
-            compared.append(word)
-            return self.regex.fullmatch(word)
-
-    compiled.items = [(kind, Counting(what) if kind == "word" else what) for kind, what in compiled.items]
+    compared = count_word_comparisons(compiled)
     said = " ".join(["grow", *words])
     compiled.match(said)
     assert len(compared) <= len(compiled.items) * (len(words) + 2)

@@ -87,6 +87,8 @@ def _grammar_strategy():
 @given(_grammar_strategy())
 # found by this test: `4-of-a-kind [Claw]` is four Claws, not any four and a Claw
 @example(" choose  one  :  on  4-of-a-kind  1  [Claw]  ,  deal  0  dmg  , or  deal  0  dmg ")
+# found by `make fuzz`: an `otherwise` after `additionally,` was dropped, and the sentence read as a trigger
+@example(" persistent  .  additionally  ,  otherwise  ,  when  attacked  ,  deal  0  dmg ")
 def test_sentences_generated_from_the_grammar_parse_and_round_trip(text):
     effect, problems = parse_effect(text)
     syntax = [p for p in problems if p.code.startswith("P")]

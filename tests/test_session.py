@@ -357,3 +357,19 @@ def test_a_file_that_never_ends_or_nests_forever_is_refused(tmp_path, args):
         result = run(*[a.format(f=path) for a in args])
         assert result.exit_code in (1, 2) and why in result.output, (path, result.output)
         assert "Traceback" not in result.output
+
+
+def test_a_save_longer_than_what_is_read_of_it_keeps_its_kind(tmp_path):
+    """The kind of a file is read from its first MB: a Valeria save whose one line runs past that was
+    written over by a Dice Throne save (its head did not parse, and a head that does not parse was
+    taken for an empty file). Its marker is enough to refuse it."""
+    theirs = tmp_path / "theirs.json"
+    assert run(*GAMES["valeria"][0], "--save", theirs).exit_code == 0
+    data = json.loads(theirs.read_text())
+    data["padding"] = "x" * (1 << 20)
+    theirs.write_text(json.dumps(data))
+    before = theirs.read_bytes()
+    result = run(*GAMES["dicethrone"][0], "--save", theirs)
+    assert result.exit_code == 2
+    assert "it is a Kingdoms of Valeria save, not a Dice Throne save" in result.stderr
+    assert theirs.read_bytes() == before
