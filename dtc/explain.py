@@ -45,7 +45,7 @@ class Explanation:
 def _site(text: str, kind: str, hero: Hero, timing: str = "main") -> Site:
     path = "<explain>"
     doc = Document(path, SourceFile(path, text), {"effect": text})
-    doc.spans[("effect",)] = doc.span(())
+    doc.locate(("effect",), doc.span(()))
     doc.scalar_starts[("effect",)] = 0
     # a Roll Phase or Instant card may work on the dice of the roll in progress, as lint reads it
     with_dice = kind in ("offensive", "defensive") or (kind == "card" and timing in ("roll", "instant"))

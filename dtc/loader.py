@@ -55,8 +55,10 @@ class Document:
     path: str
     source: SourceFile
     data: Any
-    spans: dict[PathKey, Span] = field(default_factory=dict)
-    key_spans: dict[PathKey, Span] = field(default_factory=dict)
+    # where each value (and each key) is, packed in one int (`_pack`): a Span object is twice the
+    # size, and lint holds these for every node of every file (2,000 heroes: a million of them)
+    spans: dict[PathKey, int] = field(default_factory=dict)
+    key_spans: dict[PathKey, int] = field(default_factory=dict)
     # where each located string value starts in the text (its line and column are its span's start):
     # one int per string, not a tuple, for heroes by the thousand
     scalar_starts: dict[PathKey, int] = field(default_factory=dict)
@@ -67,13 +69,19 @@ class Document:
         while path:
             found = self.spans.get(path)
             if found is not None:
-                return found
+                return _unpack(self.path, found)
             path = path[:-1]
-        return self.spans.get((), Span.point(self.path, 1, 1))
+        found = self.spans.get(())
+        return Span.point(self.path, 1, 1) if found is None else _unpack(self.path, found)
+
+    def locate(self, path: PathKey, span: Span) -> None:
+        """Record where the value at `path` is (for data made outside the loader)."""
+        self.spans[tuple(path)] = _pack(span.line, span.col, span.end_line, span.end_col)
 
     def key_span(self, path: PathKey) -> Span:
         """The span of the key that leads to `path` (falls back to the value)."""
-        return self.key_spans.get(tuple(path)) or self.span(path)
+        found = self.key_spans.get(tuple(path))
+        return self.span(path) if found is None else _unpack(self.path, found)
 
     def text_map(self, path: PathKey) -> TextMap | None:
         """Offsets in the string value at `path` to file positions (None if not a located string)."""
@@ -82,7 +90,7 @@ class Document:
         value = self.get(path)
         if index is None or not isinstance(value, str):
             return None
-        start = self.spans[path]
+        start = _unpack(self.path, self.spans[path])
         return TextMap(value, self.source.text, index, start.line, start.col)
 
     def text_span(self, path: PathKey, start: int, end: int) -> Span:
@@ -101,6 +109,21 @@ class Document:
         for part in path:
             node = node[part]
         return node
+
+
+_BITS = 21  # a line or a column of a file of at most MAX_FILE_BYTES fits in 21 bits
+_MASK = (1 << _BITS) - 1
+
+
+def _pack(line: int, col: int, end_line: int, end_col: int) -> int:
+    if max(line, col, end_line, end_col) > _MASK:  # text not read from a file (no size limit): the start
+        line, col, end_line, end_col = (min(v, _MASK) for v in (line, col, line, col + 1))
+    return (((line << _BITS | col) << _BITS | end_line) << _BITS) | end_col
+
+
+def _unpack(path: str, packed: int) -> Span:
+    return Span(path, packed >> 3 * _BITS, packed >> 2 * _BITS & _MASK, packed >> _BITS & _MASK,
+                packed & _MASK)
 
 
 @dataclass
@@ -385,7 +408,8 @@ class _Composer:
     def _place(self, value: Any, event, path: PathKey, located: bool = True) -> None:
         """Put a finished (or just opened) node where it belongs."""
         if located:
-            self.doc.spans[path] = self._span(event)
+            span = self._span(event)
+            self.doc.spans[path] = _pack(span.line, span.col, span.end_line, span.end_col)
         if not self.stack:
             self.root = value
             return
@@ -435,7 +459,7 @@ class _Composer:
         top.keys_seen.setdefault(key, span)
         top.key = key
         top.key_path = top.path + (key,)
-        self.doc.key_spans[top.key_path] = span
+        self.doc.key_spans[top.key_path] = _pack(span.line, span.col, span.end_line, span.end_col)
 
 
 def _number_key(value: int | float) -> str:
