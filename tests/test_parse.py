@@ -648,3 +648,15 @@ def test_otherwise_after_another_guard_is_never_dropped():
     assert [(p.code, p.message) for p in problems] == [("C016", "`Otherwise` begins its sentence")]
     _, problems = parse_effect("Additionally, otherwise, when Attacked, deal 1 dmg.")
     assert [p.code for p in problems] == ["C016"]
+
+
+def test_discard_then_a_moment_is_not_read_as_at_random():
+    """Found by `make fuzz`: `discard 1 card at the start of your turn` was refused (`at` taken as the
+    start of `at random`, "expected `random`"); `at random` is one token now, and still reads."""
+    from dtc.parser import parse_effect
+
+    effect, problems = parse_effect("Deal 1 dmg and discard 1 card at the start of your turn.")
+    assert problems == [] and effect.trigger is not None
+    for text in ("Discard 1 card at random.", "discard 1 card AT  random"):
+        effect, problems = parse_effect(text)
+        assert problems == [] and effect.body == (n.DiscardRandom(n.Number(1)),), text

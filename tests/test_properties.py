@@ -76,6 +76,7 @@ def _grammar_strategy():
         "OF_A_KIND": st.sampled_from([" 4-of-a-kind ", " 3-of-a-kind "]),
         "COMMA_THEN": st.just(" , then "),
         "COMMA_OR": st.just(" , or "),
+        "_AT_RANDOM": st.just(" at random "),
     }
     for terminal in grammar.terminals:
         if terminal.pattern.type == "str" and terminal.name not in explicit:
@@ -89,6 +90,8 @@ def _grammar_strategy():
 @example(" choose  one  :  on  4-of-a-kind  1  [Claw]  ,  deal  0  dmg  , or  deal  0  dmg ")
 # found by `make fuzz`: an `otherwise` after `additionally,` was dropped, and the sentence read as a trigger
 @example(" persistent  .  additionally  ,  otherwise  ,  when  attacked  ,  deal  0  dmg ")
+# and `at the start of your turn` after `discard 0 card` was read as `at random`
+@example(" deal  0  dmg  and  discard  0  card  at  the  start  of  your  turn ")
 def test_sentences_generated_from_the_grammar_parse_and_round_trip(text):
     effect, problems = parse_effect(text)
     syntax = [p for p in problems if p.code.startswith("P")]
