@@ -303,12 +303,7 @@ class _Verifier:
             payload.check(payload.PAYLOAD, d, "payload")
         except payload.ShapeError as problem:
             raise ArtifactError(str(problem)) from None
-        for name in ("sources", "damage_types", "phases", "symbols", "card_types"):
-            for i, item in enumerate(self.arr(d.get(name), name)):
-                if not isinstance(item, str):
-                    self.fail(f"{name}[{i}]", "expected text")
-        for name in ("rulesets", "dice", "statuses", "status_sets", "heroes", "card_sets", "chunks"):
-            self.arr(d.get(name), name)
+        # from here on every field has its shape: what follows checks what a shape cannot say
         self.chunks = [self.chunk(c, i) for i, c in enumerate(d["chunks"])]
         for i, die in enumerate(d["dice"]):
             die = self.obj(die, f"dice[{i}]")

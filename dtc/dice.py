@@ -107,12 +107,9 @@ def satisfiable_together(tests: list, dice: int, faces: dict[int, str]) -> bool 
     values = sorted(faces)
     if comb(len(values) + dice - 1, dice) > ENUMERATION_LIMIT:
         return None
-    if comb(len(values) + dice - 1, dice) <= CACHED_ROLLS:
-        key = _faces_key(faces)
-        common = passing_rolls(tests[0], dice, key)
-        for t in tests[1:]:
-            common = common & passing_rolls(t, dice, key)
-        return bool(common)
+    passing = [rolls_passing(t, dice, faces) for t in tests]
+    if None not in passing:
+        return bool(frozenset.intersection(*passing))
     for roll in combinations_with_replacement(values, dice):
         if all(meets(t, roll, faces) for t in tests):
             return True

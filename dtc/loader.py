@@ -76,7 +76,7 @@ class Document:
 
     def locate(self, path: PathKey, span: Span) -> None:
         """Record where the value at `path` is (for data made outside the loader)."""
-        self.spans[tuple(path)] = _pack(span.line, span.col, span.end_line, span.end_col)
+        self.spans[tuple(path)] = _pack(span)
 
     def key_span(self, path: PathKey) -> Span:
         """The span of the key that leads to `path` (falls back to the value)."""
@@ -115,7 +115,8 @@ _BITS = 21  # a line or a column of a file of at most MAX_FILE_BYTES fits in 21 
 _MASK = (1 << _BITS) - 1
 
 
-def _pack(line: int, col: int, end_line: int, end_col: int) -> int:
+def _pack(span: Span) -> int:
+    line, col, end_line, end_col = span.line, span.col, span.end_line, span.end_col
     if max(line, col, end_line, end_col) > _MASK:  # text not read from a file (no size limit): the start
         line, col, end_line, end_col = (min(v, _MASK) for v in (line, col, line, col + 1))
     return (((line << _BITS | col) << _BITS | end_line) << _BITS) | end_col
@@ -408,8 +409,7 @@ class _Composer:
     def _place(self, value: Any, event, path: PathKey, located: bool = True) -> None:
         """Put a finished (or just opened) node where it belongs."""
         if located:
-            span = self._span(event)
-            self.doc.spans[path] = _pack(span.line, span.col, span.end_line, span.end_col)
+            self.doc.spans[path] = _pack(self._span(event))
         if not self.stack:
             self.root = value
             return
@@ -459,7 +459,7 @@ class _Composer:
         top.keys_seen.setdefault(key, span)
         top.key = key
         top.key_path = top.path + (key,)
-        self.doc.key_spans[top.key_path] = _pack(span.line, span.col, span.end_line, span.end_col)
+        self.doc.key_spans[top.key_path] = _pack(span)
 
 
 def _number_key(value: int | float) -> str:
