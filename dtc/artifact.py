@@ -107,6 +107,16 @@ class Artifact:
         return self.data["heroes"]
 
     @cached_property
+    def minions(self) -> list[dict]:
+        """Dice Throne Adventures minions: players after the heroes (a chunk's `hero` counts both)."""
+        return self.data.get("minions", [])
+
+    @cached_property
+    def players(self) -> list[dict]:
+        """The heroes, then the minions: what a chunk's `hero` and a game's hero index count."""
+        return self.heroes + self.minions
+
+    @cached_property
     def statuses(self) -> list[dict]:
         return self.data["statuses"]
 
@@ -317,6 +327,8 @@ class _Verifier:
             self.status(self.obj(status, f"statuses[{i}]"), f"statuses[{i}]")
         for i, hero in enumerate(d["heroes"]):
             self.hero(self.obj(hero, f"heroes[{i}]"), i)
+        for i, minion in enumerate(d.get("minions", [])):
+            self.hero(minion, i, "minions")
         for i, card_set in enumerate(d["card_sets"]):
             card_set = self.obj(card_set, f"card_sets[{i}]")
             for j, card in enumerate(self.key(card_set, "cards", list, f"card_sets[{i}]")):
@@ -473,7 +485,7 @@ class _Verifier:
         source = self.key(c, "source", int, where)
         self.index(source, self.data["sources"], where, "source")
         hero = c.get("hero")
-        self.index(hero, self.data["heroes"], where, "hero", optional=True)
+        self.index(hero, self.data["heroes"] + self.data.get("minions", []), where, "hero", optional=True)
         status = c.get("status")
         self.index(status, self.data["statuses"], where, "status", optional=True)
         try:
@@ -567,8 +579,8 @@ class _Verifier:
     def _owner_hero(self, s: dict) -> dict | None:
         return next((h for h in self.data["heroes"] if h.get("name") == s.get("owner")), None)
 
-    def hero(self, h: dict, i: int) -> None:
-        where = f"heroes[{i}]"
+    def hero(self, h: dict, i: int, table: str = "heroes") -> None:
+        where = f"{table}[{i}]"
         self.key(h, "name", str, where)
         dice = self.key(h, "dice", dict, where)
         if not isinstance(dice.get("count"), int) or not 1 <= dice["count"] <= 10:
@@ -654,7 +666,7 @@ class _Verifier:
     def operands(self, chunk: LoadedChunk, ins: Instruction, starts: set[int], where: str) -> None:
         info = TABLE[ins.op]
         d = self.data
-        hero = d["heroes"][chunk.hero] if chunk.hero is not None else None
+        hero = (d["heroes"] + d.get("minions", []))[chunk.hero] if chunk.hero is not None else None
         comp = status = None
         at = f"{where}: offset {ins.offset:04} {ins.op.name}"
         for shape, value in zip(info.operands, ins.operands, strict=True):

@@ -84,6 +84,10 @@ class Checker:
                 self.check_status(status, scope)
         for hero in self.content.heroes:
             self.check_hero(hero, rulesets, all_statuses)
+        self.check_unique([(m.name, m.doc, m.minion.objective.path[:2] + ("name",))
+                           for m in self.content.minions], "minion")
+        for minion in self.content.minions:
+            self.check_minion(minion, rulesets, all_statuses)
         for card_set in self.content.card_sets:
             scope = self.base_scope(self.ruleset_for(None, rulesets, card_set.doc), all_statuses)
             self.check_unique([(c.name, c.doc, c.path + ("name",)) for c in card_set.cards], "card")
@@ -308,6 +312,22 @@ class Checker:
             self.check_card(card, scope, hero)
         if hero.setup is not None:
             self.check_site(hero.setup, scope, Context("setup"))
+
+    def check_minion(self, minion: Hero, rulesets, shared_statuses) -> None:
+        """A minion is checked as a hero is (its abilities have a hero's shape), on the faces of the
+        die it rolls; its Roll Objective is a requirement those dice can meet."""
+        info = minion.minion
+        if not minion.faces:
+            known = ", ".join(f"`{d.name}`" for ss in self.content.status_sets for d in ss.dice) or "none"
+            self.add(error("C024", f"unknown die `{info.die}` for minion `{minion.name}`; the status sets' "
+                           f"dice: {known}", minion.doc.span(info.set_path),
+                           "name a die of a status set, and lint the file that defines it with the minions"))
+            return
+        self.check_hero(minion, rulesets, shared_statuses)  # an unknown ruleset is reported there
+        named = minion.ruleset if any(fold(r.name) == fold(minion.ruleset or "") for r in rulesets) else None
+        ruleset = self.ruleset_for(named, rulesets, minion.doc, ("rules",))
+        scope = self.hero_scope(minion, ruleset, shared_statuses)
+        self.check_requirement(info.objective, scope, minion.dice_count)
 
     def check_faces(self, hero: Hero, ruleset: Ruleset) -> None:
         """The dice key names every face of the ruleset's die, and no other (a face left out made a

@@ -120,6 +120,8 @@ class Compiler:
         """The whole image as plain data."""
         self.build_tables()
         heroes = [self.hero(h, i) for i, h in enumerate(self.content.heroes)]
+        # minions are players after the heroes: a chunk's `hero` counts heroes, then minions
+        minions = [self.minion(m, len(heroes) + i) for i, m in enumerate(self.content.minions)]
         for status_set in self.content.status_sets:
             scope = _Scope(None, None, None)
             for status in status_set.statuses:
@@ -145,6 +147,8 @@ class Compiler:
             "heroes": heroes,
             "card_sets": card_sets,
         }
+        if minions:
+            image["minions"] = minions
         if self.content.valeria:
             from dtc.valeria.compiler import ValeriaCompiler
 
@@ -168,6 +172,15 @@ class Compiler:
         data["abilities"] = [self.ability(a, scope, hero) for a in hero.abilities]
         data["cards"] = [self.card(c, scope, hero) for c in hero.cards]
         data["setup"] = self.effect_chunk(hero.setup, scope) if hero.setup else None
+        return data
+
+    def minion(self, minion: Hero, index: int) -> dict:
+        """A minion: a hero's record (its dice are its die's) and the callouts of its card."""
+        data = self.hero(minion, index)
+        info = minion.minion
+        data["minion"] = {"level": info.level, "health": info.health, "cp": info.cp,
+                          "first_strike": info.first_strike, "kings_hand": info.kings_hand,
+                          "objective": self.requirement(info.objective.ast)}
         return data
 
     def component(self, comp: Component, scope: _Scope) -> dict:

@@ -111,7 +111,7 @@ def describe(artifact: Any, chunk: Any, ins: Instruction) -> str:
     for shape, value in zip(info.operands, ins.operands, strict=True):
         word = _word(artifact, chunk, ins.op, shape, value, comp, status)
         if shape == "comp" and chunk.hero is not None:
-            comp = artifact.heroes[chunk.hero]["components"][value]
+            comp = artifact.players[chunk.hero]["components"][value]
         if shape == "status":
             status = artifact.statuses[value]
         if word:
@@ -143,7 +143,7 @@ def _word(artifact, chunk, op, shape, value, comp, status) -> str:
     if shape == "cmp":
         return COMPARISONS[value]
     if shape == "comp" and chunk.hero is not None:
-        return artifact.heroes[chunk.hero]["components"][value]["name"]
+        return artifact.players[chunk.hero]["components"][value]["name"]
     if shape == "value" and comp is not None:
         return str(comp["values"][value])
     if shape == "side":

@@ -14,6 +14,8 @@ from typing import Any
 
 from dtc.loader import Document
 
+MINION_DICE = 5  # "Take 5 ... dice" ("Minion Setup"): the set names the die
+
 
 @dataclass
 class Site:
@@ -172,6 +174,20 @@ class Die:
 
 
 @dataclass
+class Minion:
+    """What a Dice Throne Adventures minion card has beyond a hero's shape ("Minion card callouts")."""
+
+    level: int
+    health: int
+    cp: int
+    first_strike: bool
+    kings_hand: int
+    objective: Site  # the Roll Objective, written as a requirement
+    die: str  # the die it rolls, by name: a die of a status set
+    set_path: tuple  # where the set names that die (or its name, when the set names none)
+
+
+@dataclass
 class Hero:
     name: str
     doc: Document
@@ -184,6 +200,7 @@ class Hero:
     abilities: list[Ability] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
     setup: Site | None = None
+    minion: Minion | None = None  # a minion: a player nobody plays, in a minion set
 
     @property
     def symbols(self) -> list[str]:
@@ -252,6 +269,7 @@ class Content:
     card_sets: list[CardSet] = field(default_factory=list)
     rulesets: list[Ruleset] = field(default_factory=list)
     phrasebooks: list[Phrasebook] = field(default_factory=list)
+    minions: list[Hero] = field(default_factory=list)  # Dice Throne Adventures minions, in file order
     valeria: Any = None  # dtc.valeria.content.Valeria: the Kingdoms of Valeria documents
 
 
@@ -274,7 +292,32 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.rulesets.append(Ruleset(doc.data["ruleset"], doc, doc.data))
         elif kind == "phrasebook":
             content.phrasebooks.append(_phrasebook(doc))
+        elif kind == "minion_set":
+            content.minions.extend(_minion(doc, i, m) for i, m in enumerate(doc.data["minions"]))
+    dice = {d.name.casefold(): d for ss in content.status_sets for d in ss.dice}
+    for minion in content.minions:  # the die may be in a file read after the minions
+        die = dice.get(minion.minion.die.casefold())
+        minion.faces = dict(die.faces) if die else {}
     return content
+
+
+def _minion(doc: Document, index: int, data: dict) -> Hero:
+    """A minion card as a Hero (its abilities have a hero's shape) with its minion callouts."""
+    path = ("minions", index)
+    name = data["name"]
+    die = doc.data["dice"]  # required by the minion schema
+    hero = Hero(name, doc, MINION_DICE, {}, doc.data.get("rules"))
+    objective = _site(doc, path + ("roll_objective",), f"{name} › Roll Objective", "requirement")
+    hero.minion = Minion(data["level"], data["health"], data["cp"], bool(data.get("first_strike")),
+                         data.get("kings_hand", 0), objective, die,
+                         ("dice",))
+    for i, a in enumerate(data["offensive"]):
+        hero.abilities.append(_offensive(doc, path + ("offensive", i), a, name, "offensive", MINION_DICE))
+    for i, a in enumerate(data["defensive"]):
+        hero.abilities.append(_defensive(doc, path + ("defensive", i), a, name))
+    for i, a in enumerate(data.get("passive", [])):
+        hero.abilities.append(_passive(doc, path + ("passive", i), a, name))
+    return hero
 
 
 def _phrasebook(doc: Document) -> Phrasebook:

@@ -448,7 +448,7 @@ class Book:
             self._load()
             found = self.tables.get(key)
         if found is None:
-            data = self.artifact.heroes[hero]
+            data = self.artifact.players[hero]
             faces = {int(v): s for v, s in data["dice"]["faces"].items()}
             found = table_for(requirements, faces, data["dice"]["count"], self.attempts)
             self.tables[key] = found
@@ -460,7 +460,7 @@ class Book:
         key = (hero, tuple((requirement_key(r), round(w, 6)) for r, w in options))
         found = self.plans.get(key)
         if found is None:
-            data = self.artifact.heroes[hero]
+            data = self.artifact.players[hero]
             faces = {int(v): s for v, s in data["dice"]["faces"].items()}
             dice = data["dice"]["count"]
             class_of, weights = classes_for(None, faces)
@@ -478,13 +478,13 @@ class Book:
         key = (hero, requirement_key(requirement))
         found = self.met_lists.get(key)
         if found is None:
-            faces = {int(v): s for v, s in self.artifact.heroes[hero]["dice"]["faces"].items()}
+            faces = {int(v): s for v, s in self.artifact.players[hero]["dice"]["faces"].items()}
             found = self.met_lists[key] = met_list([Check(requirement, faces)], class_of, weights, dice)
         return found
 
     def hero_requirements(self, hero: int) -> list[dict]:
         """Every offensive and ultimate requirement of the hero, its upgrades' too."""
-        data = self.artifact.heroes[hero]
+        data = self.artifact.players[hero]
         abilities = list(data["abilities"]) + [c["ability"] for c in data["cards"] if c.get("ability")]
         out, seen = [], set()
         for ability in abilities:
@@ -554,7 +554,7 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
     (best first), the chance of meeting at least one, and each defensive roll's outcomes."""
     from dtc.disasm import option_label, requirement_text
 
-    data = artifact.heroes[hero]
+    data = artifact.players[hero]
     b = book(artifact, attempts)
     rows = []
     abilities = [(a, 1) for a in data["abilities"]]
@@ -598,7 +598,7 @@ def roll_report(artifact: Artifact, hero: int, roll: list[int], rerolls_left: in
     and the dice to keep for it (best first)."""
     from dtc.disasm import option_label, requirement_text
 
-    data = artifact.heroes[hero]
+    data = artifact.players[hero]
     b = book(artifact, attempts)
     rows = []
     for ability in data["abilities"]:
@@ -657,7 +657,7 @@ def _defence_run(artifact: Artifact, hero: int, chunk: int, attacker: int, value
     from dtc.sample import SampleState, run_to_end
     from dtc.vm import VM, RunContext, VMError
 
-    faces = {int(v): s for v, s in artifact.heroes[hero]["dice"]["faces"].items()}
+    faces = {int(v): s for v, s in artifact.players[hero]["dice"]["faces"].items()}
     state = SampleState(artifact, [hero, attacker], logging=logging)
     if components is not None:
         state.seats[0].components, state.seats[0].sides = list(components), list(sides or [])
@@ -673,8 +673,8 @@ def defence_runs(artifact: Artifact, hero: int, chunk: int, dice: int, attacker:
                  logging: bool = True):
     """Every multiset of `dice` of the hero's dice, rolled by her defensive ability's chunk
     (`_defence_run`): yields (the dice, the state after, the dice source)."""
-    for combo in combinations_with_replacement(sorted(int(v) for v in artifact.heroes[hero]["dice"]["faces"]),
-                                               dice):
+    faces = sorted(int(v) for v in artifact.players[hero]["dice"]["faces"])
+    for combo in combinations_with_replacement(faces, dice):
         yield (combo, *_defence_run(artifact, hero, chunk, attacker, list(combo), components, sides, logging))
 
 
@@ -683,7 +683,7 @@ def defence_dice(artifact: Artifact, hero: int, chunk: int, components: list[int
     """How many dice a defensive ability's chunk rolls for the hero with `components` and `sides`
     (`If in <form>, roll 4 dice instead`): counted on one run against a sample state."""
     plenty = 32
-    lowest = min(int(v) for v in artifact.heroes[hero]["dice"]["faces"])
+    lowest = min(int(v) for v in artifact.players[hero]["dice"]["faces"])
     _, rng = _defence_run(artifact, hero, chunk, hero, [lowest] * plenty, components, sides, False)
     return plenty - len(rng.values)
 
@@ -694,7 +694,7 @@ def defense_outcomes(artifact: Artifact, hero: int, ability: dict) -> list[dict]
     from collections import Counter
 
     dice = ability.get("dice") or 0
-    total = len(artifact.heroes[hero]["dice"]["faces"]) ** dice
+    total = len(artifact.players[hero]["dice"]["faces"]) ** dice
     outcomes: Counter = Counter()
     sampled = False
     for combo, state, rng in defence_runs(artifact, hero, ability["chunk"], dice,

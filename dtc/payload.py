@@ -320,6 +320,11 @@ HERO = Record({
     "cards": Many(CARD, most=1000), "setup": Maybe(CHUNK_REF),
 })
 
+MINION = Record({**HERO.fields, "minion": Record({
+    "level": Int(1, 4), "health": Int(1, 999), "cp": Int(0, 15), "first_strike": Flag(),
+    "kings_hand": Int(0, 9),
+    "objective": REQUIREMENT})}, HERO.optional)
+
 CHUNK = Record({
     "owner": Text(), "source": REF, "hero": Maybe(REF), "status": Maybe(REF),
     "code": Text(2 * 65_536), "consts": Many(Free(), most=65_536),
@@ -403,4 +408,4 @@ PAYLOAD = Record({
     "heroes": Many(HERO),
     "card_sets": Many(Record({"name": Text(), "every_hero": Flag(), "cards": Many(CARD, most=1000)})),
     "chunks": Many(CHUNK),
-}, {"valeria": Maybe(VALERIA)})
+}, {"valeria": Maybe(VALERIA), "minions": Many(MINION, least=1)})

@@ -96,7 +96,7 @@ class SampleState:
         p = Player(seat, hero_index)
         if hero_index is None:
             return p
-        hero = self.a.heroes[hero_index]
+        hero = self.a.players[hero_index]
         for comp in hero["components"]:
             p.components.append(comp.get("start", 0) if comp["kind"] != "zone" else 0)
             p.sides.append(comp.get("start_side", 0))
@@ -349,7 +349,7 @@ class SampleState:
 
     def _type_of(self, player: int, card: str) -> int | None:
         hero = self.seats[player].hero
-        for c in (self.a.heroes[hero]["cards"] if hero is not None else []):
+        for c in (self.a.players[hero]["cards"] if hero is not None else []):
             if c["name"] == card:
                 return c.get("type")
         return None
@@ -412,7 +412,7 @@ class SampleState:
         cards = self.zone_cards(player, zone, ctype)
         p = self.seats[player]
         chunks = []
-        hero = self.a.heroes[p.hero]
+        hero = self.a.players[p.hero]
         for i in picks:
             card = cards[i]
             p.zones[zone].remove(card)
@@ -445,12 +445,12 @@ class SampleState:
 
     def track_room(self, player, comp, up):
         p = self.seats[player]
-        last = len(self.a.heroes[p.hero]["components"][comp]["values"]) - 1
+        last = len(self.a.players[p.hero]["components"][comp]["values"]) - 1
         return p.components[comp] if up else last - p.components[comp]
 
     def change_component(self, ctx, player, comp, delta):
         p = self.seats[player]
-        data = self.a.heroes[p.hero]["components"][comp]
+        data = self.a.players[p.hero]["components"][comp]
         if data["kind"] == "track":
             new = max(0, min(len(data["values"]) - 1, p.components[comp] - delta))
         else:
@@ -464,7 +464,7 @@ class SampleState:
     def set_component(self, player, comp, value):
         p = self.seats[player]
         p.components[comp] = value
-        data = self.a.heroes[p.hero]["components"][comp]
+        data = self.a.players[p.hero]["components"][comp]
         if self.logging:
             self.say(f"player {player + 1}'s {data['name']} is now {data['values'][value]}")
 
@@ -474,7 +474,7 @@ class SampleState:
     def flip_dial(self, player, comp, side):
         p = self.seats[player]
         p.sides[comp] = side = side_after(p.sides[comp], side)
-        data = self.a.heroes[p.hero]["components"][comp]
+        data = self.a.players[p.hero]["components"][comp]
         if self.logging:
             self.say(f"player {player + 1}'s {data['name']} flips to {data['sides'][side]}")
 

@@ -34,6 +34,7 @@ KINDS: dict[str, str] = {
     "status_set": "status.schema.json",
     "ruleset": "ruleset.schema.json",
     "phrasebook": "phrasebook.schema.json",
+    "minion_set": "minion.schema.json",
     "valeria_rules": "valeria-rules.schema.json",
     "valeria_sheet": "valeria-sheet.schema.json",
     "valeria_statues": "valeria-statues.schema.json",
@@ -46,6 +47,7 @@ SCHEMA_FILES = [
     "status.schema.json",
     "ruleset.schema.json",
     "phrasebook.schema.json",
+    "minion.schema.json",
     "effect.schema.json",
     "valeria.schema.json",
     "valeria-rules.schema.json",
@@ -157,7 +159,7 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
               "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
-              "`phrasebook:`, "
+              "`phrasebook:`, `minion_set:`, "
               "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 

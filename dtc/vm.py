@@ -460,7 +460,7 @@ class VM:
 
     def _die_faces(self, rolls: int | None, die: int) -> dict[int, int]:
         if die == 0:
-            hero = self.artifact.heroes[rolls] if rolls is not None else None
+            hero = self.artifact.players[rolls] if rolls is not None else None
             if hero is None:
                 return {v: 0 for v in range(1, 7)}
             return {int(v): s for v, s in hero["dice"]["faces"].items()}
@@ -1251,7 +1251,7 @@ class VM:
                 up, down = state.track_room(actor, a, True), state.track_room(actor, a, False)
                 direction = 1 if up and not down else 2 if down and not up else 0
             if direction == 0 and amount:
-                name = self.artifact.heroes[ctx.hero]["components"][a]["name"]
+                name = self.artifact.players[ctx.hero]["components"][a]["name"]
                 answer = yield ChooseDirection(owner, actor, name, amount)
                 if answer not in ("up", "down"):
                     raise VMError(f"{owner}: answer `up` or `down`, not {answer!r}")

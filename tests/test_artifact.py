@@ -250,8 +250,8 @@ def test_rehashed_mutations_either_fail_verification_or_run_safely(code_edits, t
     vm = VM(loaded, budget=2_000)
     for index, chunk in enumerate(loaded.chunks):
         hero = chunk.hero if chunk.hero is not None else 0
-        state = SampleState(loaded, [hero, (hero + 1) % len(loaded.heroes)], logging=False)
-        faces = {int(v): s for v, s in loaded.heroes[hero]["dice"]["faces"].items()}
+        state = SampleState(loaded, [hero, (hero + 1) % len(loaded.players)], logging=False)
+        faces = {int(v): s for v, s in loaded.players[hero]["dice"]["faces"].items()}
         ctx = RunContext(0, hero, attacker=0, defender=1, roll=[1, 2, 3, 4, 6], faces=faces,
                          status=chunk.status, token=0)
         if chunk.status is not None:

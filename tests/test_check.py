@@ -697,7 +697,10 @@ def test_a_wording_error_in_any_effect_is_reported_not_a_crash(tmp_path):
     assert broken > 50
     result = project.run([tmp_path / "content"])  # it raised for the first main-phase card
     errors = [d for d in result.errors if d.span is not None]
-    assert len(errors) >= broken // 2 and all(d.code.startswith(("P", "C")) for d in errors)
+    # `Deal4` is read as `Deal 4` with a warning (P003), so some of the broken effects only warn
+    reported = [d for d in result.diagnostics if d.span is not None and d.code in ("P003", "C005")]
+    assert len(errors) >= broken // 4 and all(d.code.startswith(("P", "C")) for d in errors)
+    assert len(reported) >= broken * 3 // 4
 
 
 def test_a_dial_spent_like_a_status_says_how_a_dial_is_moved(tmp_path):

@@ -21,7 +21,7 @@ from dtc.dicethrone.engine import Game
 
 def content_names(compiled) -> set[str]:
     names = set()
-    for hero in compiled.heroes:
+    for hero in compiled.players:  # the heroes, then Dice Throne Adventures minions
         names.add(hero["name"])
         names.update(a["name"] for a in hero["abilities"])
         names.update(c["name"] for c in hero["components"])
@@ -32,12 +32,20 @@ def content_names(compiled) -> set[str]:
     return {n for n in names if len(n) > 2}
 
 
+# Rulebook terms the engine must name that contain a content name as a word: "Any Minion with
+# First Strike will always Attack the Hero first" (003_bd4cabbe7964005d.txt, "5. First Strike")
+# holds the Duelist's `Strike`. They are blanked before the search; nothing else is.
+RULE_TERMS = ("First Strike",)
+
+
 def test_no_content_name_in_the_engine(compiled):
     names = content_names(compiled)
     assert {"Druid", "Sun Dial", "Shape Shift", "Footwork", "Guard Break"} <= names
     found = []
     for path in sorted((ROOT / "dtc").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
+        for term in RULE_TERMS:  # same length, so line numbers still hold
+            text = re.sub(re.escape(term), lambda m: " " * len(m.group(0)), text, flags=re.IGNORECASE)
         for name in names:
             pattern = r"(?<![\w-])" + r"[\s_-]+".join(map(re.escape, name.split())) + r"(?![\w-])"
             for m in re.finditer(pattern, text, flags=re.IGNORECASE):

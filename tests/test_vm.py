@@ -28,7 +28,7 @@ from dtc.vm import (
 
 
 def faces_of(loaded, hero_index):
-    return {int(v): s for v, s in loaded.heroes[hero_index]["dice"]["faces"].items()}
+    return {int(v): s for v, s in loaded.players[hero_index]["dice"]["faces"].items()}
 
 
 class Scripted:

@@ -1436,3 +1436,8 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) 
                 b.add_row(span, band["title"], f"{band['share']:.1%}")
             Console(width=120).print(b)
     sys.exit(EXIT_CLEAN)
+
+
+from dtc.cli.adventure import adventure  # noqa: E402 - the group registers after `cli` exists
+
+cli.add_command(adventure)

@@ -338,6 +338,7 @@ class HeroTable:
     statuses: list[int]
     setup: int | None
     dice: int = 5  # the dice the hero rolls (its board's `dice: count:`, as lint and the odds count them)
+    minion: dict | None = None  # a Dice Throne Adventures minion's callouts (Health, CP, Roll Objective, ...)
     # Results of pure functions of one ability option and a roll (whether the roll meets it, a
     # bot's re-roll plan), shared by every game with this table. Keys hold option ids: they are
     # stable because the table keeps its options, board and upgrade ones, alive.
@@ -414,7 +415,7 @@ def sets_form(artifact: Artifact, chunk: int | None) -> bool:
     """Whether the chunk sets a component of kind `forms` (`transform into <form>`)."""
     if chunk is None or artifact.chunks[chunk].hero is None:
         return False
-    components = artifact.heroes[artifact.chunks[chunk].hero]["components"]
+    components = artifact.players[artifact.chunks[chunk].hero]["components"]
     return any(ins.op == Op.SET_COMP and components[ins.operands[0]].get("kind") == "forms"
                for ins in instructions(artifact.chunks[chunk].code))
 
@@ -485,7 +486,7 @@ def hero_tables(artifact: Artifact) -> list[HeroTable]:
     """Every hero of the artifact, derived once and kept on the artifact."""
     tables = getattr(artifact, "_hero_tables", None)
     if tables is None:
-        tables = [_hero(artifact, i, h) for i, h in enumerate(artifact.heroes)]
+        tables = [_hero(artifact, i, h) for i, h in enumerate(artifact.players)]
         artifact._hero_tables = tables  # derived data; the artifact itself is never changed
     return tables
 
@@ -494,10 +495,13 @@ def _hero(artifact: Artifact, index: int, data: dict) -> HeroTable:
     faces = {int(v): s for v, s in data["dice"]["faces"].items()}
     abilities = [_ability(artifact, a, faces, 1) for a in data["abilities"]]
     board = {a.name: a for a in abilities}
-    shared = [c for cs in artifact.data["card_sets"] if cs["every_hero"] for c in cs["cards"]]
+    # a minion has no deck: "Most Minions do not actively spend or gain CP", and none plays cards
+    shared = [] if "minion" in data else [c for cs in artifact.data["card_sets"] if cs["every_hero"]
+                                          for c in cs["cards"]]
     deck = []
     for card in data["cards"] + shared:
         definition = _card(artifact, card, faces, board)
         deck += [definition] * card["copies"]
     return HeroTable(index, data["name"], faces, list(data["symbols"]), abilities, deck,
-                     data["components"], list(data["statuses"]), data.get("setup"), data["dice"]["count"])
+                     data["components"], list(data["statuses"]), data.get("setup"), data["dice"]["count"],
+                     minion=data.get("minion"))

@@ -1,0 +1,211 @@
+"""Minion Battle: one hero engaged with one minion, the minion run by its printed bot rules.
+
+003_bd4cabbe7964005d.txt, "Portal Crawl: Minion Battle".  The hero performs "a complete Dice
+Throne turn" (the Hero Step); the minion a turn with "Income Phase: Skip this phase." and "Main
+Phase (1): Skip this phase." (the Minion Step), rolling its 5 minion dice by its Roll Objective
+(`dtc.adventures.objective`) and performing "the best ability that it has fulfilled the Activation
+Requirement for".  "Any Minion with First Strike will always Attack the Hero first."  Minion Setup:
+"set the Health side to the indicated starting Health"; its Starting CP.  The hero's Health is
+the hero setup's ("In a 2-player game each Hero will start with 18 Health").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from dtc.adventures.objective import rerolls
+from dtc.agents.base import play
+from dtc.agents.bots import HeuristicBot
+from dtc.artifact import Artifact
+from dtc.dicethrone.engine import Game, _distinct
+from dtc.dicethrone.requests import Activate, RollDice
+from dtc.dicethrone.simulate import game_seed, wilson
+from dtc.vm import ChooseDice, Request
+
+HERO_HEALTH = 18  # "Hero Setup": "In a 2-player game each Hero will start with 18 Health"
+HERO, MINION = 0, 1  # the seats of a battle
+
+
+@dataclass(frozen=True)
+class KingsHandTable:
+    """The Scenario card's King's Hand tokens table ("King's Hand"): how many tokens may be spent in
+    one turn, and the minion die values that make a spent token activate. The rulebook prints the
+    table's rows but no scenario's numbers: the default here is authored (a scenario file will
+    carry each scenario's own)."""
+
+    per_turn: int = 1
+    success: tuple[int, ...] = (5, 6)
+
+
+class MinionBattle(Game):
+    """A hero (seat 0) against a minion (seat 1); `hero` and `minion` index `artifact.players`."""
+
+    def __init__(self, artifact: Artifact, hero: int, minion: int, seed: int,
+                 hero_health: int = HERO_HEALTH, record: bool = True, ruleset: str | None = None,
+                 kings_hand: KingsHandTable = KingsHandTable()):
+        if artifact.players[hero].get("minion") is not None:
+            raise ValueError(f"{artifact.players[hero]['name']} is a minion, not a hero")
+        info = artifact.players[minion].get("minion")
+        if info is None:
+            raise ValueError(f"{artifact.players[minion]['name']} is a hero, not a minion")
+        super().__init__(artifact, [hero, minion], seed, record=record, ruleset=ruleset, mode="1v1")
+        h, m = self.seats
+        h.health = h.start_health = hero_health
+        m.health = m.start_health = info["health"]  # "Starting Health: ... set on the Enemy dial"
+        m.cp = info["cp"]  # "Starting CP: the CP value shown on the Minion card"
+        self.first_strike = info["first_strike"]
+        # "King's Hand": "Unique Status Effects that cannot be removed or transferred", spent
+        # automatically ("Spending King's Hand tokens is not optional")
+        self.kings_hand = info["kings_hand"]
+        self.kings_hand_table = kings_hand
+        self.kings_hand_spent = 0  # this turn
+        self.activated = False  # an ability was activated in this Offensive Roll Phase
+
+    def setup(self) -> Generator[Request, Any, None]:
+        hero = self.seats[HERO]
+        self.rng.shuffle(hero.deck)
+        self.draw(HERO, self.rules.starting_hand)  # "as per a normal Dice Throne match, gain 2 CP and draw 4"
+        # "5. First Strike": "You and the Minion now each conduct 1 turn (Hero Step and Minion Step),
+        # with you going first. The exception to this is if the Minion has First Strike."
+        self.start_player = self.active = MINION if self.first_strike else HERO
+        self.event("start", heroes=[p.table.name for p in self.seats], rolls=[],
+                   start_player=self.start_player, seed=self.seed, first_strike=self.first_strike)
+        if hero.table.setup is not None:
+            yield from self.run(hero.table.setup, self.ctx(HERO, hero.table.index))
+
+    def income(self, a: int) -> bool:
+        """The minion skips its Income Phase; the hero has hers every Hero Step (the crawl is under
+        way: there is no Start Player's first turn in a battle)."""
+        self.phase = "Income Phase"
+        if self.seats[a].table.minion is not None or self.turn_cut:
+            return False
+        return not self.skipping(a, self.phase)
+
+    def main_phase(self, a: int, name: str) -> Generator[Request, Any, None]:
+        if name == "Main Phase (1)" and self.seats[a].table.minion is not None:
+            return  # "Main Phase (1): Skip this phase."
+        yield from super().main_phase(a, name)
+
+    def turn(self) -> Generator[Request, Any, None]:
+        self.kings_hand_spent = 0  # "Max tokens spent per turn"
+        yield from super().turn()
+
+    def roll_phases(self, a: int) -> Generator[Request, Any, None]:
+        """"A. No Ability Activated: If the Boss/Minion fails to activate an Ability during their
+        Offensive Roll Phase (for any reason)": roll 1 minion die; "a successful King's Hand roll
+        gives the Boss/Minion another Offensive Roll Phase"."""
+        while True:
+            self.activated = False
+            yield from super().roll_phases(a)
+            if a != MINION or self.activated or self.over is not None or not self.spend_kings_hand():
+                return
+
+    def activate(self, a: int, ability_index: int, option_index: int) -> Generator[Request, Any, None]:
+        self.activated = True
+        yield from super().activate(a, ability_index, option_index)
+
+    def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | str | None]:
+        """"B. When Targeted with an Ultimate": roll 1 minion die; "a successful King's Hand roll forces
+        you to re-roll 1 of your dice", and the hero activates what her dice then meet."""
+        while True:
+            chosen = yield from super().announce(a)
+            if a != HERO or not isinstance(chosen, tuple) or self.over is not None:
+                return chosen
+            if self.seats[a].abilities[chosen[0]].kind != "ultimate" or not self.spend_kings_hand():
+                return chosen
+            answer = yield ChooseDice("King's Hand", a, tuple(self.roll), 1, "re-roll")
+            [die] = _distinct(answer, len(self.roll), 1, 1)
+            values = sorted(self.seats[a].table.faces)
+            self.roll[die] = values[self.rng.randrange(len(values))]
+            self.dice_rolled += 1
+            self.event("reroll", player=a, dice=list(self.roll), which=[die], attempt=self.attempts)
+
+    def spend_kings_hand(self) -> bool:
+        """Spend a King's Hand token if the minion holds one and may spend one more this turn: roll 1
+        minion die; True when it activates ("Successful roll values")."""
+        table = self.kings_hand_table
+        if self.kings_hand <= 0 or self.kings_hand_spent >= table.per_turn:
+            return False
+        self.kings_hand -= 1
+        self.kings_hand_spent += 1
+        value = self.rng.randint(1, 6)
+        success = value in table.success
+        self.event("kings_hand", player=MINION, value=value, success=success, left=self.kings_hand)
+        return success
+
+
+class MinionBot(HeuristicBot):
+    """The Minion Step as printed: dice kept by the Roll Objective, the best ability met. Where the
+    rulebook leaves a choice ("the Active Player should make the most effective decision for the
+    Minion"), the heuristic bot's choice."""
+
+    name = "minion"
+
+    def reroll(self, game, request: RollDice) -> list[int]:
+        table = game.seats[request.player].table
+        return rerolls(table.minion["objective"], table.faces, list(request.dice))
+
+    def activate(self, game, request: Activate) -> int | None:
+        met = [i for i, c in enumerate(request.choices) if c.ability >= 0]
+        return max(met, key=lambda i: request.choices[i].value) if met else None
+
+
+class HeroBot(HeuristicBot):
+    """The heuristic bot, answering King's Hand's forced re-roll with the die it would re-roll best."""
+
+    def vm_answer(self, game, request: Request) -> Any:
+        if isinstance(request, ChooseDice) and request.owner == "King's Hand":
+            best = self.best_alteration(game, request.player, "re-roll", 1, ())[1]
+            return best or [0]
+        return super().vm_answer(game, request)
+
+
+@dataclass
+class BattleTally:
+    """Many battles of one hero against one minion."""
+
+    hero: str
+    minion: str
+    games: int = 0
+    wins: int = 0
+    turns: int = 0
+    health_left: int = 0  # the hero's, summed over the battles she won
+
+    def as_json(self, seed: int) -> dict:
+        low, high = wilson(self.wins, self.games)
+        return {"hero": self.hero, "minion": self.minion, "games": self.games, "seed": seed,
+                "hero_wins": self.wins, "win_rate": self.wins / self.games if self.games else 0.0,
+                "interval": [low, high], "mean_turns": self.turns / self.games if self.games else 0.0,
+                "mean_health_left": self.health_left / self.wins if self.wins else 0.0}
+
+
+def battles(artifact: Artifact, hero: int, minion: int, games: int, seed: int,
+            hero_health: int = HERO_HEALTH) -> BattleTally:
+    """`games` seeded battles (battle i has its own seed, from the run's seed and the names)."""
+    names = f"{artifact.players[hero]['name']} vs {artifact.players[minion]['name']}"
+    tally = BattleTally(artifact.players[hero]["name"], artifact.players[minion]["name"])
+    for i in range(games):
+        s = game_seed(seed, f"battle: {names}", i)
+        game = MinionBattle(artifact, hero, minion, s, hero_health, record=False)
+        result = play(game, [HeroBot(s), MinionBot(s + 1)])
+        tally.games += 1
+        tally.turns += result.turns
+        if result.winner == HERO:
+            tally.wins += 1
+            tally.health_left += result.health[HERO]
+    return tally
+
+
+def minion_index(artifact: Artifact, name: str) -> int | None:
+    """The players index of the minion called `name` (any case, `-`/`_` for spaces), or None."""
+    wanted = _slug(name)
+    for k, minion in enumerate(artifact.minions):
+        if _slug(minion["name"]) == wanted:
+            return len(artifact.heroes) + k
+    return None
+
+
+def _slug(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
