@@ -62,6 +62,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_odds.py
 	$(BIN)/python bench/bench_valeria.py
 	$(BIN)/python bench/bench_games.py
+	$(BIN)/python bench/bench_adventure.py
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)
 golden: $(STAMP)

@@ -112,6 +112,11 @@ class Artifact:
         return self.data.get("minions", [])
 
     @cached_property
+    def adventure(self) -> dict | None:
+        """Dice Throne Adventures rules as data (hero setup, Loot Table, scenarios), when compiled in."""
+        return self.data.get("adventure")
+
+    @cached_property
     def players(self) -> list[dict]:
         """The heroes, then the minions: what a chunk's `hero` and a game's hero index count."""
         return self.heroes + self.minions

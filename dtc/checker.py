@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import replace
 from itertools import combinations_with_replacement
 from math import comb
@@ -88,6 +89,11 @@ class Checker:
                            for m in self.content.minions], "minion")
         for minion in self.content.minions:
             self.check_minion(minion, rulesets, all_statuses)
+        for adventure in self.content.adventures:
+            self.check_adventure(adventure)
+        for extra in self.content.adventures[1:]:
+            self.add(error("C038", f"a second adventure (`{extra.name}`): one is played at a time",
+                           extra.doc.span(("adventure",)), "lint one adventure file with the content"))
         for card_set in self.content.card_sets:
             scope = self.base_scope(self.ruleset_for(None, rulesets, card_set.doc), all_statuses)
             self.check_unique([(c.name, c.doc, c.path + ("name",)) for c in card_set.cards], "card")
@@ -312,6 +318,80 @@ class Checker:
             self.check_card(card, scope, hero)
         if hero.setup is not None:
             self.check_site(hero.setup, scope, Context("setup"))
+
+    def check_adventure(self, adventure) -> None:
+        """003_bd4cabbe7964005d.txt, "Building the Map" and "Your Objective": each map has the Crimson
+        Sands and the Boss Portal once, every tile reachable from the Sands orthogonally, the 3 Portal
+        Shards (and Salves, Chests) on Environment tiles; the decks hold enough Environments and
+        Minions of each level for what the maps and tiles draw."""
+        doc, data = adventure.doc, adventure.data
+        seen: set[int] = set()
+        for i, row in enumerate(data["hero_setup"]):
+            if row["heroes"] in seen:
+                self.add(error("C038", f"hero setup for {row['heroes']} heroes is given twice",
+                               doc.span(("hero_setup", i, "heroes")), "give each team size once"))
+            seen.add(row["heroes"])
+        environments = Counter(e["level"] for e in data["environments"])
+        minions = Counter(m.minion.level for m in self.content.minions)
+        for i, env in enumerate(data["environments"]):
+            if "minion" in env and not minions[env["minion"]]:
+                self.add(error("C038", f"environment `{env['name']}` shows a level {env['minion']} minion, "
+                               "and no minion of that level is loaded",
+                               doc.span(("environments", i, "minion")),
+                               "add minions of that level (lint their file with this one)"))
+        for i, scenario in enumerate(data["scenarios"]):
+            self.check_crawl_map(doc, ("scenarios", i), scenario, environments, minions)
+
+    def check_crawl_map(self, doc, path: tuple, scenario: dict, environments: Counter,
+                        minions: Counter) -> None:
+        """One scenario card's map (see `check_adventure`)."""
+        rows = [r.split() for r in scenario["map"]]
+        name = scenario["name"]
+        if len({len(r) for r in rows}) > 1:
+            self.add(error("C038", f"the rows of scenario `{name}`'s map have different lengths",
+                           doc.span(path + ("map",)),
+                           "write every row with the same number of cells (`.` for none)"))
+            return
+        cells = {(r, c): v for r, row in enumerate(rows) for c, v in enumerate(row) if v != "."}
+        for mark, what in (("S", "the Crimson Sands starting tile"), ("P", "the Boss Portal")):
+            count = sum(v == mark for v in cells.values())
+            if count != 1:
+                self.add(error("C038", f"scenario `{name}`'s map has {count} `{mark}` ({what}); it needs one",
+                               doc.span(path + ("map",)), f"mark {what} with one `{mark}`"))
+                return
+        start = next(p for p, v in cells.items() if v == "S")
+        reached, todo = {start}, [start]
+        while todo:
+            r, c = todo.pop()
+            for step in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if step in cells and step not in reached:
+                    reached.add(step)
+                    todo.append(step)
+        for place in sorted(set(cells) - reached):
+            self.add(error("C038", f"scenario `{name}`: the tile at row {place[0]}, column {place[1]} "
+                           "cannot be reached from the Crimson Sands", doc.span(path + ("map",)),
+                           "\"You cannot move between Environment tiles diagonally\": join it to the others"))
+        if len(scenario["shards"]) != 3:
+            self.add(error("C038", f"scenario `{name}` places {len(scenario['shards'])} Portal Shards; "
+                           "the Boss Portal opens with 3", doc.span(path + ("shards",)),
+                           "place 3 Portal Shards"))
+        placed = [(("shards", j), p) for j, p in enumerate(scenario["shards"])]
+        placed += [(("salves", j), p) for j, p in enumerate(scenario.get("salves", []))]
+        placed += [(("chests", j, "at"), c["at"]) for j, c in enumerate(scenario.get("chests", []))]
+        for where, (r, c) in placed:
+            if cells.get((r, c)) not in ("1", "2", "3"):
+                self.add(error("C038", f"scenario `{name}`: row {r}, column {c} is not an Environment tile",
+                               doc.span(path + where), "place it on a `1`, `2` or `3` cell of the map"))
+        for level in (1, 2, 3):
+            needed = sum(v == str(level) for v in cells.values())
+            if needed > environments[level]:
+                self.add(error("C038", f"scenario `{name}` has {needed} level {level} tiles and there are "
+                               f"{environments[level]} level {level} environments", doc.span(path + ("map",)),
+                               "add environments of that level, or fewer tiles"))
+        if not minions[4]:
+            self.add(error("C038", f"scenario `{name}`: the Boss Portal draws a level IV minion and none "
+                           "is loaded",
+                           doc.span(path + ("map",)), "add a level 4 minion (lint its file with this one)"))
 
     def check_minion(self, minion: Hero, rulesets, shared_statuses) -> None:
         """A minion is checked as a hero is (its abilities have a hero's shape), on the faces of the

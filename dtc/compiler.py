@@ -149,6 +149,8 @@ class Compiler:
         }
         if minions:
             image["minions"] = minions
+        if self.content.adventures:
+            image["adventure"] = adventure_image(self.content.adventures[0].data)
         if self.content.valeria:
             from dtc.valeria.compiler import ValeriaCompiler
 
@@ -181,6 +183,8 @@ class Compiler:
         data["minion"] = {"level": info.level, "health": info.health, "cp": info.cp,
                           "first_strike": info.first_strike, "kings_hand": info.kings_hand,
                           "objective": self.requirement(info.objective.ast)}
+        if info.reward is not None:  # "Minion Rewards"
+            data["minion"]["reward"] = dict(info.reward)
         return data
 
     def component(self, comp: Component, scope: _Scope) -> dict:
@@ -1133,3 +1137,30 @@ def card_text(data: dict) -> str:
         if ability.get(key):
             parts.append(" ".join(str(ability[key]).split()))
     return " / ".join(p for p in parts if p)
+
+
+def adventure_image(data: dict) -> dict:
+    """Dice Throne Adventures rules as the artifact carries them: plain data, maps as rows of cells,
+    each Loot Table reward as a kind and an amount (`dtc.adventures.crawl` reads it)."""
+    def reward(r: dict) -> dict:
+        [(kind, amount)] = r.items()
+        return {"kind": kind, "amount": amount}
+
+    return {
+        "name": data["adventure"],
+        "hero_setup": [{k: row[k] for k in ("heroes", "health", "gold", "salves")}
+                       for row in data["hero_setup"]],
+        "loot_table": [[reward(r) for r in data["loot_table"][str(chest)]] for chest in (1, 2, 3, 4)],
+        "difficulties": [{"name": d["name"], "scenario_score": d["scenario_score"]}
+                         for d in data["difficulties"]],
+        "environments": [{"name": e["name"], "level": e["level"], "health": e.get("health", 0),
+                          "gold": e.get("gold", 0), "minion": e.get("minion")} for e in data["environments"]],
+        "scenarios": [{
+            "name": s["name"], "scenario": s["scenario"], "salve_heal": s["salve_heal"],
+            "kings_hand": {"per_turn": s["kings_hand"]["per_turn"],
+                           "success": sorted(s["kings_hand"]["success"])},
+            "map": [row.split() for row in s["map"]],
+            "shards": [list(p) for p in s["shards"]], "salves": [list(p) for p in s.get("salves", [])],
+            "chests": [{"at": list(c["at"]), "chest": c["chest"]} for c in s.get("chests", [])],
+        } for s in data["scenarios"]],
+    }

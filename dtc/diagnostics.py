@@ -111,6 +111,8 @@ CODES: dict[str, Code] = {
         Code("C036", "label-mismatch", "the text says what a card or token is, and its YAML fields disagree"),
         Code("C037", "mode-seats",
              "a game mode's teams, turn order, shared dial or targeting do not fit its players"),
+        Code("C038", "adventure-map",
+             "a Portal Crawl map, or what it places and draws, cannot be played as the rulebook says"),
     ]
 }
 

@@ -185,6 +185,7 @@ class Minion:
     objective: Site  # the Roll Objective, written as a requirement
     die: str  # the die it rolls, by name: a die of a status set
     set_path: tuple  # where the set names that die (or its name, when the set names none)
+    reward: dict | None = None  # "Minion Rewards": {"chest": level} or {"gold": amount}
 
 
 @dataclass
@@ -261,6 +262,16 @@ class Ruleset:
 
 
 @dataclass
+class Adventure:
+    """Dice Throne Adventures rules as data: hero setup, Loot Table, difficulties, environment tiles,
+    Portal Crawl scenario cards. Plain data: the checker checks it, the compiler copies it."""
+
+    name: str
+    doc: Document
+    data: dict
+
+
+@dataclass
 class Content:
     """Everything loaded: what the checker checks and the compiler compiles."""
 
@@ -270,6 +281,7 @@ class Content:
     rulesets: list[Ruleset] = field(default_factory=list)
     phrasebooks: list[Phrasebook] = field(default_factory=list)
     minions: list[Hero] = field(default_factory=list)  # Dice Throne Adventures minions, in file order
+    adventures: list[Adventure] = field(default_factory=list)  # Dice Throne Adventures rules as data
     valeria: Any = None  # dtc.valeria.content.Valeria: the Kingdoms of Valeria documents
 
 
@@ -294,6 +306,8 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.phrasebooks.append(_phrasebook(doc))
         elif kind == "minion_set":
             content.minions.extend(_minion(doc, i, m) for i, m in enumerate(doc.data["minions"]))
+        elif kind == "adventure":
+            content.adventures.append(Adventure(doc.data["adventure"], doc, doc.data))
     dice = {d.name.casefold(): d for ss in content.status_sets for d in ss.dice}
     for minion in content.minions:  # the die may be in a file read after the minions
         die = dice.get(minion.minion.die.casefold())
@@ -310,7 +324,7 @@ def _minion(doc: Document, index: int, data: dict) -> Hero:
     objective = _site(doc, path + ("roll_objective",), f"{name} › Roll Objective", "requirement")
     hero.minion = Minion(data["level"], data["health"], data["cp"], bool(data.get("first_strike")),
                          data.get("kings_hand", 0), objective, die,
-                         ("dice",))
+                         ("dice",), dict(data["reward"]) if "reward" in data else None)
     for i, a in enumerate(data["offensive"]):
         hero.abilities.append(_offensive(doc, path + ("offensive", i), a, name, "offensive", MINION_DICE))
     for i, a in enumerate(data["defensive"]):

@@ -323,7 +323,26 @@ HERO = Record({
 MINION = Record({**HERO.fields, "minion": Record({
     "level": Int(1, 4), "health": Int(1, 999), "cp": Int(0, 15), "first_strike": Flag(),
     "kings_hand": Int(0, 9),
-    "objective": REQUIREMENT})}, HERO.optional)
+    "objective": REQUIREMENT}, {"reward": Record({}, {"chest": Int(1, 4), "gold": Int(1, 50)})}),
+}, HERO.optional)
+
+_PLACE = Many(Int(0, 20), least=2, most=2)
+ADVENTURE = Record({
+    "name": Text(),
+    "hero_setup": Many(Record({"heroes": Int(1, 4), "health": Int(1, 999), "gold": Int(0, 999),
+                               "salves": Int(0, 10)}), least=1, most=4),
+    "loot_table": Many(Many(Record({"kind": Text(words=("gold", "health", "cp", "cards")),
+                                    "amount": Int(1, 50)}), least=6, most=6), least=4, most=4),
+    "difficulties": Many(Record({"name": Text(), "scenario_score": Int(0, 100)}), least=1, most=10),
+    "environments": Many(Record({"name": Text(), "level": Int(1, 3), "health": Int(0, 20), "gold": Int(0, 50),
+                                 "minion": Maybe(Int(1, 4))}), least=1, most=200),
+    "scenarios": Many(Record({
+        "name": Text(), "scenario": Int(1, 7), "salve_heal": Int(1, 20),
+        "kings_hand": Record({"per_turn": Int(1, 5), "success": Many(Int(1, 6), least=1, most=6)}),
+        "map": Many(Many(Text(words=("S", "P", "1", "2", "3", ".")), least=1, most=20), least=1, most=20),
+        "shards": Many(_PLACE, least=3, most=3), "salves": Many(_PLACE, most=400),
+        "chests": Many(Record({"at": _PLACE, "chest": Int(1, 4)}), most=400)}), least=1, most=100),
+})
 
 CHUNK = Record({
     "owner": Text(), "source": REF, "hero": Maybe(REF), "status": Maybe(REF),
@@ -408,4 +427,4 @@ PAYLOAD = Record({
     "heroes": Many(HERO),
     "card_sets": Many(Record({"name": Text(), "every_hero": Flag(), "cards": Many(CARD, most=1000)})),
     "chunks": Many(CHUNK),
-}, {"valeria": Maybe(VALERIA), "minions": Many(MINION, least=1)})
+}, {"valeria": Maybe(VALERIA), "minions": Many(MINION, least=1), "adventure": ADVENTURE})

@@ -35,6 +35,7 @@ KINDS: dict[str, str] = {
     "ruleset": "ruleset.schema.json",
     "phrasebook": "phrasebook.schema.json",
     "minion_set": "minion.schema.json",
+    "adventure": "adventure.schema.json",
     "valeria_rules": "valeria-rules.schema.json",
     "valeria_sheet": "valeria-sheet.schema.json",
     "valeria_statues": "valeria-statues.schema.json",
@@ -48,6 +49,7 @@ SCHEMA_FILES = [
     "ruleset.schema.json",
     "phrasebook.schema.json",
     "minion.schema.json",
+    "adventure.schema.json",
     "effect.schema.json",
     "valeria.schema.json",
     "valeria-rules.schema.json",
@@ -159,7 +161,7 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
               "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
-              "`phrasebook:`, `minion_set:`, "
+              "`phrasebook:`, `minion_set:`, `adventure:`, "
               "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 

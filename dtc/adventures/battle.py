@@ -11,7 +11,7 @@ the hero setup's ("In a 2-player game each Hero will start with 18 Health").
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from dtc.artifact import Artifact
 from dtc.dicethrone.engine import Game, _distinct
 from dtc.dicethrone.requests import Activate, RollDice
 from dtc.dicethrone.simulate import game_seed, wilson
+from dtc.dicethrone.state import Player
 from dtc.vm import ChooseDice, Request
 
 HERO_HEALTH = 18  # "Hero Setup": "In a 2-player game each Hero will start with 18 Health"
@@ -39,12 +40,28 @@ class KingsHandTable:
     success: tuple[int, ...] = (5, 6)
 
 
+@dataclass
+class Foe:
+    """A minion in play: its seat's state and its King's Hand tokens. A Portal Crawl shares one Foe
+    among the battles of every hero engaged with the minion ("Join a teammate who is currently
+    engaged with a Minion"): its Health is one Enemy dial."""
+
+    player: Player
+    kings_hand: int
+
+
 class MinionBattle(Game):
-    """A hero (seat 0) against a minion (seat 1); `hero` and `minion` index `artifact.players`."""
+    """A hero (seat 0) against a minion (seat 1); `hero` and `minion` index `artifact.players`.
+
+    In a Portal Crawl the hero comes with her state (`hero_player`: Health, CP, cards, statuses
+    carried from tile to tile), the minion may already be in play (`foe`), and `revive` is asked
+    when her Health reaches 0 ("A teammate must immediately spend a Salve to restore you to 1
+    Health"); the crawl drives the battle one turn at a time (`Game.turn`)."""
 
     def __init__(self, artifact: Artifact, hero: int, minion: int, seed: int,
                  hero_health: int = HERO_HEALTH, record: bool = True, ruleset: str | None = None,
-                 kings_hand: KingsHandTable = KingsHandTable()):
+                 kings_hand: KingsHandTable = KingsHandTable(), hero_player: Player | None = None,
+                 foe: Foe | None = None, revive: Callable[[Player], bool] | None = None):
         if artifact.players[hero].get("minion") is not None:
             raise ValueError(f"{artifact.players[hero]['name']} is a minion, not a hero")
         info = artifact.players[minion].get("minion")
@@ -55,16 +72,27 @@ class MinionBattle(Game):
         h.health = h.start_health = hero_health
         m.health = m.start_health = info["health"]  # "Starting Health: ... set on the Enemy dial"
         m.cp = info["cp"]  # "Starting CP: the CP value shown on the Minion card"
-        self.first_strike = info["first_strike"]
+        self.carried = hero_player is not None
+        if hero_player is not None:
+            self.seats[HERO] = hero_player
         # "King's Hand": "Unique Status Effects that cannot be removed or transferred", spent
         # automatically ("Spending King's Hand tokens is not optional")
-        self.kings_hand = info["kings_hand"]
+        self.foe = foe if foe is not None else Foe(m, info["kings_hand"])
+        self.seats[MINION] = self.foe.player
+        self.first_strike = info["first_strike"]
         self.kings_hand_table = kings_hand
+        self.revive = revive
         self.kings_hand_spent = 0  # this turn
         self.activated = False  # an ability was activated in this Offensive Roll Phase
 
+    @property
+    def kings_hand(self) -> int:
+        return self.foe.kings_hand
+
     def setup(self) -> Generator[Request, Any, None]:
         hero = self.seats[HERO]
+        if self.carried:  # a crawl's hero was set up once, at "Player Setup"
+            return
         self.rng.shuffle(hero.deck)
         self.draw(HERO, self.rules.starting_hand)  # "as per a normal Dice Throne match, gain 2 CP and draw 4"
         # "5. First Strike": "You and the Minion now each conduct 1 turn (Hero Step and Minion Step),
@@ -74,6 +102,14 @@ class MinionBattle(Game):
                    start_player=self.start_player, seed=self.seed, first_strike=self.first_strike)
         if hero.table.setup is not None:
             yield from self.run(hero.table.setup, self.ctx(HERO, hero.table.index))
+
+    def check_defeat(self) -> None:
+        """A crawl's hero at 0 Health is revived by a teammate's Salve when one can (`revive`)."""
+        hero = self.seats[HERO]
+        if self.over is None and not hero.alive and self.revive is not None and self.revive(hero):
+            hero.health = 1
+            self.event("revived", player=HERO, health=1)
+        super().check_defeat()
 
     def income(self, a: int) -> bool:
         """The minion skips its Income Phase; the hero has hers every Hero Step (the crawl is under
@@ -128,7 +164,7 @@ class MinionBattle(Game):
         table = self.kings_hand_table
         if self.kings_hand <= 0 or self.kings_hand_spent >= table.per_turn:
             return False
-        self.kings_hand -= 1
+        self.foe.kings_hand -= 1
         self.kings_hand_spent += 1
         value = self.rng.randint(1, 6)
         success = value in table.success

@@ -11,7 +11,7 @@ a window is not asked there (simulations: the same game, fewer questions).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any, Protocol
 
 from dtc.dicethrone.engine import Game, Result
@@ -29,7 +29,13 @@ def play(game: Game, agents: list[Agent],
     """Play `game` to the end with one agent per seat."""
     if recorder is None:  # nothing keeps the requests: agents that know they would pass are not asked
         game.pass_hints = [getattr(agent, "passes", None) for agent in agents]
-    run = game.play()
+    return drive(game, agents, game.play(), recorder)
+
+
+def drive(game: Any, agents: list, run: Generator[Request, Any, Any],
+          recorder: Callable[[Request, Any], None] | None = None) -> Any:
+    """Answer every request of `run` (a generator of `game`: a whole game, a turn, a setup) with the
+    agent of its player; the generator's return value."""
     try:
         request = next(run)
         while True:

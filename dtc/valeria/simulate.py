@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dtc import artifact as artifact_mod
+from dtc.agents.base import drive
 from dtc.artifact import Artifact
 from dtc.dicethrone.simulate import game_seed, worker_signals
 from dtc.valeria.bots import BOTS
@@ -51,13 +52,7 @@ def play_one(a: Artifact, players: int, sheet: str | None, seed: int, bot: str):
     """One bot game (solo when `players` is 1); returns its Result."""
     game = Game(a, players, seed, sheet, solo=players == 1, record=False)
     agents = [BOTS[bot](seed * 7 + i) for i in range(players)]
-    run = game.play()
-    try:
-        request = next(run)
-        while True:
-            request = run.send(agents[request.player].answer(game, request))
-    except StopIteration as stop:
-        return stop.value
+    return drive(game, agents, game.play())
 
 
 def play_games(a: Artifact, players: int, sheet: str | None, seed: int, start: int, count: int,

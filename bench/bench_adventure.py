@@ -1,0 +1,56 @@
+"""Benchmark: simulated Dice Throne Adventures Portal Crawls per second on one core.
+
+Issue "Dice Throne Adventures", Done when: "`make bench` prints simulated Portal Crawl scenarios
+per second on one core". Every Portal Crawl card of the built-in adventure, for a team of one, two
+and four bot heroes; best of 3 runs, timed in CPU seconds of this process (wall time swings on a
+shared machine).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dtc import rulesets  # noqa: E402
+from dtc.adventures.crawl import Crawl  # noqa: E402
+
+RUNS = 3
+CRAWLS = 8  # per card and team
+
+
+def rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
+    """(crawls per CPU second, crawl turns per crawl, win rate), best of RUNS."""
+    cards = range(len(loaded.adventure["scenarios"]))
+    best, turns, wins, n = 0.0, 0, 0, 0
+    for _ in range(RUNS):
+        turns = wins = n = 0
+        start = time.process_time()
+        for card in cards:
+            for seed in range(CRAWLS):
+                result = Crawl(loaded, heroes, card, seed).play()
+                turns += result.turns
+                wins += result.won
+                n += 1
+        best = max(best, n / (time.process_time() - start))
+    return best, turns / n, wins / n
+
+
+def main() -> None:
+    print(f"dtc adventure benchmark  (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
+    loaded = rulesets.builtin()
+    heroes = list(range(len(loaded.heroes)))
+    for team in (heroes[:1], heroes[:2], heroes[:4]):
+        crawls, turns, won = rate(loaded, team)
+        names = "+".join(loaded.heroes[h]["name"] for h in team)
+        print(f"  Portal Crawl, {len(team)} hero(es) ({names}), one core: {crawls:6.1f} crawls/s  "
+              f"({turns:.1f} crawl turns each, {won:.0%} won; {len(loaded.adventure['scenarios'])} cards "
+              f"x {CRAWLS} crawls, best of {RUNS})")
+
+
+if __name__ == "__main__":
+    main()
