@@ -108,8 +108,13 @@ class Artifact:
 
     @cached_property
     def minions(self) -> list[dict]:
-        """Dice Throne Adventures minions: players after the heroes (a chunk's `hero` counts both)."""
+        """Dice Throne Adventures minions and Bosses, the players nobody plays, after the heroes (a
+        chunk's `hero` counts both); a record has `minion` or `boss` callouts."""
         return self.data.get("minions", [])
+
+    def indices_of(self, kind: str) -> list[int]:
+        """The players indices of the minions (`kind` "minion") or Bosses ("boss")."""
+        return [len(self.heroes) + k for k, m in enumerate(self.minions) if kind in m]
 
     @cached_property
     def adventure(self) -> dict | None:
@@ -280,6 +285,7 @@ class _Verifier:
     def __init__(self, data: Any):
         self.data = data
         self.valeria_chunks: set[int] = set()  # chunks the Valeria section runs (sheet instructions)
+        self.dice_throne_refs: dict[int, str] = {}  # chunks Dice Throne records run, and from where
 
     def fail(self, where: str, message: str):
         raise ArtifactError(f"{where}: {message}")
@@ -334,6 +340,10 @@ class _Verifier:
             self.hero(self.obj(hero, f"heroes[{i}]"), i)
         for i, minion in enumerate(d.get("minions", [])):
             self.hero(minion, i, "minions")
+            if ("minion" in minion) == ("boss" in minion):
+                self.fail(f"minions[{i}]", "a player nobody plays has either `minion` or `boss` callouts")
+            for j, action in enumerate((minion.get("boss") or {}).get("actions", [])):
+                self.index(action["card"], minion["cards"], f"minions[{i}].boss.actions[{j}].card", "card")
         for i, card_set in enumerate(d["card_sets"]):
             card_set = self.obj(card_set, f"card_sets[{i}]")
             for j, card in enumerate(self.key(card_set, "cards", list, f"card_sets[{i}]")):
@@ -364,6 +374,10 @@ class _Verifier:
                 self.index(s, d["statuses"], f"status_sets[{i}]", "status")
         if d.get("valeria") is not None:
             self.valeria(self.obj(d["valeria"], "valeria"))
+        for index, where in self.dice_throne_refs.items():  # a Valeria chunk run in a Dice Throne game
+            if index in self.valeria_chunks:
+                self.fail(where, f"chunk {index} is a Kingdoms of Valeria effect, not one a Dice Throne game "
+                                 "runs")
         for i, chunk in enumerate(self.chunks):
             self.bytecode(chunk, i)
         return self.chunks
@@ -419,7 +433,7 @@ class _Verifier:
                 self.valeria_chunk(self.obj(card, "event").get("chunk"), f"valeria.events[{i}].cards[{j}]")
 
     def valeria_chunk(self, value: Any, where: str, optional: bool = False) -> None:
-        self.chunk_ref(value, where, optional)
+        self.chunk_ref(value, where, optional, game="valeria")
         if value is not None:
             self.valeria_chunks.add(value)
 
@@ -557,8 +571,10 @@ class _Verifier:
                 if not isinstance(item.get("count"), int) or not 1 <= item["count"] <= 20:
                     self.fail(where, "bad symbol count")
 
-    def chunk_ref(self, value: Any, where: str, optional: bool = False) -> None:
+    def chunk_ref(self, value: Any, where: str, optional: bool = False, game: str = "dice throne") -> None:
         self.index(value, self.data["chunks"], where, "chunk", optional)
+        if value is not None and game == "dice throne":
+            self.dice_throne_refs.setdefault(value, where)
 
     def triggered(self, entry: Any, where: str, hero: dict | None) -> None:
         entry = self.obj(entry, where)
@@ -664,11 +680,12 @@ class _Verifier:
             if (ins.op in VALERIA_OPS) != valeria and ins.op not in EITHER_GAME_OPS:
                 game = "a Kingdoms of Valeria" if valeria else "a Dice Throne"
                 self.fail(where, f"{ins.op.name} at {ins.offset:04} has no meaning in {game} effect")
-            self.operands(chunk, ins, starts, where)
+            self.operands(chunk, ins, starts, where, index)
         self.stack(program, where)
         chunk.program = program
 
-    def operands(self, chunk: LoadedChunk, ins: Instruction, starts: set[int], where: str) -> None:
+    def operands(self, chunk: LoadedChunk, ins: Instruction, starts: set[int], where: str,
+                 index: int) -> None:
         info = TABLE[ins.op]
         d = self.data
         hero = (d["heroes"] + d.get("minions", []))[chunk.hero] if chunk.hero is not None else None
@@ -720,7 +737,9 @@ class _Verifier:
             elif shape == "die" and value > len(d["dice"]):
                 self.fail(at, f"dangling reference to die {value}")
             elif shape == "chunk":
-                self.chunk_ref(value, at)
+                self.chunk_ref(value, at, game="bytecode")
+                if (value in self.valeria_chunks) != (index in self.valeria_chunks):
+                    self.fail(at, f"chunk {value} is an effect of the other game")
             elif shape == "tier" and value and (status is None or value > len(status.get("tiers", []))):
                 self.fail(at, f"dangling reference to tier {value}")
             elif shape == "cmp":

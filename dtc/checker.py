@@ -85,7 +85,7 @@ class Checker:
                 self.check_status(status, scope)
         for hero in self.content.heroes:
             self.check_hero(hero, rulesets, all_statuses)
-        self.check_unique([(m.name, m.doc, m.minion.objective.path[:2] + ("name",))
+        self.check_unique([(m.name, m.doc, m.minion.objective.path[:2] + ("name",) if m.minion else ("boss",))
                            for m in self.content.minions], "minion")
         for minion in self.content.minions:
             self.check_minion(minion, rulesets, all_statuses)
@@ -332,7 +332,7 @@ class Checker:
                                doc.span(("hero_setup", i, "heroes")), "give each team size once"))
             seen.add(row["heroes"])
         environments = Counter(e["level"] for e in data["environments"])
-        minions = Counter(m.minion.level for m in self.content.minions)
+        minions = Counter(m.minion.level for m in self.content.minions if m.minion is not None)
         for i, env in enumerate(data["environments"]):
             if "minion" in env and not minions[env["minion"]]:
                 self.add(error("C038", f"environment `{env['name']}` shows a level {env['minion']} minion, "
@@ -396,18 +396,41 @@ class Checker:
     def check_minion(self, minion: Hero, rulesets, shared_statuses) -> None:
         """A minion is checked as a hero is (its abilities have a hero's shape), on the faces of the
         die it rolls; its Roll Objective is a requirement those dice can meet."""
-        info = minion.minion
+        info = minion.minion or minion.boss
         if not minion.faces:
             known = ", ".join(f"`{d.name}`" for ss in self.content.status_sets for d in ss.dice) or "none"
-            self.add(error("C024", f"unknown die `{info.die}` for minion `{minion.name}`; the status sets' "
-                           f"dice: {known}", minion.doc.span(info.set_path),
+            what = "minion" if minion.minion else "boss"
+            self.add(error("C024", f"unknown die `{info.die}` for {what} `{minion.name}`; the status sets' "
+                           f"dice: {known}", minion.doc.span(("dice",)),
                            "name a die of a status set, and lint the file that defines it with the minions"))
             return
         self.check_hero(minion, rulesets, shared_statuses)  # an unknown ruleset is reported there
         named = minion.ruleset if any(fold(r.name) == fold(minion.ruleset or "") for r in rulesets) else None
         ruleset = self.ruleset_for(named, rulesets, minion.doc, ("rules",))
         scope = self.hero_scope(minion, ruleset, shared_statuses)
-        self.check_requirement(info.objective, scope, minion.dice_count)
+        if minion.minion is not None:
+            self.check_requirement(info.objective, scope, minion.dice_count)
+            return
+        for action in info.actions:  # "the Roll Objective shown on the last drawn card"
+            self.check_requirement(action.objective, scope, minion.dice_count)
+            self.check_site(action.bonus, scope, Context("setup"))  # performed outside any phase
+        self.check_boss_setup(minion)
+
+    def check_boss_setup(self, boss: Hero) -> None:
+        """Each team size once; the Upgrade deck's cards are upgrades of the board's abilities (the
+        card checks say which ability), and every Action card is an Action card."""
+        seen: set[int] = set()
+        for i, row in enumerate(boss.boss.setup):
+            if row["heroes"] in seen:
+                self.add(error("C038", f"boss setup for {row['heroes']} heroes is given twice",
+                               boss.doc.span(("setup", i, "heroes")), "give each team size once"))
+            seen.add(row["heroes"])
+        for i, card in enumerate(boss.doc.data["upgrade_deck"]):
+            if card["kind"] != "upgrade":
+                self.add(error("C016", f"`{card['name']}` in the Upgrade deck is not an upgrade card",
+                               boss.doc.span(("upgrade_deck", i, "kind")),
+                               "\"Upgrade deck: Upgrade cards used only for Boss Setup\": move it to "
+                               "the action_deck"))
 
     def check_faces(self, hero: Hero, ruleset: Ruleset) -> None:
         """The dice key names every face of the ruleset's die, and no other (a face left out made a

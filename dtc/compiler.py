@@ -174,12 +174,24 @@ class Compiler:
         data["abilities"] = [self.ability(a, scope, hero) for a in hero.abilities]
         data["cards"] = [self.card(c, scope, hero) for c in hero.cards]
         data["setup"] = self.effect_chunk(hero.setup, scope) if hero.setup else None
+        if hero.boss is not None:  # "Boss Battle Setup", "3. Boss Step"
+            info = hero.boss
+            data["boss"] = {
+                "scenario": info.scenario, "setup": [dict(row) for row in info.setup],
+                "kings_hand": {"per_turn": info.kings_hand["per_turn"],
+                               "success": sorted(info.kings_hand["success"])} if info.kings_hand else None,
+                "actions": [{"card": a.card, "objective": self.requirement(a.objective.ast),
+                             "bonus": self.effect_chunk(a.bonus, scope)} for a in info.actions]}
+            for row in data["boss"]["setup"]:
+                row.pop("authored", None)
         return data
 
     def minion(self, minion: Hero, index: int) -> dict:
         """A minion: a hero's record (its dice are its die's) and the callouts of its card."""
         data = self.hero(minion, index)
         info = minion.minion
+        if info is None:  # a Boss: its callouts are in its hero record's `boss`
+            return data
         data["minion"] = {"level": info.level, "health": info.health, "cp": info.cp,
                           "first_strike": info.first_strike, "kings_hand": info.kings_hand,
                           "objective": self.requirement(info.objective.ast)}

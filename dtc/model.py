@@ -189,6 +189,26 @@ class Minion:
 
 
 @dataclass
+class BossAction:
+    """One card of a Boss's Action deck beyond its card's shape: its Roll Objective and Hero Bonus."""
+
+    card: int  # index into the boss's cards
+    objective: Site  # a requirement
+    bonus: Site  # an effect the active hero performs
+
+
+@dataclass
+class Boss:
+    """What a Boss has beyond a hero's shape ("Boss Battle Setup", "3. Boss Step")."""
+
+    scenario: int
+    setup: list[dict]  # by team size: hero_health, health, upgrade_cp, cp, kings_hand
+    kings_hand: dict | None  # the scenario card's table: per_turn, success
+    actions: list[BossAction]
+    die: str
+
+
+@dataclass
 class Hero:
     name: str
     doc: Document
@@ -202,6 +222,7 @@ class Hero:
     cards: list[Card] = field(default_factory=list)
     setup: Site | None = None
     minion: Minion | None = None  # a minion: a player nobody plays, in a minion set
+    boss: Boss | None = None  # a Dice Throne Adventures Boss: a player nobody plays
 
     @property
     def symbols(self) -> list[str]:
@@ -306,11 +327,13 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.phrasebooks.append(_phrasebook(doc))
         elif kind == "minion_set":
             content.minions.extend(_minion(doc, i, m) for i, m in enumerate(doc.data["minions"]))
+        elif kind == "boss":
+            content.minions.append(_boss(doc))
         elif kind == "adventure":
             content.adventures.append(Adventure(doc.data["adventure"], doc, doc.data))
     dice = {d.name.casefold(): d for ss in content.status_sets for d in ss.dice}
     for minion in content.minions:  # the die may be in a file read after the minions
-        die = dice.get(minion.minion.die.casefold())
+        die = dice.get((minion.minion or minion.boss).die.casefold())
         minion.faces = dict(die.faces) if die else {}
     return content
 
@@ -331,6 +354,35 @@ def _minion(doc: Document, index: int, data: dict) -> Hero:
         hero.abilities.append(_defensive(doc, path + ("defensive", i), a, name))
     for i, a in enumerate(data.get("passive", [])):
         hero.abilities.append(_passive(doc, path + ("passive", i), a, name))
+    return hero
+
+
+def _boss(doc: Document) -> Hero:
+    """A Boss as a Hero: its board's abilities, its Upgrade deck's and Action deck's cards (the
+    Action cards with their Roll Objectives and Hero Bonuses in `boss`)."""
+    data = doc.data
+    name = data["boss"]
+    hero = Hero(name, doc, MINION_DICE, {}, data.get("rules"))
+    for i, a in enumerate(data["offensive"]):
+        hero.abilities.append(_offensive(doc, ("offensive", i), a, name, "offensive", MINION_DICE))
+    if "ultimate" in data:
+        hero.abilities.append(_offensive(doc, ("ultimate",), data["ultimate"], name, "ultimate", MINION_DICE))
+    for i, a in enumerate(data["defensive"]):
+        hero.abilities.append(_defensive(doc, ("defensive", i), a, name))
+    for i, a in enumerate(data.get("passive", [])):
+        hero.abilities.append(_passive(doc, ("passive", i), a, name))
+    for i, c in enumerate(data["upgrade_deck"]):
+        hero.cards.append(_card(doc, ("upgrade_deck", i), c, name))
+    actions = []
+    for i, c in enumerate(data["action_deck"]):
+        path = ("action_deck", i)
+        hero.cards.append(_card(doc, path, {**c, "kind": "action"}, name))
+        owner = f"{name} › card {c['name']}"
+        actions.append(BossAction(len(hero.cards) - 1, _site(doc, path + ("roll_objective",),
+                                                             f"{owner} › Roll Objective", "requirement"),
+                                  _site(doc, path + ("hero_bonus",), f"{owner} › Hero Bonus", "card")))
+    hero.boss = Boss(data["scenario"], [dict(row) for row in data["setup"]], data.get("kings_hand"),
+                     actions, data["dice"])
     return hero
 
 

@@ -320,11 +320,21 @@ HERO = Record({
     "cards": Many(CARD, most=1000), "setup": Maybe(CHUNK_REF),
 })
 
-MINION = Record({**HERO.fields, "minion": Record({
+BOSS = Record({
+    "scenario": Int(2, 8),
+    "setup": Many(Record({"heroes": Int(1, 4), "hero_health": Int(1, 999), "health": Int(1, 999),
+                          "upgrade_cp": Int(0, 99), "cp": Int(0, 15), "kings_hand": Int(0, 9)}),
+                  least=1, most=4),
+    "kings_hand": Maybe(Record({"per_turn": Int(1, 5), "success": Many(Int(1, 6), least=1, most=6)})),
+    "actions": Many(Record({"card": REF, "objective": REQUIREMENT, "bonus": CHUNK_REF}), least=1, most=600),
+})
+
+# a player nobody plays: a minion (`minion` callouts) or a Boss (`boss`); the verifier wants one
+MINION = Record(HERO.fields, {**HERO.optional, "minion": Record({
     "level": Int(1, 4), "health": Int(1, 999), "cp": Int(0, 15), "first_strike": Flag(),
     "kings_hand": Int(0, 9),
     "objective": REQUIREMENT}, {"reward": Record({}, {"chest": Int(1, 4), "gold": Int(1, 50)})}),
-}, HERO.optional)
+    "boss": BOSS})
 
 _PLACE = Many(Int(0, 20), least=2, most=2)
 ADVENTURE = Record({

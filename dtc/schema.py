@@ -36,6 +36,7 @@ KINDS: dict[str, str] = {
     "phrasebook": "phrasebook.schema.json",
     "minion_set": "minion.schema.json",
     "adventure": "adventure.schema.json",
+    "boss": "boss.schema.json",
     "valeria_rules": "valeria-rules.schema.json",
     "valeria_sheet": "valeria-sheet.schema.json",
     "valeria_statues": "valeria-statues.schema.json",
@@ -50,6 +51,7 @@ SCHEMA_FILES = [
     "phrasebook.schema.json",
     "minion.schema.json",
     "adventure.schema.json",
+    "boss.schema.json",
     "effect.schema.json",
     "valeria.schema.json",
     "valeria-rules.schema.json",
@@ -161,7 +163,7 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
               "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
-              "`phrasebook:`, `minion_set:`, `adventure:`, "
+              "`phrasebook:`, `minion_set:`, `boss:`, `adventure:`, "
               "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 

@@ -279,10 +279,11 @@ def test_minion_objectives_are_requirements_of_its_dice(tmp_path):
 def test_a_minion_edited_past_its_callouts_is_refused_in_one_line(image, field, value):
     """The artifact verifier checks a minion's card as it checks a hero (issue "Hardening")."""
     edited = copy.deepcopy(image)
-    edited["minions"][0]["minion"][field] = value
+    k = next(i for i, m in enumerate(edited["minions"]) if "minion" in m)
+    edited["minions"][k]["minion"][field] = value
     with pytest.raises(ArtifactError) as info:
         artifact.load(artifact.to_bytes(edited))
-    assert f"minions[0].minion.{field}" in str(info.value) and "\n" not in str(info.value)
+    assert f"minions[{k}].minion.{field}" in str(info.value) and "\n" not in str(info.value)
 
 
 def test_an_unknown_minion_is_a_usage_error_that_lists_the_minions():

@@ -431,3 +431,16 @@ def test_the_payloads_ruleset_is_the_ruleset_schema():
     schemas = schema._schemas()
     assert _schema_against_shape(schemas["ruleset.schema.json"], payload.RULESET, "ruleset",
                                  schemas["common.schema.json"]["$defs"]) == []
+
+
+def test_a_dice_throne_record_pointing_at_a_valeria_chunk_is_refused(image):
+    """Found by the payload-edit property test (issue 25): `heroes[1].setup` edited to a Kingdoms of
+    Valeria chunk verified, then the game died in the VM ("MARK_NEXT needs player sheets")."""
+    rewards = image["valeria"]["rules"]["rewards"]
+    valeria_chunk = next(r["chunk"] for r in rewards if r.get("chunk") is not None)
+    edited = copy.deepcopy(image)
+    edited["heroes"][1]["setup"] = valeria_chunk
+    with pytest.raises(ArtifactError) as info:
+        artifact.load(artifact.to_bytes(edited))
+    assert "heroes[1]" in str(info.value) and "Kingdoms of Valeria effect" in str(info.value)
+    assert "\n" not in str(info.value)

@@ -553,7 +553,7 @@ def test_hidden_folders_are_not_searched(tmp_path):
     (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     result = run("lint", tmp_path)
     assert result.exit_code == 0, result.stderr
-    assert "checked 18 files" in result.stderr
+    assert "checked 19 files" in result.stderr
 
 
 def test_a_broken_link_in_a_content_folder_is_reported(tmp_path):
@@ -566,7 +566,7 @@ def test_a_broken_link_in_a_content_folder_is_reported(tmp_path):
     result = run("lint", tmp_path / "content")
     assert result.exit_code == 0, result.stderr
     assert "ghost.yaml` is a symbolic link that leads nowhere" in result.stderr
-    assert "checked 18 files: 0 errors, 1 warning" in result.stderr
+    assert "checked 19 files: 0 errors, 1 warning" in result.stderr
     assert run("lint", "--strict", tmp_path / "content").exit_code == 1
 
 

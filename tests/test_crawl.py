@@ -197,7 +197,8 @@ def test_simulate_gives_the_same_numbers_for_any_number_of_jobs():
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--heroes", "druid", "--scenario", "2"], "Boss Battle, which is not built yet"),
+    (["--heroes", "druid", "--scenario", "4"], "a Boss Battle with no Boss in this content"),
+    (["--heroes", "druid", "--scenario", "9"], "not a scenario of the campaign"),
     (["--heroes", "druid,nobody"], "no hero `nobody`"),
     (["--heroes", "druid,druid,druid,druid,druid"], "1 to 4 heroes"),
     (["--heroes", "druid", "--difficulty", "nightmare"], "--difficulty nightmare"),
@@ -303,3 +304,32 @@ def test_a_defeated_minion_rewards_the_active_player_and_its_chest_every_hero(co
     game.engaged[0].minion = fairy
     game.defeat_minion(0, game.engaged[0])
     assert game.gold == gold + compiled.players[fairy]["minion"]["reward"]["gold"]
+
+
+def test_the_narrated_crawl_draws_the_map_heroes_minions_and_items():
+    """Issue "Dice Throne Adventures", CLI: "The terminal draws the map (explored tiles, heroes,
+    engaged minions, shards, chests), ... Gold and Salves"."""
+    out = CliRunner().invoke(cli, ["adventure", "crawl", "--heroes", "druid,sun_elf", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    text = out.output
+    first_map = text.split("-- turn 1")[0]
+    assert "[S AB]" in first_map  # both standees on the Crimson Sands
+    assert "1*" in first_map and "c" in first_map and "+" in first_map  # a shard, a chest, a salve face down
+    assert "Gold 10, Portal Shards 0/3" in first_map and "18 Health" in first_map
+    assert "!" in text and "fighting" in text  # an engaged minion on the map, and beside the team
+    assert "#" in text  # explored tiles
+    assert "P*" in text or "Portal Shards 3/3" in text  # the Boss Portal opens
+    last_turn = text.split("-- turn ")[-1]
+    assert any(f"   The team {end} the Portal Crawl" in last_turn for end in ("wins", "loses"))
+
+
+def test_the_narrated_crawl_is_the_simulated_one():
+    """The same seed and card give the same crawl whether watched or simulated."""
+    out = CliRunner().invoke(cli, ["adventure", "crawl", "--heroes", "druid", "--seed", "5"])
+    assert out.exit_code == 0, out.output
+    from dtc import rulesets
+
+    loaded = rulesets.builtin()
+    result = Crawl(loaded, [loaded.hero("druid")[0]], 0, 5).play()
+    assert f"Session Score {result.score}" in out.output
+    assert out.output.count("-- turn ") == result.turns

@@ -50,7 +50,66 @@ class Foe:
     kings_hand: int
 
 
-class MinionBattle(Game):
+class KingsHandRules:
+    """"King's Hand" for a Game with one enemy nobody plays (`self.enemy`, its seat, and `self.foe`,
+    its tokens): "automatically spent by the Boss/Minion during two situations"."""
+
+    enemy: int
+    foe: Foe
+    kings_hand_table: KingsHandTable
+    kings_hand_spent: int
+    activated: bool
+
+    def turn(self) -> Generator[Request, Any, None]:
+        self.kings_hand_spent = 0  # "Max tokens spent per turn"
+        yield from super().turn()
+
+    def roll_phases(self, a: int) -> Generator[Request, Any, None]:
+        """"A. No Ability Activated: If the Boss/Minion fails to activate an Ability during their
+        Offensive Roll Phase (for any reason)": roll 1 minion die; "a successful King's Hand roll
+        gives the Boss/Minion another Offensive Roll Phase"."""
+        while True:
+            self.activated = False
+            yield from super().roll_phases(a)
+            if a != self.enemy or self.activated or self.over is not None or not self.spend_kings_hand():
+                return
+
+    def activate(self, a: int, ability_index: int, option_index: int) -> Generator[Request, Any, None]:
+        self.activated = True
+        yield from super().activate(a, ability_index, option_index)
+
+    def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | str | None]:
+        """"B. When Targeted with an Ultimate": roll 1 minion die; "a successful King's Hand roll forces
+        you to re-roll 1 of your dice", and the hero activates what her dice then meet."""
+        while True:
+            chosen = yield from super().announce(a)
+            if a == self.enemy or not isinstance(chosen, tuple) or self.over is not None:
+                return chosen
+            if self.seats[a].abilities[chosen[0]].kind != "ultimate" or not self.spend_kings_hand():
+                return chosen
+            answer = yield ChooseDice("King's Hand", a, tuple(self.roll), 1, "re-roll")
+            [die] = _distinct(answer, len(self.roll), 1, 1)
+            values = sorted(self.seats[a].table.faces)
+            self.roll[die] = values[self.rng.randrange(len(values))]
+            self.dice_rolled += 1
+            self.event("reroll", player=a, dice=list(self.roll), which=[die], attempt=self.attempts)
+
+    def spend_kings_hand(self) -> bool:
+        """Spend a King's Hand token if the minion holds one and may spend one more this turn: roll 1
+        minion die; True when it activates ("Successful roll values")."""
+        table = self.kings_hand_table
+        if self.kings_hand <= 0 or self.kings_hand_spent >= table.per_turn:
+            return False
+        self.foe.kings_hand -= 1
+        self.kings_hand_spent += 1
+        value = self.rng.randint(1, 6)
+        success = value in table.success
+        self.event("kings_hand", player=self.enemy, value=value, success=success, left=self.kings_hand)
+        return success
+
+
+
+class MinionBattle(KingsHandRules, Game):
     """A hero (seat 0) against a minion (seat 1); `hero` and `minion` index `artifact.players`.
 
     In a Portal Crawl the hero comes with her state (`hero_player`: Health, CP, cards, statuses
@@ -79,6 +138,7 @@ class MinionBattle(Game):
         # automatically ("Spending King's Hand tokens is not optional")
         self.foe = foe if foe is not None else Foe(m, info["kings_hand"])
         self.seats[MINION] = self.foe.player
+        self.enemy = MINION
         self.first_strike = info["first_strike"]
         self.kings_hand_table = kings_hand
         self.revive = revive
@@ -123,54 +183,6 @@ class MinionBattle(Game):
         if name == "Main Phase (1)" and self.seats[a].table.minion is not None:
             return  # "Main Phase (1): Skip this phase."
         yield from super().main_phase(a, name)
-
-    def turn(self) -> Generator[Request, Any, None]:
-        self.kings_hand_spent = 0  # "Max tokens spent per turn"
-        yield from super().turn()
-
-    def roll_phases(self, a: int) -> Generator[Request, Any, None]:
-        """"A. No Ability Activated: If the Boss/Minion fails to activate an Ability during their
-        Offensive Roll Phase (for any reason)": roll 1 minion die; "a successful King's Hand roll
-        gives the Boss/Minion another Offensive Roll Phase"."""
-        while True:
-            self.activated = False
-            yield from super().roll_phases(a)
-            if a != MINION or self.activated or self.over is not None or not self.spend_kings_hand():
-                return
-
-    def activate(self, a: int, ability_index: int, option_index: int) -> Generator[Request, Any, None]:
-        self.activated = True
-        yield from super().activate(a, ability_index, option_index)
-
-    def announce(self, a: int) -> Generator[Request, Any, tuple[int, int] | str | None]:
-        """"B. When Targeted with an Ultimate": roll 1 minion die; "a successful King's Hand roll forces
-        you to re-roll 1 of your dice", and the hero activates what her dice then meet."""
-        while True:
-            chosen = yield from super().announce(a)
-            if a != HERO or not isinstance(chosen, tuple) or self.over is not None:
-                return chosen
-            if self.seats[a].abilities[chosen[0]].kind != "ultimate" or not self.spend_kings_hand():
-                return chosen
-            answer = yield ChooseDice("King's Hand", a, tuple(self.roll), 1, "re-roll")
-            [die] = _distinct(answer, len(self.roll), 1, 1)
-            values = sorted(self.seats[a].table.faces)
-            self.roll[die] = values[self.rng.randrange(len(values))]
-            self.dice_rolled += 1
-            self.event("reroll", player=a, dice=list(self.roll), which=[die], attempt=self.attempts)
-
-    def spend_kings_hand(self) -> bool:
-        """Spend a King's Hand token if the minion holds one and may spend one more this turn: roll 1
-        minion die; True when it activates ("Successful roll values")."""
-        table = self.kings_hand_table
-        if self.kings_hand <= 0 or self.kings_hand_spent >= table.per_turn:
-            return False
-        self.foe.kings_hand -= 1
-        self.kings_hand_spent += 1
-        value = self.rng.randint(1, 6)
-        success = value in table.success
-        self.event("kings_hand", player=MINION, value=value, success=success, left=self.kings_hand)
-        return success
-
 
 class MinionBot(HeuristicBot):
     """The Minion Step as printed: dice kept by the Roll Objective, the best ability met. Where the
@@ -237,9 +249,9 @@ def battles(artifact: Artifact, hero: int, minion: int, games: int, seed: int,
 def minion_index(artifact: Artifact, name: str) -> int | None:
     """The players index of the minion called `name` (any case, `-`/`_` for spaces), or None."""
     wanted = _slug(name)
-    for k, minion in enumerate(artifact.minions):
-        if _slug(minion["name"]) == wanted:
-            return len(artifact.heroes) + k
+    for k in artifact.indices_of("minion"):
+        if _slug(artifact.players[k]["name"]) == wanted:
+            return k
     return None
 
 

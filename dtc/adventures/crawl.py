@@ -11,6 +11,7 @@ into the artifact.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +101,7 @@ class Crawl:
         self.engaged: list[Engagement | None] = [None for _ in heroes]
         self.engagements: list[Engagement] = []
         self.environments = self._decks([e for e in data["environments"]], lambda e: e["level"])
-        minions = [len(artifact.heroes) + k for k in range(len(artifact.minions))]
+        minions = artifact.indices_of("minion")
         self.minion_decks = self._decks(minions, lambda m: artifact.players[m]["minion"]["level"])
         self.defeated: list[int] = []
         self.portal_defeated = False
@@ -140,7 +141,7 @@ class Crawl:
     def _set_up_hero(self, hero: int, seat: int) -> Player:
         """"Player Setup": the Health of the hero setup; "as per a normal Dice Throne match, gain 2 CP
         and draw 4" (the hero's own setup effect runs then too)."""
-        any_minion = len(self.a.heroes)
+        any_minion = self.a.indices_of("minion")[0]
         home = MinionBattle(self.a, hero, any_minion, self.rng.getrandbits(63), self.start_health,
                             record=False)
         drive(home, [HeroBot(self.rng.getrandbits(32)), MinionBot(0)], home.setup())
@@ -152,10 +153,13 @@ class Crawl:
             self.events.append({"e": kind, "turn": self.turn_no, **data})
 
     # ------------------------------------------------------------------ play
-    def play(self) -> CrawlResult:
-        """The whole crawl, every hero played by the bots; its result."""
+    def play(self, after_turn: Callable[[int], None] | None = None) -> CrawlResult:
+        """The whole crawl, every hero played by the bots; its result. `after_turn(hero)` is told
+        after each turn (the narration)."""
         while True:
             over = self.take_turn(self.active)
+            if after_turn is not None:
+                after_turn(self.active)
             if over is not None:
                 return over
             self.active = (self.active + 1) % len(self.heroes)  # "clockwise order"
@@ -280,8 +284,7 @@ class Crawl:
     def _all_of(self, decks: dict[int, list], level: int) -> list:
         if decks is self.environments:
             return [e for e in self.data["environments"] if e["level"] == level]
-        return [m for m in range(len(self.a.heroes), len(self.a.players))
-                if self.a.players[m]["minion"]["level"] == level]
+        return [m for m in self.a.indices_of("minion") if self.a.players[m]["minion"]["level"] == level]
 
     def open_chest(self, chest: int) -> None:
         """"Loot Chests": "all players rolling their Loot die to receive a reward"; the Loot die's
@@ -455,7 +458,12 @@ class CrawlTally:
 
 
 def scenario_cards(artifact: Artifact, scenario: int) -> list[int]:
-    """The indices of the Portal Crawl cards of campaign scenario `scenario` (1, 3, 5 or 7)."""
+    """The Portal Crawl cards of campaign scenario `scenario` (1, 3, 5 or 7), by index; for a Boss
+    Battle (2, 4, 6 or 8), its Bosses' players indices."""
+    if scenario % 2 == 0:
+        from dtc.adventures.boss import bosses_of
+
+        return bosses_of(artifact, scenario)
     data = artifact.adventure or {"scenarios": []}
     return [i for i, card in enumerate(data["scenarios"]) if card["scenario"] == scenario]
 
@@ -472,7 +480,12 @@ def play_crawls(artifact: Artifact, heroes: list[int], scenario: int, seed: int,
     for i in range(start, start + count):
         s = game_seed(seed, f"crawl: {team} / scenario {scenario}", i)
         card = cards[s % len(cards)]
-        tally.count(Crawl(artifact, heroes, card, s, difficulty).play())
+        if scenario % 2 == 0:
+            from dtc.adventures.boss import play_boss_scenario
+
+            tally.count(play_boss_scenario(artifact, heroes, card, s, difficulty))
+        else:
+            tally.count(Crawl(artifact, heroes, card, s, difficulty).play())
     return tally
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from dtc.artifact import Artifact
 from dtc.dicethrone.damage import final_total, isolated_total, uncounted
+from dtc.dicethrone.modes import Mode
 from dtc.dicethrone.requests import (
     Act,
     Action,
@@ -75,8 +76,10 @@ class Game(GameState):
     """One game of Dice Throne between the given heroes (artifact indices)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], seed: int, record: bool = True,
-                 ruleset: str | None = None, rng: Any = None, mode: str = "1v1"):
+                 ruleset: str | None = None, rng: Any = None, mode: str = "1v1", table: Mode | None = None):
         rules = rules_of(artifact, ruleset, mode)
+        if table is not None:  # a table the rules do not list (a Dice Throne Adventures Boss Battle)
+            rules = replace(rules, mode=table, start_health=table.start_health)
         if len(heroes) != rules.mode.players:
             raise ValueError(f"mode {rules.mode.name} seats {rules.mode.players} heroes: {len(heroes)} given")
         rng = rng if rng is not None else random.Random(seed)  # tests pass scripted dice

@@ -495,9 +495,11 @@ def _hero(artifact: Artifact, index: int, data: dict) -> HeroTable:
     faces = {int(v): s for v, s in data["dice"]["faces"].items()}
     abilities = [_ability(artifact, a, faces, 1) for a in data["abilities"]]
     board = {a.name: a for a in abilities}
-    # a minion has no deck: "Most Minions do not actively spend or gain CP", and none plays cards
-    shared = [] if "minion" in data else [c for cs in artifact.data["card_sets"] if cs["every_hero"]
-                                          for c in cs["cards"]]
+    # a minion has no deck ("Most Minions do not actively spend or gain CP", and none plays cards);
+    # a Boss's is its own Upgrade and Action decks
+    nobody = "minion" in data or "boss" in data
+    every = [c for cs in artifact.data["card_sets"] if cs["every_hero"] for c in cs["cards"]]
+    shared = [] if nobody else every
     deck = []
     for card in data["cards"] + shared:
         definition = _card(artifact, card, faces, board)
