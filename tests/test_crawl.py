@@ -197,7 +197,6 @@ def test_simulate_gives_the_same_numbers_for_any_number_of_jobs():
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--heroes", "druid", "--scenario", "4"], "a Boss Battle with no Boss in this content"),
     (["--heroes", "druid", "--scenario", "9"], "not a scenario of the campaign"),
     (["--heroes", "druid,nobody"], "no hero `nobody`"),
     (["--heroes", "druid,druid,druid,druid,druid"], "1 to 4 heroes"),

@@ -259,17 +259,17 @@ def bosses_of(artifact: Artifact, scenario: int) -> list[int]:
     return [b for b in artifact.indices_of("boss") if artifact.players[b]["boss"]["scenario"] == scenario]
 
 
-def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: int, difficulty: int = 0):
+def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: int, difficulty: int = 0,
+                       salves: int | None = None):
     """A Boss Battle scenario by bots, as a CrawlResult: the Starting Salves of the adventure's hero
     setup, the Session Score of "Recording a Win" (B. Remaining Salves, G. Scenario Score; no Boss
     Loot is built, so E is 0) or -10."""
-    from dtc.adventures.crawl import CrawlResult
+    from dtc.adventures.crawl import CrawlResult, split_salves
 
     data = artifact.adventure
     row = next(r for r in data["hero_setup"] if r["heroes"] == len(heroes))
-    n = len(heroes)
-    salves = [row["salves"] // n + (k < row["salves"] % n) for k in range(n)]
-    _, result = boss_battle(artifact, heroes, boss, seed, salves)
+    _, result = boss_battle(artifact, heroes, boss, seed,
+                            split_salves(row["salves"] if salves is None else salves, len(heroes)))
     score = (result.salves_left + data["difficulties"][difficulty]["scenario_score"]) if result.won else -10
     return CrawlResult(result.won, "boss" if result.won else result.reason, result.turns, result.salves_used,
                        result.salves_left, 0, False, 0, score)

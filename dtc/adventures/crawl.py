@@ -68,7 +68,7 @@ class Crawl:
     """One Portal Crawl, played by bots: `heroes` index `artifact.players` (heroes, not minions)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], scenario: int, seed: int,
-                 difficulty: int = 0, record: bool = False):
+                 difficulty: int = 0, record: bool = False, salves: int | None = None):
         data = artifact.adventure
         if data is None:
             raise ValueError("the ruleset has no adventure: compile content/adventures/ with it")
@@ -94,9 +94,10 @@ class Crawl:
         start = next(p for p, t in self.tiles.items() if t.mark == "S")
         self.tiles[start].explored = True
         self.positions = [start for _ in heroes]  # "Place your Hero Standees on the Crimson Sands tile"
-        # "Distribute starting Salves ... amongst your team in any fashion": in turn, one each
-        self.salves = [setup["salves"] // len(heroes) + (k < setup["salves"] % len(heroes))
-                       for k in range(len(heroes))]
+        # "for session one, distribute the Starting Salves indicated on the Scenario card. For all other
+        # sessions, reference the Starting Salves indicated on the Campaign Scoring sheet" (`salves`)
+        self.starting_salves = setup["salves"] if salves is None else salves
+        self.salves = split_salves(self.starting_salves, len(heroes))
         self.salves_used = 0
         self.engaged: list[Engagement | None] = [None for _ in heroes]
         self.engagements: list[Engagement] = []
@@ -455,6 +456,11 @@ class CrawlTally:
                 "mean_turns": self.turns / n, "mean_salves_used": self.salves_used / n,
                 "mean_gold": self.gold / n, "mean_score": self.score / n,
                 "explored_all_rate": self.explored_all / n, "endings": dict(sorted(self.reasons.items()))}
+
+
+def split_salves(salves: int, heroes: int) -> list[int]:
+    """"You may distribute Salve tokens amongst your team in any fashion": in turn, one each."""
+    return [salves // heroes + (k < salves % heroes) for k in range(heroes)]
 
 
 def scenario_cards(artifact: Artifact, scenario: int) -> list[int]:

@@ -70,18 +70,24 @@ def battle(hero: str, minion: str, games: int, seed: int, health: int, ruleset_p
               help="Worker processes; the numbers are the same for any count.")
 @click.option("--difficulty", default="normal", show_default=True,
               help="A Difficulty Level card of the adventure.")
+@click.option("--campaign", "whole_campaign", is_flag=True,
+              help="Play whole bot campaigns of 8 scenarios instead: the Campaign Score's distribution.")
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def simulate(hero_names: str, scenario: int, games: int, seed: int, jobs: int, difficulty: str,
-             ruleset_path: Path | None, fmt: str) -> None:
-    """Simulate Portal Crawls of a team of bot heroes: win rate with its 95% interval, turns, Salves
-    used, Gold and the Session Score."""
+             whole_campaign: bool, ruleset_path: Path | None, fmt: str) -> None:
+    """Simulate a scenario with a team of bot heroes (a Portal Crawl or a Boss Battle): win rate with
+    its 95% interval, turns, Salves used, Gold and the Session Score; or, with --campaign, whole
+    campaigns."""
     from dtc import artifact as artifact_mod
     from dtc.adventures.crawl import simulate_crawls
     from dtc.cli.main import EXIT_CLEAN
 
-    loaded, heroes, level = _crawl_options(hero_names, scenario, difficulty, ruleset_path)
+    loaded, heroes, level = _crawl_options(hero_names, 1 if whole_campaign else scenario, difficulty,
+                                           ruleset_path)
     raw = artifact_mod.to_bytes(loaded.data)
+    if whole_campaign:
+        _simulate_campaigns(loaded, raw, heroes, level, games, seed, jobs, fmt)
     tally = simulate_crawls(loaded, raw, heroes, scenario, games, seed, jobs, level)
     team = [loaded.players[h]["name"] for h in heroes]
     report = {"heroes": team, "scenario": scenario, "difficulty": difficulty.casefold(), "seed": seed,
@@ -126,6 +132,115 @@ def crawl(hero_names: str, scenario: int, seed: int, difficulty: str, ruleset_pa
     game = Crawl(loaded, heroes, cards[seed % len(cards)], seed, level, record=True)
     narrated_crawl(game, click.echo)
     sys.exit(EXIT_CLEAN)
+
+
+@adventure.command()
+@click.option("--heroes", "hero_names", required=True,
+              help="1 to 4 heroes, comma-separated (as `dtc heroes` names them).")
+@click.option("--difficulty", default="normal", show_default=True,
+              help="A Difficulty Level card of the adventure.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--save", "save_path", type=click.Path(path_type=Path), required=True,
+              help="The campaign file to write.")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
+def new(hero_names: str, difficulty: str, seed: int, save_path: Path, ruleset_path: Path | None) -> None:
+    """Start a campaign: its heroes and Difficulty Level, written to a campaign file."""
+    from dtc.adventures.campaign import MARKER, Campaign, write
+    from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
+    from dtc.session import SessionError, check_writable
+
+    loaded, heroes, level = _crawl_options(hero_names, 1, difficulty, ruleset_path)
+    try:
+        check_writable(save_path, MARKER)
+    except SessionError as exc:
+        _usage(str(exc), EXIT_USAGE)
+    names = [loaded.players[h]["name"] for h in heroes]
+    campaign = Campaign(names, loaded.adventure["difficulties"][level]["name"], seed)
+    try:
+        write(save_path, campaign)
+    except OSError as exc:
+        _usage(f"cannot write {save_path}: {exc.strerror or exc}", 1)
+    click.echo(f"campaign of {' + '.join(names)} ({campaign.difficulty}) written to {save_path}; "
+               f"play its first session with `dtc adventure play {save_path} --auto`")
+    sys.exit(EXIT_CLEAN)
+
+
+@adventure.command(name="play")
+@click.argument("campaign_path", type=click.Path(path_type=Path))
+@click.option("--auto", is_flag=True, help="Bots play the heroes (the only way built yet).")
+@click.option("--all", "all_sessions", is_flag=True, help="Play sessions until the campaign is over.")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
+def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
+                          ruleset_path: Path | None) -> None:
+    """Play the campaign's next session (a Portal Crawl or a Boss Battle), record it on the Campaign
+    Scoring sheet and save the campaign file."""
+    from dtc.adventures.campaign import MAX_SESSIONS, CampaignError, play_session, read, write
+    from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE, _ruleset
+
+    if not auto:
+        _usage("playing the heroes at the terminal is not built yet: add --auto to let bots play them",
+               EXIT_USAGE)
+    try:
+        campaign = read(campaign_path)
+    except CampaignError as exc:
+        _usage(str(exc), EXIT_USAGE)
+    loaded = _ruleset(ruleset_path)
+    if loaded.adventure is None:
+        _usage("the ruleset has no adventure (compile content/adventures/ with it)", EXIT_USAGE)
+    if campaign.finished:
+        click.echo(_sheet(campaign))
+        _usage("the campaign is over: all 8 scenarios are won", EXIT_USAGE)
+    try:
+        while True:
+            session = play_session(loaded, campaign)
+            write(campaign_path, campaign)  # saved after every session
+            kind = "Boss Battle" if session.scenario % 2 == 0 else "Portal Crawl"
+            click.echo(f"scenario {session.scenario} ({kind}): {'won' if session.won else 'lost'}, "
+                       f"Session Score {session.score}, {session.turns} turns")
+            if not all_sessions or campaign.finished or len(campaign.sessions) >= MAX_SESSIONS:
+                break
+    except CampaignError as exc:
+        _usage(str(exc), EXIT_USAGE)
+    except OSError as exc:
+        _usage(f"cannot write {campaign_path}: {exc.strerror or exc}", 1)
+    click.echo(_sheet(campaign))
+    sys.exit(EXIT_CLEAN)
+
+
+def _simulate_campaigns(loaded, raw: bytes, heroes: list[int], level: int, games: int, seed: int, jobs: int,
+                        fmt: str) -> None:
+    from dtc.adventures.campaign import simulate_campaigns
+    from dtc.adventures.crawl import scenario_cards
+    from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
+
+    missing = [s for s in range(1, 9) if not scenario_cards(loaded, s)]
+    if missing:
+        _usage(f"--campaign: scenario {missing[0]} has no "
+               f"{'Boss' if missing[0] % 2 == 0 else 'Portal Crawl card'} in this ruleset", EXIT_USAGE)
+    names = [loaded.players[h]["name"] for h in heroes]
+    difficulty = loaded.adventure["difficulties"][level]["name"]
+    report = {"heroes": names, "difficulty": difficulty, "seed": seed,
+              **simulate_campaigns(loaded, raw, names, difficulty, games, seed, jobs)}
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(f"{' + '.join(names)}: {games} bot campaigns ({difficulty}), seed {seed}")
+        click.echo(f"  Campaign Score {report['mean_score']:.1f} on average (min {report['min']}, 10% "
+                   f"{report['p10']}, median {report['median']}, 90% {report['p90']}, max {report['max']}); "
+                   f"{report['mean_sessions']:.1f} sessions; {report['finished_rate']:.0%} ended")
+    sys.exit(EXIT_CLEAN)
+
+
+def _sheet(campaign) -> str:
+    """The Campaign Scoring sheet: a row per session, then the Campaign Score."""
+    lines = [f"Campaign Scoring sheet: {' + '.join(campaign.heroes)} ({campaign.difficulty})",
+             "  session  scenario  result  Session Score  Starting Salves next"]
+    for k, s in enumerate(campaign.sessions, 1):
+        lines.append(f"  {k:7}  {s.scenario:8}  {'win' if s.won else 'loss':6}  {s.score:13}  "
+                     f"{s.starting_salves_next:20}")
+    state = "over" if campaign.finished else f"next: scenario {campaign.scenario}"
+    lines.append(f"  Campaign Score {campaign.score} ({state})")
+    return "\n".join(lines)
 
 
 def _crawl_options(hero_names: str, scenario: int, difficulty: str, ruleset_path: Path | None):
