@@ -107,12 +107,15 @@ def test_campaign_files_are_checked_and_never_written_over_other_files(tmp_path)
     assert out.exit_code == 2 and "missing or of the wrong kind" in out.output
 
 
-def test_playing_at_the_terminal_is_refused_until_it_is_built(tmp_path):
+def test_input_ending_at_the_terminal_leaves_the_session_unrecorded(tmp_path):
+    """End of input at a prompt is leaving (as `q` is): the campaign file keeps the last session."""
     path = tmp_path / "camp.json"
     runner = CliRunner()
     runner.invoke(cli, ["adventure", "new", "--heroes", "druid", "--save", str(path)])
-    out = runner.invoke(cli, ["adventure", "play", str(path)])
-    assert out.exit_code == 2 and "not built yet" in out.output
+    before = path.read_text()
+    out = runner.invoke(cli, ["adventure", "play", str(path)], input="")
+    assert out.exit_code == 0 and "left the session" in out.output and "Traceback" not in out.output
+    assert path.read_text() == before
 
 
 def test_simulated_campaigns_are_the_same_for_any_jobs():

@@ -53,7 +53,7 @@ class BossBattle(KingsHandRules, Game):
     """Heroes (seats 0..n-1, one side sharing one Health dial) against the Boss (seat n)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], boss: int, seed: int, salves: list[int],
-                 record: bool = True, ruleset: str | None = None):
+                 record: bool = True, ruleset: str | None = None, humans: dict[int, Any] | None = None):
         info = artifact.players[boss].get("boss")
         if info is None:
             raise ValueError(f"{artifact.players[boss]['name']} is not a Boss")
@@ -74,6 +74,7 @@ class BossBattle(KingsHandRules, Game):
         cards = artifact.players[boss]["cards"]
         self.boss_actions = {cards[a["card"]]["name"]: a for a in info["actions"]}  # by card name
         self.salves = list(salves)
+        self.humans = humans or {}  # the heroes played at the terminal, by seat
         self.salves_used = 0
         self.hero_turn = 0  # the hero whose turn it is: the Boss Step's active player and target
         self.drawn: Card | None = None  # the Action card drawn in the Boss's last Income Phase
@@ -155,6 +156,14 @@ class BossBattle(KingsHandRules, Game):
         """The bot spends her Salves on the shared dial when it is at a third of its start or less
         ("Salves may not be spent to revive fallen teammates in a Boss Battle")."""
         dial = self.seats[k]
+        if k in self.humans:
+            from dtc.adventures.view import ask_salves
+
+            for _ in range(ask_salves(self.humans[k], "the team", dial.health, self.salves[k], SALVE_HEAL)):
+                self.salves[k] -= 1
+                self.salves_used += 1
+                self.set_health(k, min(dial.health + SALVE_HEAL, dial.start_health + self.rules.heal_cap))
+            return
         while self.salves[k] > 0 and dial.health <= dial.start_health // 3:
             self.salves[k] -= 1
             self.salves_used += 1
@@ -260,7 +269,7 @@ def bosses_of(artifact: Artifact, scenario: int) -> list[int]:
 
 
 def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: int, difficulty: int = 0,
-                       salves: int | None = None):
+                       salves: int | None = None, humans: dict[int, Any] | None = None):
     """A Boss Battle scenario by bots, as a CrawlResult: the Starting Salves of the adventure's hero
     setup, the Session Score of "Recording a Win" (B. Remaining Salves, G. Scenario Score; no Boss
     Loot is built, so E is 0) or -10."""
@@ -269,17 +278,19 @@ def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: i
     data = artifact.adventure
     row = next(r for r in data["hero_setup"] if r["heroes"] == len(heroes))
     _, result = boss_battle(artifact, heroes, boss, seed,
-                            split_salves(row["salves"] if salves is None else salves, len(heroes)))
+                            split_salves(row["salves"] if salves is None else salves, len(heroes)),
+                            humans=humans)
     score = (result.salves_left + data["difficulties"][difficulty]["scenario_score"]) if result.won else -10
     return CrawlResult(result.won, "boss" if result.won else result.reason, result.turns, result.salves_used,
                        result.salves_left, 0, False, 0, score)
 
 
 def boss_battle(artifact: Artifact, heroes: list[int], boss: int, seed: int, salves: list[int],
-                record: bool = False) -> tuple[BossBattle, BossResult]:
-    """One Boss Battle played by bots."""
-    game = BossBattle(artifact, heroes, boss, seed, salves, record=record)
-    agents = [HeroBot(seed + k) for k in range(len(heroes))] + [BossBot(seed + 99)]
+                record: bool = False, humans: dict[int, Any] | None = None) -> tuple[BossBattle, BossResult]:
+    """One Boss Battle, the heroes not in `humans` (by seat) played by bots."""
+    humans = humans or {}
+    game = BossBattle(artifact, heroes, boss, seed, salves, record=record, humans=humans)
+    agents = [humans.get(k, HeroBot(seed + k)) for k in range(len(heroes))] + [BossBot(seed + 99)]
     result = play(game, agents)
     won = result.winner is not None and result.winner < len(heroes)
     return game, BossResult(won, result.reason, result.turns, game.salves_used, sum(game.salves),

@@ -118,8 +118,10 @@ def hero_indices(artifact: Artifact, campaign: Campaign) -> list[int]:
     return out
 
 
-def play_session(artifact: Artifact, campaign: Campaign) -> Session:
-    """Play the next scenario with bots and record it ("Record Win / Loss", "Advance or Repeat")."""
+def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] | None = None,
+                 echo=None) -> Session:
+    """Play the next scenario and record it ("Record Win / Loss", "Advance or Repeat"): the heroes in
+    `humans` (by seat) at the terminal, the others by bots; `echo` tells a crawl turn by turn."""
     from dtc.adventures.boss import play_boss_scenario
     from dtc.adventures.crawl import Crawl, scenario_cards
     from dtc.dicethrone.simulate import game_seed
@@ -137,9 +139,16 @@ def play_session(artifact: Artifact, campaign: Campaign) -> Session:
     card = cards[s % len(cards)]
     salves = campaign.starting_salves
     if campaign.scenario % 2 == 0:  # a Boss Battle
-        result = play_boss_scenario(artifact, heroes, card, s, difficulty, salves)
+        result = play_boss_scenario(artifact, heroes, card, s, difficulty, salves, humans)
     else:
-        result = Crawl(artifact, heroes, card, s, difficulty, salves=salves).play()
+        crawl = Crawl(artifact, heroes, card, s, difficulty, salves=salves, humans=humans,
+                      record=echo is not None)
+        if echo is not None:
+            from dtc.adventures.view import narrated_crawl
+
+            result = narrated_crawl(crawl, echo)
+        else:
+            result = crawl.play()
     if salves is None:  # session one: the Hero Setup's Starting Salves
         salves = next(r for r in artifact.adventure["hero_setup"] if r["heroes"] == len(heroes))["salves"]
     began = salves

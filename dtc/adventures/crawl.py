@@ -68,7 +68,8 @@ class Crawl:
     """One Portal Crawl, played by bots: `heroes` index `artifact.players` (heroes, not minions)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], scenario: int, seed: int,
-                 difficulty: int = 0, record: bool = False, salves: int | None = None):
+                 difficulty: int = 0, record: bool = False, salves: int | None = None,
+                 humans: dict[int, Any] | None = None):
         data = artifact.adventure
         if data is None:
             raise ValueError("the ruleset has no adventure: compile content/adventures/ with it")
@@ -79,6 +80,8 @@ class Crawl:
             raise ValueError(f"the adventure's hero setup has no row for {len(heroes)} heroes")
         self.a = artifact
         self.data = data
+        # the heroes played at the terminal (`dtc.agents.human.Human`, by crawl seat); bots play the rest
+        self.humans = humans or {}
         self.card = data["scenarios"][scenario]
         self.heroes = heroes
         self.rng = random.Random(seed)
@@ -145,7 +148,8 @@ class Crawl:
         any_minion = self.a.indices_of("minion")[0]
         home = MinionBattle(self.a, hero, any_minion, self.rng.getrandbits(63), self.start_health,
                             record=False)
-        drive(home, [HeroBot(self.rng.getrandbits(32)), MinionBot(0)], home.setup())
+        bot = HeroBot(self.rng.getrandbits(32))
+        drive(home, [self.humans.get(seat, bot), MinionBot(0)], home.setup())
         self.homes.append(home)
         return home.seats[HERO]
 
@@ -211,10 +215,14 @@ class Crawl:
 
     def choose_move(self, k: int) -> tuple[int, int] | None:
         """The bot's move: the nearest unexplored tile (the Boss Portal first when it is open, then
-        tiles with a Portal Shard), else the nearest ongoing battle."""
+        tiles with a Portal Shard), else the nearest ongoing battle. A hero at the terminal chooses."""
         options = self.destinations(k)
         if not options:
             return None
+        if k in self.humans:
+            from dtc.adventures.view import ask_move
+
+            return ask_move(self, k, sorted(options), self.humans[k])
         distance = self._distances(self.positions[k])
 
         def rank(place):
@@ -334,7 +342,8 @@ class Crawl:
         engagement = self.engaged[k]
         battle = engagement.battles[k]
         order = (MINION, HERO) if battle.first_strike else (HERO, MINION)
-        agents = [HeroBot(self.rng.getrandbits(32)), MinionBot(self.rng.getrandbits(32))]
+        bot = HeroBot(self.rng.getrandbits(32))  # drawn for a human too: the same crawl either way
+        agents = [self.humans.get(k, bot), MinionBot(self.rng.getrandbits(32))]
         battle.pass_hints = [getattr(agent, "passes", None) for agent in agents]
         for seat in order:
             battle.active = seat
@@ -387,6 +396,16 @@ class Crawl:
         player = self.players[k]
         keep = 1 if len(self.heroes) > 1 else 0
         heal = self.card["salve_heal"]
+        if k in self.humans:
+            from dtc.adventures.view import ask_salves
+
+            asked = ask_salves(self.humans[k], player.table.name, player.health, self.salves[k], heal)
+            for _ in range(asked):
+                self.salves[k] -= 1
+                self.salves_used += 1
+                self.heal(player, heal)
+                self.event("spend_salve", player=k, health=player.health)
+            return
         while self.salves[k] > keep and player.health <= self.start_health // 2:
             self.salves[k] -= 1
             self.salves_used += 1

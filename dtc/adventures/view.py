@@ -94,8 +94,8 @@ def narrate(event: dict, game: Crawl) -> str | None:
     return None
 
 
-def narrated_crawl(game: Crawl, echo) -> None:
-    """Play `game` to its end with bots, telling each turn and drawing the map after it."""
+def narrated_crawl(game: Crawl, echo):
+    """Play `game` to its end, telling each turn and drawing the map after it; its result."""
     echo(f"Portal Crawl: {game.card['name']}  ({LEGEND})")
     echo(draw_map(game))
     told = len(game.events)
@@ -110,4 +110,45 @@ def narrated_crawl(game: Crawl, echo) -> None:
         told = len(game.events)
         echo(draw_map(game))
 
-    game.play(after_turn)
+    return game.play(after_turn)
+
+
+# ------------------------------------------------------------------ at the terminal
+
+def describe(game: Crawl, place: tuple[int, int]) -> str:
+    """A destination in players' words."""
+    tile = game.tiles[place]
+    where = f"row {place[0]}, column {place[1]}"
+    if tile.explored:
+        engagement = next(e for e in game.engagements if e.place == place)
+        name = game.a.players[engagement.minion]["name"]
+        return f"{where}: join the battle with {name} ({engagement.foe.player.health} Health)"
+    if tile.mark == "P":
+        return f"{where}: the Boss Portal"
+    items = [what for what, there in (("a Portal Shard", tile.shard), ("a Loot Chest", tile.chest),
+                                      ("a Salve", tile.salves)) if there]
+    return f"{where}: a face-down level {tile.mark} tile" + (f" ({', '.join(items)})" if items else "")
+
+
+def ask_move(game: Crawl, k: int, options: list[tuple[int, int]], human) -> tuple[int, int]:
+    """"2. Move": the hero at the terminal picks her destination (she must move)."""
+    human.say("")
+    human.say(draw_map(game))
+    human.say(f"{'ABCD'[k]} {game.players[k].table.name}, move to:")
+    for i, place in enumerate(options, 1):
+        human.say(f"  {i}) {describe(game, place)}")
+    n = len(options)
+    pick = human.ask(f"move where? (1-{n}) > ",
+                     lambda t: int(t) if t.isdigit() and 1 <= int(t) <= n else None,
+                     f"type a number from 1 to {n} (you must move when you are not engaged)")
+    return options[pick - 1]
+
+
+def ask_salves(human, name: str, health: int, salves: int, heal: int) -> int:
+    """"1. Spend Salves": how many the hero at the terminal spends on herself now."""
+    if salves <= 0:
+        return 0
+    return human.ask(f"{name}: {health} Health, {salves} Salve(s); spend how many (Heal {heal} each)? "
+                     f"(0-{salves}, Enter: none) > ",
+                     lambda t: 0 if t == "" else (int(t) if t.isdigit() and int(t) <= salves else None),
+                     f"type a number from 0 to {salves}, or press Enter")

@@ -167,7 +167,8 @@ def new(hero_names: str, difficulty: str, seed: int, save_path: Path, ruleset_pa
 
 @adventure.command(name="play")
 @click.argument("campaign_path", type=click.Path(path_type=Path))
-@click.option("--auto", is_flag=True, help="Bots play the heroes (the only way built yet).")
+@click.option("--auto", is_flag=True,
+              help="Bots play every hero (without it, you play them all at the terminal).")
 @click.option("--all", "all_sessions", is_flag=True, help="Play sessions until the campaign is over.")
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
 def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
@@ -175,11 +176,10 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
     """Play the campaign's next session (a Portal Crawl or a Boss Battle), record it on the Campaign
     Scoring sheet and save the campaign file."""
     from dtc.adventures.campaign import MAX_SESSIONS, CampaignError, play_session, read, write
+    from dtc.agents.human import Human
     from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE, _ruleset
+    from dtc.session import Quit
 
-    if not auto:
-        _usage("playing the heroes at the terminal is not built yet: add --auto to let bots play them",
-               EXIT_USAGE)
     try:
         campaign = read(campaign_path)
     except CampaignError as exc:
@@ -190,9 +190,11 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
     if campaign.finished:
         click.echo(_sheet(campaign))
         _usage("the campaign is over: all 8 scenarios are won", EXIT_USAGE)
+    humans = None if auto else {k: Human() for k in range(len(campaign.heroes))}
+    echo = None if auto else click.echo
     try:
         while True:
-            session = play_session(loaded, campaign)
+            session = play_session(loaded, campaign, humans, echo)
             write(campaign_path, campaign)  # saved after every session
             kind = "Boss Battle" if session.scenario % 2 == 0 else "Portal Crawl"
             click.echo(f"scenario {session.scenario} ({kind}): {'won' if session.won else 'lost'}, "
@@ -203,6 +205,10 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
         _usage(str(exc), EXIT_USAGE)
     except OSError as exc:
         _usage(f"cannot write {campaign_path}: {exc.strerror or exc}", 1)
+    except Quit as left:  # the session in play is not recorded: the file holds the last one finished
+        click.echo(f"\nleft the session; {campaign_path} holds the campaign as it was before it "
+                   f"(play it again with `dtc adventure play {campaign_path}`)")
+        sys.exit(130 if left.interrupted else EXIT_CLEAN)
     click.echo(_sheet(campaign))
     sys.exit(EXIT_CLEAN)
 

@@ -1,0 +1,77 @@
+"""Dice Throne Adventures at the terminal: a campaign session played through a pseudo-terminal,
+left with Ctrl-C (the campaign file unchanged) and played again to its end (issue "Dice Throne
+Adventures", Tests: "an interactive session through a pseudo-terminal with a save and a resume")."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pexpect
+from test_play import PROMPTS, spawn
+
+CRAWL_PROMPTS = [
+    (r"move where\? \(1-(\d+)\) > ", lambda m: "1"),
+    (r"spend how many \(Heal \d+ each\)\? \(0-\d+, Enter: none\) > ", lambda m: ""),
+]
+SESSION = r"scenario 1 \(Portal Crawl\): (won|lost), Session Score (-?\d+)"
+
+
+def answer(child, until: str, limit: int = 3000, stop_after: int | None = None) -> int:
+    prompts = CRAWL_PROMPTS + PROMPTS
+    patterns = [p for p, _ in prompts] + [until]
+    given = 0
+    while given < limit and (stop_after is None or given < stop_after):
+        index = child.expect(patterns, timeout=30)
+        if index == len(prompts):
+            return given
+        child.sendline(prompts[index][1](child.match))
+        given += 1
+    return given
+
+
+def test_a_session_at_the_terminal_is_left_and_played_again(tmp_path):
+    path = tmp_path / "camp.json"
+    made = spawn("adventure", "new", "--heroes", "druid,sun_elf", "--seed", "5", "--save", path)
+    made.expect(pexpect.EOF)
+    made.close()
+    assert made.exitstatus == 0
+    before = path.read_text()
+
+    child = spawn("adventure", "play", path)
+    child.expect(r"Portal Crawl: ")
+    child.expect(r"\[S AB\]")  # both standees on the Crimson Sands
+    answer(child, "never", stop_after=6)
+    child.kill(signal.SIGINT)
+    child.expect("left the session")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT
+    assert path.read_text() == before  # the session in play is not recorded
+
+    child = spawn("adventure", "play", path)
+    answer(child, SESSION)
+    result = child.match.group(1).decode()
+    child.expect(r"Campaign Score (-?\d+)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(path.read_text())
+    assert len(saved["sessions"]) == 1 and saved["sessions"][0]["won"] == (result == "won")
+    assert saved["scenario"] == (2 if result == "won" else 1)
+
+
+def test_nonsense_at_the_move_prompt_is_answered_with_a_hint(tmp_path):
+    path = tmp_path / "camp.json"
+    made = spawn("adventure", "new", "--heroes", "druid", "--seed", "2", "--save", path)
+    made.expect(pexpect.EOF)
+    child = spawn("adventure", "play", path)
+    child.expect(r"spend how many[^>]*> ")
+    child.sendline("")
+    child.expect(r"move where\? \(1-\d+\) > ")
+    child.sendline("banana")
+    child.expect("type a number from 1 to")
+    child.expect(r"move where\? \(1-\d+\) > ")
+    child.sendline("q")
+    child.expect("left the session")
+    child.expect(pexpect.EOF)
