@@ -331,6 +331,18 @@ class Checker:
                 self.add(error("C038", f"hero setup for {row['heroes']} heroes is given twice",
                                doc.span(("hero_setup", i, "heroes")), "give each team size once"))
             seen.add(row["heroes"])
+        dice = {d.name.casefold(): d for ss in self.content.status_sets for d in ss.dice}
+        die = dice.get(data["loot_die"].casefold())
+        if die is None:
+            known = ", ".join(d.name for d in dice.values()) or "none"
+            self.add(error("C024", f"unknown die `{data['loot_die']}` for the Loot die; the status sets' "
+                           f"dice: {known}", doc.span(("loot_die",)),
+                           "name a die of a status set, and lint the file that defines it with this one"))
+        elif sorted(die.faces) != list(range(1, max(die.faces) + 1)):
+            self.add(error("C038", f"the Loot die `{die.name}` must have faces 1 to its highest",
+                           doc.span(("loot_die",)), "give the die the faces 1, 2, 3, ..."))
+        else:
+            self.check_loot_table(doc, data["loot_table"], max(die.faces))
         environments = Counter(e["level"] for e in data["environments"])
         minions = Counter(m.minion.level for m in self.content.minions if m.minion is not None)
         for i, env in enumerate(data["environments"]):
@@ -341,6 +353,18 @@ class Checker:
                                "add minions of that level (lint their file with this one)"))
         for i, scenario in enumerate(data["scenarios"]):
             self.check_crawl_map(doc, ("scenarios", i), scenario, environments, minions)
+
+    def check_loot_table(self, doc, table: dict, faces: int) -> None:
+        """Each Chest's rows in rising order of `upto`, the last at the Loot die's highest face: every
+        roll gets one reward."""
+        for chest in ("1", "2", "3", "4"):
+            ups = [row["upto"] for row in table[chest]]
+            if ups != sorted(set(ups)) or ups[-1] != faces:
+                self.add(error("C038", f"Chest {chest}'s rows must rise to {faces}, the Loot die's "
+                               f"highest face (they give {', '.join(map(str, ups))})",
+                               doc.span(("loot_table", chest)),
+                               "give each row a higher `upto` than the one before, the last one the highest "
+                               "face"))
 
     def check_crawl_map(self, doc, path: tuple, scenario: dict, environments: Counter,
                         minions: Counter) -> None:

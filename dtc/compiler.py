@@ -150,7 +150,10 @@ class Compiler:
         if minions:
             image["minions"] = minions
         if self.content.adventures:
-            image["adventure"] = adventure_image(self.content.adventures[0].data)
+            adventure = self.content.adventures[0]
+            dice = {d.name.casefold(): d for ss in self.content.status_sets for d in ss.dice}
+            loot = dice[adventure.data["loot_die"].casefold()]
+            image["adventure"] = adventure_image(adventure.data, max(loot.faces))
         if self.content.valeria:
             from dtc.valeria.compiler import ValeriaCompiler
 
@@ -1151,15 +1154,16 @@ def card_text(data: dict) -> str:
     return " / ".join(p for p in parts if p)
 
 
-def adventure_image(data: dict) -> dict:
+def adventure_image(data: dict, loot_faces: int) -> dict:
     """Dice Throne Adventures rules as the artifact carries them: plain data, maps as rows of cells,
     each Loot Table reward as a kind and an amount (`dtc.adventures.crawl` reads it)."""
     def reward(r: dict) -> dict:
-        [(kind, amount)] = r.items()
-        return {"kind": kind, "amount": amount}
+        [(kind, amount)] = ((k, v) for k, v in r.items() if k != "upto")
+        return {"upto": r["upto"], "kind": kind, "amount": amount}
 
     return {
         "name": data["adventure"],
+        "loot_die": loot_faces,
         "hero_setup": [{k: row[k] for k in ("heroes", "health", "gold", "salves")}
                        for row in data["hero_setup"]],
         "loot_table": [[reward(r) for r in data["loot_table"][str(chest)]] for chest in (1, 2, 3, 4)],

@@ -338,11 +338,11 @@ MINION = Record(HERO.fields, {**HERO.optional, "minion": Record({
 
 _PLACE = Many(Int(0, 20), least=2, most=2)
 ADVENTURE = Record({
-    "name": Text(),
+    "name": Text(), "loot_die": Int(1, 20),
     "hero_setup": Many(Record({"heroes": Int(1, 4), "health": Int(1, 999), "gold": Int(0, 999),
                                "salves": Int(0, 10)}), least=1, most=4),
-    "loot_table": Many(Many(Record({"kind": Text(words=("gold", "health", "cp", "cards")),
-                                    "amount": Int(1, 50)}), least=6, most=6), least=4, most=4),
+    "loot_table": Many(Many(Record({"upto": Int(1, 20), "kind": Text(words=("gold", "health", "cp", "cards")),
+                                    "amount": Int(1, 50)}), least=1, most=20), least=4, most=4),
     "difficulties": Many(Record({"name": Text(), "scenario_score": Int(0, 100)}), least=1, most=10),
     "environments": Many(Record({"name": Text(), "level": Int(1, 3), "health": Int(0, 20), "gold": Int(0, 50),
                                  "minion": Maybe(Int(1, 4))}), least=1, most=200),

@@ -110,7 +110,25 @@ def test_portal_shards_salves_and_chests_are_collected_on_exploring(compiled):
     loots = [e for e in game.events if e["e"] == "loot"]
     assert [e["player"] for e in loots] == [0, 1]  # every hero rolls for a chest
     row = compiled.adventure["loot_table"][0]
-    assert all(e["reward"] == row[e["value"] - 1] for e in loots)
+    for e in loots:  # the row of the die's value: the first whose `upto` reaches it
+        assert 1 <= e["value"] <= 20
+        assert e["reward"] == next(r for r in row if e["value"] <= r["upto"])
+
+
+def test_the_loot_die_is_a_d20_of_the_ruleset(compiled):
+    """"When a King's Hand token is spent, roll a Loot die: On 1-10, ... On 11-15, ... On 16-20"
+    ("Boss vs Many Mode"): the Loot die runs 1 to 20; it is a die of the ruleset."""
+    assert compiled.adventure["loot_die"] == 20
+    loot = next(d for d in compiled.data["dice"] if d["name"] == "Loot")
+    assert sorted(int(v) for v in loot["faces"]) == list(range(1, 21))
+    game = crawl(compiled)
+    rolls = {game.loot_roll() for _ in range(400)}
+    assert rolls == set(range(1, 21))
+
+
+def test_a_loot_table_that_leaves_rolls_without_a_reward_is_refused(tmp_path):
+    errors = lint_adventure(tmp_path, lambda t: t.replace("{upto: 20, gold: 3}]", "{upto: 19, gold: 3}]", 1))
+    assert any(code == "C038" and "Chest 1's rows must rise to 20" in m for code, m in errors), errors
 
 
 def test_a_teammate_spends_a_salve_to_revive_and_no_hero_revives_herself(compiled):

@@ -73,6 +73,7 @@ class BossBattle(KingsHandRules, Game):
         self.activated = False
         cards = artifact.players[boss]["cards"]
         self.boss_actions = {cards[a["card"]]["name"]: a for a in info["actions"]}  # by card name
+        self.loot_faces = (artifact.adventure or {}).get("loot_die", 20)  # the Loot die's highest face
         self.salves = list(salves)
         self.humans = humans or {}  # the heroes played at the terminal, by seat
         self.salves_used = 0
@@ -99,7 +100,7 @@ class BossBattle(KingsHandRules, Game):
         boss.cp = self.setup_row.cp  # "start the battle with the Starting CP value shown on the card"
         rolls: list[int] = []  # the start player: the Portal Crawl's way, by the Loot die (authored)
         while not rolls or rolls.count(max(rolls)) != 1:
-            rolls = [self.rng.randint(1, 6) for _ in range(self.enemy)]
+            rolls = [self.rng.randint(1, self.loot_faces) for _ in range(self.enemy)]
         self.start_player = self.active = rolls.index(max(rolls))
         self.event("start", heroes=[p.table.name for p in self.seats], rolls=rolls,
                    start_player=self.start_player, seed=self.seed)

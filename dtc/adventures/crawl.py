@@ -115,7 +115,7 @@ class Crawl:
         # "all Heroes must roll their Loot die. The player who rolls the highest number goes first"
         rolls: list[int] = []
         while not rolls or rolls.count(max(rolls)) != 1:  # a tie for highest rolls again
-            rolls = [self.rng.randint(1, 6) for _ in heroes]
+            rolls = [self.loot_roll() for _ in heroes]
         self.active = rolls.index(max(rolls))
         self.event("start", heroes=[artifact.players[h]["name"] for h in heroes], rolls=rolls,
                    start_player=self.active, scenario=self.card["name"])
@@ -300,8 +300,8 @@ class Crawl:
         result cannot be re-rolled or changed."""
         row = self.data["loot_table"][chest - 1]
         for k, player in enumerate(self.players):
-            value = self.rng.randint(1, 6)
-            reward = row[value - 1]
+            value = self.loot_roll()
+            reward = next((r for r in row if value <= r["upto"]), row[-1])
             self.event("loot", player=k, chest=chest, value=value, reward=reward)
             if reward["kind"] == "gold":
                 self.gold += reward["amount"]
@@ -311,6 +311,10 @@ class Crawl:
                 player.cp = min(15, player.cp + reward["amount"])
             else:  # cards: "Draw the indicated number of cards from your deck"
                 self.homes[k].draw(HERO, reward["amount"])
+
+    def loot_roll(self) -> int:
+        """A roll of the Loot die (the adventure's: 1 to its highest face)."""
+        return self.rng.randint(1, self.data["loot_die"])
 
     def heal(self, player: Player, amount: int) -> None:
         player.health = min(player.health + amount, self.start_health + HEAL_ABOVE_START)
