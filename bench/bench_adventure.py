@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dtc import rulesets  # noqa: E402
+from dtc.adventures.boss import boss_battle  # noqa: E402
 from dtc.adventures.crawl import Crawl  # noqa: E402
 
 RUNS = 3
@@ -40,6 +41,23 @@ def rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
     return best, turns / n, wins / n
 
 
+def boss_rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
+    """(Boss Battles per CPU second, turns per battle, win rate) against every Boss, best of RUNS."""
+    bosses = loaded.indices_of("boss")
+    best, turns, wins, n = 0.0, 0, 0, 0
+    for _ in range(RUNS):
+        turns = wins = n = 0
+        start = time.process_time()
+        for boss in bosses:
+            for seed in range(CRAWLS):
+                _, result = boss_battle(loaded, heroes, boss, seed, [1] * len(heroes))
+                turns += result.turns
+                wins += result.won
+                n += 1
+        best = max(best, n / (time.process_time() - start))
+    return best, turns / n, wins / n
+
+
 def main() -> None:
     print(f"dtc adventure benchmark  (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
     loaded = rulesets.builtin()
@@ -50,6 +68,10 @@ def main() -> None:
         print(f"  Portal Crawl, {len(team)} hero(es) ({names}), one core: {crawls:6.1f} crawls/s  "
               f"({turns:.1f} crawl turns each, {won:.0%} won; {len(loaded.adventure['scenarios'])} cards "
               f"x {CRAWLS} crawls, best of {RUNS})")
+    for team in (heroes[:1], heroes[:2]):
+        battles, turns, won = boss_rate(loaded, team)
+        print(f"  Boss Battle, {len(team)} hero(es), one core: {battles:6.1f} battles/s  ({turns:.1f} turns "
+              f"each, {won:.0%} won; {len(loaded.indices_of('boss'))} Bosses x {CRAWLS}, best of {RUNS})")
 
 
 if __name__ == "__main__":

@@ -344,6 +344,10 @@ class _Verifier:
                 self.fail(f"minions[{i}]", "a player nobody plays has either `minion` or `boss` callouts")
             for j, action in enumerate((minion.get("boss") or {}).get("actions", [])):
                 self.index(action["card"], minion["cards"], f"minions[{i}].boss.actions[{j}].card", "card")
+        card_names = {c.get("name") for cs in d["card_sets"] for c in cs.get("cards", [])}
+        for i, loot in enumerate(d.get("loot", [])):
+            if loot["name"] not in card_names:
+                self.fail(f"loot[{i}]", f"dangling reference to card {loot['name']!r}")
         for i, card_set in enumerate(d["card_sets"]):
             card_set = self.obj(card_set, f"card_sets[{i}]")
             for j, card in enumerate(self.key(card_set, "cards", list, f"card_sets[{i}]")):

@@ -91,6 +91,7 @@ class Checker:
             self.check_minion(minion, rulesets, all_statuses)
         for adventure in self.content.adventures:
             self.check_adventure(adventure)
+        self.check_loot()
         for extra in self.content.adventures[1:]:
             self.add(error("C038", f"a second adventure (`{extra.name}`): one is played at a time",
                            extra.doc.span(("adventure",)), "lint one adventure file with the content"))
@@ -353,6 +354,26 @@ class Checker:
                                "add minions of that level (lint their file with this one)"))
         for i, scenario in enumerate(data["scenarios"]):
             self.check_crawl_map(doc, ("scenarios", i), scenario, environments, minions)
+
+    def check_loot(self) -> None:
+        """"Loot Cards": a family's levels are told apart (one card a level), and a Swap card names a
+        non-Loot card every hero's deck holds ("Loot cards featuring a Swap icon indicate it replaces
+        a non-Loot card")."""
+        levels: dict[tuple[str, int], str] = {}
+        shared = {fold(c.name) for cs in self.content.card_sets if cs.every_hero for c in cs.cards}
+        for loot in self.content.loot:
+            card = loot.card
+            key = (fold(loot.family), loot.level)
+            if key in levels:
+                self.add(error("C038", f"`{card.name}` and `{levels[key]}` are both level {loot.level} of "
+                               f"`{loot.family}`",
+                               card.doc.span(card.path + (("level",) if "level" in card.data else ("name",))),
+                               "give each level of a family one card"))
+            levels[key] = card.name
+            if loot.swaps is not None and fold(loot.swaps) not in shared:
+                self.add(error("C024", f"`{card.name}` swaps `{loot.swaps}`, which is no card of every "
+                               "hero's deck", card.doc.span(card.path + ("swaps",)),
+                               "name a card of a card set `for: every hero` (content/cards/common.yaml)"))
 
     def check_loot_table(self, doc, table: dict, faces: int) -> None:
         """Each Chest's rows in rising order of `upto`, the last at the Loot die's highest face: every

@@ -149,6 +149,9 @@ class Compiler:
         }
         if minions:
             image["minions"] = minions
+        if self.content.loot:  # the Loot cards' own facts; the cards themselves are in `card_sets`
+            image["loot"] = [{"name": x.card.name, "rarity": x.rarity, "family": x.family, "level": x.level,
+                              "swaps": x.swaps} for x in self.content.loot]
         if self.content.adventures:
             adventure = self.content.adventures[0]
             dice = {d.name.casefold(): d for ss in self.content.status_sets for d in ss.dice}

@@ -259,6 +259,17 @@ class CardSet:
 
 
 @dataclass
+class Loot:
+    """What a Loot card has beyond an Action card's shape ("Loot Cards")."""
+
+    card: Card
+    rarity: str  # common, rare, epic, legendary: its Loot deck and its price
+    family: str  # the card it is a level of (its own name for a card of no family)
+    level: int
+    swaps: str | None  # the Swap icon: the non-Loot card it replaces
+
+
+@dataclass
 class Ruleset:
     name: str
     doc: Document
@@ -303,6 +314,7 @@ class Content:
     phrasebooks: list[Phrasebook] = field(default_factory=list)
     minions: list[Hero] = field(default_factory=list)  # Dice Throne Adventures minions, in file order
     adventures: list[Adventure] = field(default_factory=list)  # Dice Throne Adventures rules as data
+    loot: list[Loot] = field(default_factory=list)  # Dice Throne Adventures Loot cards (in `card_sets` too)
     valeria: Any = None  # dtc.valeria.content.Valeria: the Kingdoms of Valeria documents
 
 
@@ -327,6 +339,13 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.phrasebooks.append(_phrasebook(doc))
         elif kind == "minion_set":
             content.minions.extend(_minion(doc, i, m) for i, m in enumerate(doc.data["minions"]))
+        elif kind == "loot_set":
+            data = doc.data
+            cards = [_card(doc, ("cards", i), {**c, "kind": "action"}, data["loot_set"])
+                     for i, c in enumerate(data["cards"])]
+            content.card_sets.append(CardSet(data["loot_set"], doc, cards, False))
+            content.loot.extend(Loot(card, c["rarity"], c.get("family", c["name"]), c.get("level", 1),
+                                     c.get("swaps")) for card, c in zip(cards, data["cards"], strict=True))
         elif kind == "boss":
             content.minions.append(_boss(doc))
         elif kind == "adventure":

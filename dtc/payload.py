@@ -437,4 +437,6 @@ PAYLOAD = Record({
     "heroes": Many(HERO),
     "card_sets": Many(Record({"name": Text(), "every_hero": Flag(), "cards": Many(CARD, most=1000)})),
     "chunks": Many(CHUNK),
-}, {"valeria": Maybe(VALERIA), "minions": Many(MINION, least=1), "adventure": ADVENTURE})
+}, {"valeria": Maybe(VALERIA), "minions": Many(MINION, least=1), "adventure": ADVENTURE,
+    "loot": Many(Record({"name": Text(), "rarity": Text(words=("common", "rare", "epic", "legendary")),
+                         "family": Text(), "level": Int(1, 3), "swaps": Maybe(Text())}), least=1, most=400)})

@@ -37,6 +37,7 @@ KINDS: dict[str, str] = {
     "minion_set": "minion.schema.json",
     "adventure": "adventure.schema.json",
     "boss": "boss.schema.json",
+    "loot_set": "loot.schema.json",
     "valeria_rules": "valeria-rules.schema.json",
     "valeria_sheet": "valeria-sheet.schema.json",
     "valeria_statues": "valeria-statues.schema.json",
@@ -52,6 +53,7 @@ SCHEMA_FILES = [
     "minion.schema.json",
     "adventure.schema.json",
     "boss.schema.json",
+    "loot.schema.json",
     "effect.schema.json",
     "valeria.schema.json",
     "valeria-rules.schema.json",
@@ -163,7 +165,7 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
               "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
-              "`phrasebook:`, `minion_set:`, `boss:`, `adventure:`, "
+              "`phrasebook:`, `minion_set:`, `boss:`, `loot_set:`, `adventure:`, "
               "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 

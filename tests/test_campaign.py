@@ -15,7 +15,7 @@ from dtc.cli.main import cli
 
 def fixed_crawl(monkeypatch, won: bool, salves_left: int, score: int):
     def play(self, after_turn=None):
-        return CrawlResult(won, "portal" if won else "defeat", 10, 1, salves_left, 20, False, 3, score)
+        return CrawlResult(won, "portal" if won else "defeat", 10, 1, salves_left, 0, False, 3, score)
     monkeypatch.setattr(Crawl, "play", play)
 
 
@@ -137,3 +137,16 @@ def test_every_bot_campaign_ends(compiled):
         assert len(camp.sessions) <= campaign_mod.MAX_SESSIONS
         assert camp.score == sum(s.score for s in camp.sessions)
         assert all(s.starting_salves_next >= 0 for s in camp.sessions)
+
+
+def test_a_won_crawls_unspent_gold_is_scored_after_the_shop(compiled, monkeypatch):
+    """"D. Unspent Gold (Portal Crawl Only): 1 Scenario Point for every 5 unspent Gold your team has
+    remaining after the Shop Phase has concluded".  """
+    from dtc.adventures import loot
+
+    def play(self, after_turn=None):
+        return CrawlResult(True, "portal", 10, 0, 1, 27, False, 3, 40)  # 40 counts 27 // 5 = 5 before
+    monkeypatch.setattr(Crawl, "play", play)
+    monkeypatch.setattr(loot, "shop", lambda *a: loot.ShopResult([[], []], 12))
+    camp = Campaign(["Druid", "Sun Elf"], "Normal", 1)
+    assert play_session(compiled, camp).score == 40 - 5 + 12 // 5

@@ -22,10 +22,12 @@ def test_builtin_documents_of_each_kind_are_valid(builtin):
     kinds = {"hero": 0, "card_set": 0, "status_set": 0, "ruleset": 0}
     for _hero in builtin.content.heroes:
         kinds["hero"] += 1
-    kinds["card_set"] = len(builtin.content.card_sets)
+    kinds["card_set"] = len(builtin.content.card_sets)  # the common cards, and the Loot cards' set
     kinds["status_set"] = len(builtin.content.status_sets)
     kinds["ruleset"] = len(builtin.content.rulesets)
-    assert kinds == {"hero": 4, "card_set": 1, "status_set": 1, "ruleset": 3}
+    assert kinds == {"hero": 4, "card_set": 2, "status_set": 1, "ruleset": 3}
+    assert len(builtin.content.minions) == 12 + 4  # the minions and the Bosses
+    assert len(builtin.content.loot) == 20 and len(builtin.content.adventures) == 1
     assert not [d for d in builtin.diagnostics if d.code.startswith("S")]
 
 

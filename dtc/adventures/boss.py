@@ -53,7 +53,8 @@ class BossBattle(KingsHandRules, Game):
     """Heroes (seats 0..n-1, one side sharing one Health dial) against the Boss (seat n)."""
 
     def __init__(self, artifact: Artifact, heroes: list[int], boss: int, seed: int, salves: list[int],
-                 record: bool = True, ruleset: str | None = None, humans: dict[int, Any] | None = None):
+                 record: bool = True, ruleset: str | None = None, humans: dict[int, Any] | None = None,
+                 decks: list | None = None):
         info = artifact.players[boss].get("boss")
         if info is None:
             raise ValueError(f"{artifact.players[boss]['name']} is not a Boss")
@@ -76,6 +77,7 @@ class BossBattle(KingsHandRules, Game):
         self.loot_faces = (artifact.adventure or {}).get("loot_die", 20)  # the Loot die's highest face
         self.salves = list(salves)
         self.humans = humans or {}  # the heroes played at the terminal, by seat
+        self.decks = decks  # a campaign's `dtc.adventures.loot.Deck` per hero
         self.salves_used = 0
         self.hero_turn = 0  # the hero whose turn it is: the Boss Step's active player and target
         self.drawn: Card | None = None  # the Action card drawn in the Boss's last Income Phase
@@ -89,6 +91,11 @@ class BossBattle(KingsHandRules, Game):
         """"Player Setup" for the heroes (gain 2 CP and draw 4); "Boss Battle Setup": the Upgrade and
         Action decks apart and shuffled, the Upgrade cards placed with the Upgrade CP."""
         boss = self.seats[self.enemy]
+        if self.decks is not None:
+            from dtc.adventures.loot import apply_deck
+
+            for p, deck in zip(self.seats[:self.enemy], self.decks, strict=True):
+                apply_deck(p, deck, 100_000 + 1_000 * p.seat)
         for p in self.seats[:self.enemy]:
             self.rng.shuffle(p.deck)
             self.draw(p.seat, self.rules.starting_hand)
@@ -270,7 +277,8 @@ def bosses_of(artifact: Artifact, scenario: int) -> list[int]:
 
 
 def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: int, difficulty: int = 0,
-                       salves: int | None = None, humans: dict[int, Any] | None = None):
+                       salves: int | None = None, humans: dict[int, Any] | None = None,
+                       decks: list | None = None):
     """A Boss Battle scenario by bots, as a CrawlResult: the Starting Salves of the adventure's hero
     setup, the Session Score of "Recording a Win" (B. Remaining Salves, G. Scenario Score; no Boss
     Loot is built, so E is 0) or -10."""
@@ -280,17 +288,18 @@ def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: i
     row = next(r for r in data["hero_setup"] if r["heroes"] == len(heroes))
     _, result = boss_battle(artifact, heroes, boss, seed,
                             split_salves(row["salves"] if salves is None else salves, len(heroes)),
-                            humans=humans)
+                            humans=humans, decks=decks)
     score = (result.salves_left + data["difficulties"][difficulty]["scenario_score"]) if result.won else -10
     return CrawlResult(result.won, "boss" if result.won else result.reason, result.turns, result.salves_used,
                        result.salves_left, 0, False, 0, score)
 
 
 def boss_battle(artifact: Artifact, heroes: list[int], boss: int, seed: int, salves: list[int],
-                record: bool = False, humans: dict[int, Any] | None = None) -> tuple[BossBattle, BossResult]:
+                record: bool = False, humans: dict[int, Any] | None = None,
+                decks: list | None = None) -> tuple[BossBattle, BossResult]:
     """One Boss Battle, the heroes not in `humans` (by seat) played by bots."""
     humans = humans or {}
-    game = BossBattle(artifact, heroes, boss, seed, salves, record=record, humans=humans)
+    game = BossBattle(artifact, heroes, boss, seed, salves, record=record, humans=humans, decks=decks)
     agents = [humans.get(k, HeroBot(seed + k)) for k in range(len(heroes))] + [BossBot(seed + 99)]
     result = play(game, agents)
     won = result.winner is not None and result.winner < len(heroes)

@@ -49,6 +49,7 @@ class Campaign:
     scenario: int = 1  # the next scenario to play
     starting_salves: int | None = None  # None: session one's, from the Hero Setup
     sessions: list[Session] = field(default_factory=list)
+    decks: list = field(default_factory=list)  # a `dtc.adventures.loot.Deck` per hero ([] before session one)
 
     @property
     def finished(self) -> bool:
@@ -62,7 +63,7 @@ class Campaign:
     def to_json(self) -> dict:
         return {"dtc": MARKER, "version": FORMAT, "heroes": self.heroes, "difficulty": self.difficulty,
                 "seed": self.seed, "scenario": self.scenario, "starting_salves": self.starting_salves,
-                "sessions": [asdict(s) for s in self.sessions]}
+                "sessions": [asdict(s) for s in self.sessions], "decks": [d.to_json() for d in self.decks]}
 
 
 def from_json(data: Any, where: str) -> Campaign:
@@ -77,11 +78,18 @@ def from_json(data: Any, where: str) -> Campaign:
         sessions = [Session(int(s["scenario"]), bool(s["won"]), int(s["score"]), int(s["salves_left"]),
                             int(s["starting_salves_next"]), int(s["turns"])) for s in data["sessions"]]
         salves = data["starting_salves"]
+        from dtc.adventures.loot import Deck
+
+        decks = [Deck([str(n) for n in d["added"]], [str(n) for n in d["removed"]])
+                 for d in data.get("decks", [])]
         campaign = Campaign(heroes, str(data["difficulty"]), int(data["seed"]), int(data["scenario"]),
-                            None if salves is None else int(salves), sessions)
+                            None if salves is None else int(salves), sessions, decks)
     except (KeyError, TypeError, ValueError) as exc:
         raise CampaignError(f"{where}: a campaign file field is missing or of the wrong kind "
                             f"({exc})") from None
+    if campaign.decks and len(campaign.decks) != len(heroes):
+        raise CampaignError(f"{where}: one deck a hero is needed ({len(heroes)} heroes, "
+                            f"{len(campaign.decks)} decks)")
     if not 1 <= len(heroes) <= 4 or not 1 <= campaign.scenario <= SCENARIOS + 1:
         raise CampaignError(f"{where}: 1 to 4 heroes and a scenario from 1 to {SCENARIOS + 1} are needed")
     if campaign.starting_salves is not None and not 0 <= campaign.starting_salves <= 99:
@@ -122,6 +130,9 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
                  echo=None) -> Session:
     """Play the next scenario and record it ("Record Win / Loss", "Advance or Repeat"): the heroes in
     `humans` (by seat) at the terminal, the others by bots; `echo` tells a crawl turn by turn."""
+    import random
+
+    from dtc.adventures import loot
     from dtc.adventures.boss import play_boss_scenario
     from dtc.adventures.crawl import Crawl, scenario_cards
     from dtc.dicethrone.simulate import game_seed
@@ -138,17 +149,33 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
     s = game_seed(campaign.seed, "campaign", len(campaign.sessions))
     card = cards[s % len(cards)]
     salves = campaign.starting_salves
+    if not campaign.decks:
+        campaign.decks = [loot.Deck() for _ in heroes]
+    rng = random.Random(s ^ 0x5EED)  # the Shop's and Boss Loot's draws
     if campaign.scenario % 2 == 0:  # a Boss Battle
-        result = play_boss_scenario(artifact, heroes, card, s, difficulty, salves, humans)
+        result = play_boss_scenario(artifact, heroes, card, s, difficulty, salves, humans, campaign.decks)
     else:
         crawl = Crawl(artifact, heroes, card, s, difficulty, salves=salves, humans=humans,
-                      record=echo is not None)
+                      record=echo is not None, decks=campaign.decks)
         if echo is not None:
             from dtc.adventures.view import narrated_crawl
 
             result = narrated_crawl(crawl, echo)
         else:
             result = crawl.play()
+    score = result.score
+    if artifact.data.get("loot") and campaign.scenario % 2 == 0:
+        # "Whether you've won or lost a Boss Battle, you will now gain Boss Loot"; "E. Unclaimed Boss
+        # Loot cards: 1 Scenario Point for each"
+        unclaimed = loot.boss_loot(artifact, heroes, campaign.decks, loot.BOSS_LOOT_CHESTS,
+                                   artifact.adventure["loot_die"], rng)
+        score += unclaimed if result.won else 0
+    elif artifact.data.get("loot"):
+        # "Shop"; "D. Unspent Gold (Portal Crawl Only): 1 Scenario Point for every 5 unspent Gold your
+        # team has remaining after the Shop Phase" (the crawl counted the Gold before it)
+        bought = loot.shop(artifact, heroes, campaign.decks, result.gold, rng)
+        if result.won:
+            score += bought.unspent // 5 - result.gold // 5
     if salves is None:  # session one: the Hero Setup's Starting Salves
         salves = next(r for r in artifact.adventure["hero_setup"] if r["heroes"] == len(heroes))["salves"]
     began = salves
@@ -156,8 +183,7 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
         following = result.salves_left
     else:  # "Add 3 to your current session's Starting Salve value"
         following = began + LOSS_SALVES
-    session = Session(campaign.scenario, result.won, result.score, result.salves_left, following,
-                      result.turns)
+    session = Session(campaign.scenario, result.won, score, result.salves_left, following, result.turns)
     campaign.sessions.append(session)
     campaign.starting_salves = following
     if result.won:  # "Advance to the next scenario"; a loss repeats it

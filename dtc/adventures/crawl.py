@@ -69,7 +69,7 @@ class Crawl:
 
     def __init__(self, artifact: Artifact, heroes: list[int], scenario: int, seed: int,
                  difficulty: int = 0, record: bool = False, salves: int | None = None,
-                 humans: dict[int, Any] | None = None):
+                 humans: dict[int, Any] | None = None, decks: list | None = None):
         data = artifact.adventure
         if data is None:
             raise ValueError("the ruleset has no adventure: compile content/adventures/ with it")
@@ -82,6 +82,7 @@ class Crawl:
         self.data = data
         # the heroes played at the terminal (`dtc.agents.human.Human`, by crawl seat); bots play the rest
         self.humans = humans or {}
+        self.decks = decks  # a campaign's `dtc.adventures.loot.Deck` per hero: Loot cards in, swaps out
         self.card = data["scenarios"][scenario]
         self.heroes = heroes
         self.rng = random.Random(seed)
@@ -148,6 +149,10 @@ class Crawl:
         any_minion = self.a.indices_of("minion")[0]
         home = MinionBattle(self.a, hero, any_minion, self.rng.getrandbits(63), self.start_health,
                             record=False)
+        if self.decks is not None:
+            from dtc.adventures.loot import apply_deck
+
+            apply_deck(home.seats[HERO], self.decks[seat], 100_000)
         bot = HeroBot(self.rng.getrandbits(32))
         drive(home, [self.humans.get(seat, bot), MinionBot(0)], home.setup())
         self.homes.append(home)

@@ -339,6 +339,7 @@ class HeroTable:
     setup: int | None
     dice: int = 5  # the dice the hero rolls (its board's `dice: count:`, as lint and the odds count them)
     minion: dict | None = None  # a Dice Throne Adventures minion's callouts (Health, CP, Roll Objective, ...)
+    loot: dict[str, CardDef] = field(default_factory=dict)  # Dice Throne Adventures Loot cards, by name
     # Results of pure functions of one ability option and a roll (whether the roll meets it, a
     # bot's re-roll plan), shared by every game with this table. Keys hold option ids: they are
     # stable because the table keeps its options, board and upgrade ones, alive.
@@ -504,6 +505,10 @@ def _hero(artifact: Artifact, index: int, data: dict) -> HeroTable:
     for card in data["cards"] + shared:
         definition = _card(artifact, card, faces, board)
         deck += [definition] * card["copies"]
+    loot_names = {x["name"] for x in artifact.data.get("loot", ())}
+    loot = {} if nobody or not loot_names else {
+        c["name"]: _card(artifact, c, faces, board) for cs in artifact.data["card_sets"] for c in cs["cards"]
+        if c["name"] in loot_names}
     return HeroTable(index, data["name"], faces, list(data["symbols"]), abilities, deck,
                      data["components"], list(data["statuses"]), data.get("setup"), data["dice"]["count"],
-                     minion=data.get("minion"))
+                     minion=data.get("minion"), loot=loot)

@@ -1,0 +1,141 @@
+"""Dice Throne Adventures Loot cards, the Shop and the Boss Loot (003_bd4cabbe7964005d.txt, "Loot
+Cards", "Upgrading Loot Cards", "Deck Size Limit", "Shop", "Boss Loot", FAQ)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from dtc import project
+from dtc.adventures import loot
+from dtc.adventures.campaign import Campaign, play_session
+from dtc.adventures.crawl import Crawl
+from dtc.adventures.loot import Deck, LootDecks
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_shop_rounds_the_gold_dial_up_for_every_hero():
+    """"Example: If the Gold dial shows 27 Gold, increase this to 30, and all Heroes have 30 Gold to
+    spend.\""""
+    assert loot.gold_per_hero(27) == 30
+    assert loot.gold_per_hero(30) == 30 and loot.gold_per_hero(0) == 0
+
+
+def test_prices_are_the_price_tag_and_a_higher_level_pays_the_difference(compiled):
+    """"Price Tag for its cost: Common 10, Rare 15, Epic 20, Legendary 25"; "If you buy a Loot card of
+    a higher level than one already in your deck ..., pay only the difference in the two card's
+    costs".  """
+    assert loot.PRICES == {"common": 10, "rare": 15, "epic": 20, "legendary": 25}
+    assert (loot.IDENTIFY, loot.SELL) == (10, 5)
+    deck = Deck()
+    assert loot.price(compiled, deck, "Mending Draught II") == 15
+    loot.add(compiled, deck, "Mending Draught II", None)
+    assert loot.price(compiled, deck, "Mending Draught III") == 20 - 15
+    loot.add(compiled, deck, "Mending Draught III", None)
+    assert deck.added == ["Mending Draught III"]  # "you must remove the lower level card from your deck"
+
+
+def test_no_lower_level_and_no_second_card_of_a_name(compiled):
+    """"You may not buy lower level versions of Loot cards already in your deck"; "You cannot have two
+    Hero Action or Equipment cards of the same name in your deck".  """
+    deck = Deck(added=["Sharpened Edge III"])
+    assert loot.placement(compiled, deck, "Sharpened Edge II") == (False, "Sharpened Edge III")
+    assert loot.placement(compiled, deck, "Sharpened Edge III")[0] is False
+
+
+def test_a_swap_card_replaces_the_non_loot_card_in_the_deck(compiled):
+    """"Loot cards featuring a Swap icon indicate it replaces a non-Loot card"; the non-Loot card "will
+    not be used in any future session during this campaign".  """
+    deck = Deck()
+    loot.add(compiled, deck, "Second Wind II", None)
+    assert deck.removed == ["Second Wind"]
+    plain = Crawl(compiled, [0], 0, 1).players[0]
+    before = [c.card.name for c in plain.deck + plain.hand]
+    swapped = Crawl(compiled, [0], 0, 1, decks=[deck]).players[0]
+    after = [c.card.name for c in swapped.deck + swapped.hand]
+    assert "Second Wind II" in after and len(after) == len(before)
+    assert after.count("Second Wind") == before.count("Second Wind") - 1  # one of its 2 copies
+
+
+def test_loot_cards_bought_are_in_the_next_sessions_deck(compiled):
+    deck = Deck(added=["Kingslayer", "Phoenix Tear"])
+    game = Crawl(compiled, [0], 0, 1, decks=[deck])
+    names = [c.card.name for c in game.players[0].deck + game.players[0].hand]
+    assert names.count("Kingslayer") == 1 and names.count("Phoenix Tear") == 1
+    assert len(names) == loot.deck_size(compiled, 0, deck)
+
+
+def test_an_empty_loot_deck_draws_from_the_next_highest_rarity(compiled):
+    """FAQ: "What happens if I run out of cards in a Loot deck? A: Draw from the next highest rarity
+    Loot deck instead.\""""
+    piles = LootDecks(compiled, [], random.Random(1))
+    commons = len(piles.piles["common"])
+    drawn = [piles.draw("common") for _ in range(commons + 1)]
+    info = loot.facts(compiled)
+    assert [info[n]["rarity"] for n in drawn[:commons]] == ["common"] * commons
+    assert info[drawn[-1]]["rarity"] == "rare"
+
+
+def test_the_deck_limit_removes_the_cheapest_loot_card(compiled, monkeypatch):
+    """"You can have a maximum of 50 cards in your deck. If you go above this amount you must remove a
+    Loot card from your deck". The built-in heroes' decks are too small for 20 Loot cards to pass 50,
+    so the limit is lowered to show the rule.  """
+    monkeypatch.setattr(loot, "DECK_LIMIT", 40)
+    names = [n for n in loot.facts(compiled) if loot.facts(compiled)[n]["swaps"] is None]
+    deck = Deck()
+    for name in names:
+        if loot.placement(compiled, deck, name)[0]:
+            loot.add(compiled, deck, name, None)
+    base = loot.deck_size(compiled, 0, Deck())
+    room = loot.DECK_LIMIT - base
+    assert len(deck.added) > room  # the test would prove nothing otherwise
+    loot.keep_under_limit(compiled, 0, deck, None)
+    assert loot.deck_size(compiled, 0, deck) == loot.DECK_LIMIT
+    assert "Kingslayer" in deck.added  # a Legendary stays, the Commons go first
+
+
+def test_the_shop_buys_what_the_gold_pays_for(compiled):
+    decks = [Deck(), Deck()]
+    result = loot.shop(compiled, [0, 3], decks, 27, random.Random(4))
+    info = loot.facts(compiled)
+    for bought, deck in zip(result.bought, decks, strict=True):
+        assert sum(loot.PRICES[info[n]["rarity"]] for n in bought) <= 30
+        assert set(bought) <= set(deck.added)
+    assert result.unspent == 60 - sum(loot.PRICES[info[n]["rarity"]] for b in result.bought for n in b)
+
+
+def test_boss_loot_adds_cards_or_counts_them_unclaimed(compiled):
+    """"Boss Loot": each player rolls the Loot die and takes the top card of the Loot deck the Boss
+    Loot table names, adding it or discarding it for 1 Scenario Point.  """
+    decks = [Deck(), Deck()]
+    unclaimed = loot.boss_loot(compiled, [0, 3], decks, 2, 20, random.Random(2))
+    assert unclaimed >= 0 and sum(len(d.added) for d in decks) + unclaimed <= 4
+    assert sum(len(d.added) for d in decks) >= 1
+
+
+def test_a_campaign_carries_its_decks_from_session_to_session(compiled):
+    camp = Campaign(["Druid", "Sun Elf"], "Normal", 3)
+    play_session(compiled, camp)  # a Portal Crawl, then the Shop
+    assert len(camp.decks) == 2 and any(d.added for d in camp.decks)
+    again = Campaign(["Druid", "Sun Elf"], "Normal", 3)
+    play_session(compiled, again)
+    assert [d.to_json() for d in again.decks] == [d.to_json() for d in camp.decks]  # seeded
+    from dtc.adventures.campaign import from_json
+
+    assert [d.to_json() for d in from_json(camp.to_json(), "x").decks] == [d.to_json() for d in camp.decks]
+
+
+def test_loot_lint_names_a_doubled_level_and_an_unknown_swap(tmp_path):
+    folder = tmp_path / "c"
+    shutil.copytree(ROOT / "content", folder)
+    path = folder / "adventures" / "loot.yaml"
+    text = path.read_text()
+    text = text.replace("family: Sharpened Edge, level: 3", "family: Sharpened Edge, level: 2", 1)
+    text = text.replace("swaps: Focus,", "swaps: Focuss,", 1)
+    path.write_text(text)
+    errors = [(d.code, d.message) for d in project.run([folder]).errors]
+    said = "`Sharpened Edge III` and `Sharpened Edge II` are both level 2 of `Sharpened Edge`"
+    assert ("C038", said) in errors
+    assert any(code == "C024" and "swaps `Focuss`" in m for code, m in errors)
