@@ -661,7 +661,7 @@ class _Verifier:
         if c.get("type") is not None:
             self.index(c["type"], self.data["card_types"], where, "card type")
         if c.get("ability") is not None:
-            if hero is None:
+            if hero is None and c["kind"] != "equipment":
                 self.fail(where, "an upgrade outside a hero")
             self.ability(self.obj(c["ability"], where), where, hero)
         if hero is not None and c["kind"] == "upgrade":

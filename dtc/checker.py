@@ -878,6 +878,9 @@ class Checker:
     def check_card(self, card: Card, scope: Scope, hero: Hero | None) -> None:
         if card.kind == "upgrade":
             self.check_upgrade(card, scope, hero)
+        if card.kind == "equipment":  # "All effects of the card are active at all times"
+            for site in card.ability.effects:
+                self.check_site(site, scope, Context("passive"))
         if card.kind == "unique" and "symbol" in card.data and scope.symbols:
             symbol = card.data["symbol"]
             if fold(symbol) not in scope.symbols:

@@ -296,7 +296,10 @@ class Compiler:
             out["type"] = self.card_types.index(d["type"])
             out["symbol"] = self.symbols.index(d["symbol"]) if "symbol" in d else None
         out["chunk"] = self.effect_chunk(card.effect, scope) if card.effect else None
-        if card.ability is not None and hero is not None:
+        if card.kind == "equipment":  # a passive ability's effects, in force while it is in play
+            effects = [self.triggered(s, scope) for s in card.ability.effects]
+            out["ability"] = {"kind": "passive", "effects": effects}
+        elif card.ability is not None and hero is not None:
             target = next(a for a in hero.abilities if fold(a.name) == fold(d["upgrades"]))
             out["upgrades"] = target.name  # as the board prints it: the engine matches names exactly
             if target.kind == "defensive":
@@ -1143,6 +1146,8 @@ def card_text(data: dict) -> str:
     upgraded ability needs and does (`<requirement>: <effect>`, each tier or variant)."""
     if isinstance(data.get("effect"), str):
         return " ".join(data["effect"].split())
+    if data.get("equipment") and isinstance(data.get("effects"), list):  # in play: its effects act
+        return "Equipment: " + " / ".join(" ".join(str(e).split()) for e in data["effects"])
     ability = data.get("ability")
     if not isinstance(ability, dict):
         return ""

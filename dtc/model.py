@@ -341,8 +341,8 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.minions.extend(_minion(doc, i, m) for i, m in enumerate(doc.data["minions"]))
         elif kind == "loot_set":
             data = doc.data
-            cards = [_card(doc, ("cards", i), {**c, "kind": "action"}, data["loot_set"])
-                     for i, c in enumerate(data["cards"])]
+            cards = [_card(doc, ("cards", i), {**c, "kind": "equipment" if c.get("equipment") else "action"},
+                           data["loot_set"]) for i, c in enumerate(data["cards"])]
             content.card_sets.append(CardSet(data["loot_set"], doc, cards, False))
             content.loot.extend(Loot(card, c["rarity"], c.get("family", c["name"]), c.get("level", 1),
                                      c.get("swaps")) for card, c in zip(cards, data["cards"], strict=True))
@@ -572,6 +572,11 @@ def _card(doc, path, data, owner_name) -> Card:
     allow = data.get("allow", {})
     if "effect" in data:
         card.effect = _site(doc, path + ("effect",), owner, "card", allow)
+    if data["kind"] == "equipment":  # its effects are a passive ability's while it is in play
+        ability = Ability(data["name"], "passive", doc, path, allow=dict(allow))
+        for i, _ in enumerate(data["effects"]):
+            ability.effects.append(_site(doc, path + ("effects", i), owner, "passive", allow))
+        card.ability = ability
     if data["kind"] == "upgrade" and "ability" in data:
         ability = Ability(data.get("upgrades", "?"), "upgrade", doc, path + ("ability",),
                           allow=dict(allow))

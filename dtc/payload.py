@@ -284,6 +284,9 @@ CARD = Tagged("kind", {
     "upgrade": Record({**_CARD, "kind": Text(), "upgrades": Text()},
                       {**_CARD_OPTIONAL, "ability": UPGRADED_ABILITY}),
     "unique": Record({**_CARD, "kind": Text(), "type": REF, "symbol": Maybe(REF)}, _CARD_OPTIONAL),
+    "equipment": Record({**_CARD, "kind": Text(), "ability": Record({"kind": Text(words=("passive",)),
+                                                                      "effects": Many(TRIGGERED, least=1)})},
+                        _CARD_OPTIONAL),
 })
 
 _PLACE = {"side": Maybe(REF), "at": Maybe(REF), "attack_modifier": Flag()}

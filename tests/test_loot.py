@@ -139,3 +139,62 @@ def test_loot_lint_names_a_doubled_level_and_an_unknown_swap(tmp_path):
     said = "`Sharpened Edge III` and `Sharpened Edge II` are both level 2 of `Sharpened Edge`"
     assert ("C038", said) in errors
     assert any(code == "C024" and "swaps `Focuss`" in m for code, m in errors)
+
+
+def equip_game(compiled, name: str):
+    """A Minion Battle whose hero holds the Equipment card `name` in hand with CP to play it."""
+    from dtc.adventures.battle import MinionBattle
+
+    minion = compiled.indices_of("minion")[0]
+    game = MinionBattle(compiled, 0, minion, 3, record=True)
+    p = game.seats[0]
+    table = p.table
+    from dtc.dicethrone.state import Card
+
+    p.hand = [Card(90_000, table.loot[name])]
+    p.cp = 5
+    game.active = 0
+    game.phase = "Main Phase (1)"
+    return game, p
+
+
+def test_an_equipment_card_stays_in_play_and_its_effects_act(compiled):
+    """"Equipment Cards": "Pay its required CP and place it face-up next to your Hero board. All
+    effects of the card are active at all times and the card remains in play for the duration of the
+    scenario.\""""
+    from dtc.agents.base import drive
+
+    game, p = equip_game(compiled, "Lucky Charm")
+    equip = next(a for a in game.actions(0, "main") if a.kind == "equip")
+    assert equip.label == "equip Lucky Charm (2 CP)"
+    drive(game, [None, None], game.perform(0, equip))
+    assert p.cp == 3 and [c.card.name for c in p.equipment] == ["Lucky Charm"] and p.hand == []
+    before = p.cp
+    drive(game, [None, None], game.upkeep(0))  # "During your Upkeep Phase, gain 1 CP."
+    assert p.cp == before + 1
+
+
+def test_a_third_equipment_card_discards_the_first(compiled):
+    """"If you wish to play an Equipment card, but already have 2 in play, you must first discard one
+    (no CP is gained).\""""
+    from dtc.agents.base import drive
+    from dtc.dicethrone.state import Card
+
+    game, p = equip_game(compiled, "Lucky Charm")
+    def equip_first() -> None:
+        action = next(a for a in game.actions(0, "main") if a.kind == "equip")
+        drive(game, [None, None], game.perform(0, action))
+
+    for uid, name in ((90_001, "Troll Hide Cloak"), (90_002, "Lucky Charm")):
+        equip_first()
+        p.hand = [Card(uid, p.table.loot[name])]
+        p.cp = 5
+    equip_first()
+    assert [c.card.name for c in p.equipment] == ["Troll Hide Cloak", "Lucky Charm"]
+    assert p.cp == 5 - 2 and any(e["e"] == "unequip" for e in game.events)
+    assert sum(a.name == "Lucky Charm" for a in p.abilities) == 1
+
+
+def test_an_equipment_card_reads_as_equipment_at_the_table(compiled):
+    texts = {c["name"]: c["text"] for s in compiled.data["card_sets"] for c in s["cards"]}
+    assert texts["Lucky Charm"] == "Equipment: During your Upkeep Phase, gain 1 CP."

@@ -366,7 +366,7 @@ class HeuristicBot:
         scores = []
         for i, action in enumerate(request.actions):
             score = 0.0
-            if action.kind == "upgrade":
+            if action.kind in ("upgrade", "equip"):
                 score = 5.0 + action.value - 0.2 * action.extra
             elif action.kind == "play" and not action.idle:
                 card = p.hand[action.ref].card

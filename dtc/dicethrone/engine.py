@@ -1378,6 +1378,8 @@ class Game(GameState):
                 if cost is not None and cp >= cost:
                     out.append(Action("upgrade", leveled(c.upgrades, c.level), index, cost,
                                       3.0 + c.level))
+            elif c.kind == "equipment" and main and cp >= c.cost:
+                out.append(Action("equip", c.name, index, c.cost, 4.0))
         if p.tokens:
             for status, tokens in p.tokens.items():
                 if tokens and status in self.spendables and self.spendable_now(seat, status, window):
@@ -1575,6 +1577,8 @@ class Game(GameState):
             p.abilities = [card.card.ability if a.name == card.card.upgrades else a for a in p.abilities]
             self._trigger_index.pop(seat, None)
             self._trigger_hits.clear()
+        elif action.kind == "equip":
+            yield from self.equip(seat, action.ref)
         elif action.kind == "spend":
             told = len(self.events)
             self.spend_token(seat, action.ref, 0)
@@ -1610,6 +1614,27 @@ class Game(GameState):
                 # she used it, and nothing followed (player QA)
                 self.event("used_nothing", player=seat, effect=name)
 
+    def equip(self, seat: int, index: int) -> Generator[Request, Any, None]:
+        """Dice Throne Adventures, "Equipment Cards": "Pay its required CP and place it face-up next to
+        your Hero board. All effects of the card are active at all times"; "If you wish to play an
+        Equipment card, but already have 2 in play, you must first discard one (no CP is gained)": the
+        one in play longest."""
+        p = self.seats[seat]
+        self.plays += 1
+        card = p.hand.pop(index)
+        self.event("equip", player=seat, card=card.card.name)
+        self.change_cp(seat, -card.card.cost)
+        if len(p.equipment) >= 2:
+            old = p.equipment.pop(0)
+            p.abilities = [a for a in p.abilities if a is not old.card.ability]
+            p.discard.append(old)
+            self.event("unequip", player=seat, card=old.card.name)
+        p.equipment.append(card)
+        p.abilities = p.abilities + [card.card.ability]
+        self._trigger_index.pop(seat, None)
+        self._trigger_hits.clear()
+        yield from self.played(seat, card.card)
+
     def sell(self, seat: int, index: int) -> None:
         p = self.seats[seat]
         card = p.hand.pop(index)
@@ -1627,10 +1652,14 @@ def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:
 
 
 def _ability_triggers(artifact: Artifact) -> set[str]:
-    """The triggers of every hero's abilities' own effects (passives, upgrades)."""
+    """The triggers of every hero's abilities' own effects (passives, upgrades), and of Equipment
+    cards (Dice Throne Adventures Loot: effects in force while in play)."""
     out = set()
-    for hero in artifact.heroes:
-        for ability in hero["abilities"] + [c["ability"] for c in hero["cards"] if c.get("ability")]:
+    equipment = [c["ability"] for cs in artifact.data["card_sets"] for c in cs["cards"]
+                 if c["kind"] == "equipment"]
+    for hero in artifact.players:
+        upgrades = [c["ability"] for c in hero["cards"] if c.get("ability")]
+        for ability in hero["abilities"] + upgrades + equipment:
             out.update((e.get("trigger") or {}).get("on") for e in ability.get("effects") or ())
     return out
 

@@ -42,7 +42,7 @@ class Action:
     def label(self) -> str:
         if self.kind == "sell":
             return f"sell {self.name} (+{self.extra} CP" + (")" if self.extra else ": at the CP cap)")
-        if self.kind in ("play", "upgrade"):
+        if self.kind in ("play", "upgrade", "equip"):
             return f"{self.kind} {self.name} ({self.extra} CP)" + (" - no effect now" if self.idle else "")
         return f"{self.kind} {self.name}" + (" - no effect now" if self.idle else "")
 

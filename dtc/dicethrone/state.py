@@ -53,6 +53,7 @@ class Player:
     zones: dict[int, list[Card]] = field(default_factory=dict)
     upgrades: dict[str, Card] = field(default_factory=dict)
     covered: list[Card] = field(default_factory=list)  # upgrades with a higher level played over them
+    equipment: list[Card] = field(default_factory=list)  # Dice Throne Adventures Equipment cards in play
     # action cards being played: "perform the described action and then place the card onto your
     # Discard Pile" ("To Play an Action Card"), so a draw it makes cannot reshuffle it back in
     resolving: list[Card] = field(default_factory=list)

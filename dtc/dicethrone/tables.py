@@ -452,7 +452,10 @@ def _dice_alteration(artifact: Artifact, chunk: int | None) -> tuple | None:
 
 def _card(artifact: Artifact, data: dict, faces: dict[int, int], board: dict[str, AbilityDef]) -> CardDef:
     ability = None
-    if data.get("ability") is not None:
+    if data["kind"] == "equipment":  # "All effects of the card are active at all times" once in play
+        ability = _ability(artifact, dict(data["ability"], name=data["name"], options=[], shared=None),
+                           faces, 1)
+    elif data.get("ability") is not None:
         target = board.get(data["upgrades"])
         upgraded = dict(data["ability"], name=data["upgrades"])
         upgraded.setdefault("kind", target.kind if target else "offensive")
