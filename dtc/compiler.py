@@ -1167,6 +1167,8 @@ def adventure_image(data: dict, loot_faces: int) -> dict:
     each Loot Table reward as a kind and an amount (`dtc.adventures.crawl` reads it)."""
     def reward(r: dict) -> dict:
         [(kind, amount)] = ((k, v) for k, v in r.items() if k != "upto")
+        if kind == "loot":  # an Unidentified Loot card of a rarity: its place among the four
+            amount = ("common", "rare", "epic", "legendary").index(amount) + 1
         return {"upto": r["upto"], "kind": kind, "amount": amount}
 
     return {

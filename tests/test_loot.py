@@ -198,3 +198,26 @@ def test_a_third_equipment_card_discards_the_first(compiled):
 def test_an_equipment_card_reads_as_equipment_at_the_table(compiled):
     texts = {c["name"]: c["text"] for s in compiled.data["card_sets"] for c in s["cards"]}
     assert texts["Lucky Charm"] == "Equipment: During your Upkeep Phase, gain 1 CP."
+
+
+def test_an_unidentified_loot_card_from_a_chest_is_identified_or_sold_at_the_shop(compiled):
+    """Loot Table: "Gain Unidentified Loot Card: Take the top card from the Common/Rare/Epic/Legendary
+    Loot deck. Without looking at it, tuck it face-down"; Shop: "IDENTIFY: Spend 10 Gold to Identify
+    an Unidentified Loot card. The identified Loot card is instantly added to your deck"; "SELL:
+    Unidentified Loot cards ... may be sold for 5 Gold each".  """
+    row = compiled.adventure["loot_table"][3]
+    assert any(r["kind"] == "loot" for r in row)
+    game = Crawl(compiled, [0, 3], 0, 5, record=True)
+    for _ in range(6):
+        game.open_chest(4)
+    got = [e for e in game.events if e["e"] == "loot" and e["reward"]["kind"] == "loot"]
+    assert got and sum(len(u) for u in game.unidentified) == len(got)
+    held = [list(u) for u in game.unidentified]
+    decks = [Deck(), Deck()]
+    result = loot.shop(compiled, [0, 3], decks, 10, random.Random(1), held)  # 10 Gold each: one Identify
+    for k, names in enumerate(held):
+        if names:
+            assert names[0] in decks[k].added or result.bought[k]  # the first identified (or replaced)
+    rich = [Deck(), Deck()]
+    loot.shop(compiled, [0, 3], rich, 0, random.Random(1), held)  # no Gold: every card is sold
+    assert all(name not in d.added for d, names in zip(rich, held, strict=True) for name in names)

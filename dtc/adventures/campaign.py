@@ -173,7 +173,7 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
     elif artifact.data.get("loot"):
         # "Shop"; "D. Unspent Gold (Portal Crawl Only): 1 Scenario Point for every 5 unspent Gold your
         # team has remaining after the Shop Phase" (the crawl counted the Gold before it)
-        bought = loot.shop(artifact, heroes, campaign.decks, result.gold, rng)
+        bought = loot.shop(artifact, heroes, campaign.decks, result.gold, rng, result.unidentified)
         if result.won:
             score += bought.unspent // 5 - result.gold // 5
     if salves is None:  # session one: the Hero Setup's Starting Salves

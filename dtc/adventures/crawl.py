@@ -62,6 +62,7 @@ class CrawlResult:
     explored_all: bool
     minions_defeated: int
     score: int  # the Session Score ("H. Session Score"; a loss is -10)
+    unidentified: list[list[str]] = field(default_factory=list)  # Unidentified Loot cards, by hero
 
 
 class Crawl:
@@ -83,6 +84,8 @@ class Crawl:
         # the heroes played at the terminal (`dtc.agents.human.Human`, by crawl seat); bots play the rest
         self.humans = humans or {}
         self.decks = decks  # a campaign's `dtc.adventures.loot.Deck` per hero: Loot cards in, swaps out
+        self._loot_decks = None
+        self.unidentified: list[list[str]] = [[] for _ in heroes]  # Unidentified Loot cards, by hero
         self.card = data["scenarios"][scenario]
         self.heroes = heroes
         self.rng = random.Random(seed)
@@ -314,8 +317,23 @@ class Crawl:
                 self.heal(player, reward["amount"])
             elif reward["kind"] == "cp":
                 player.cp = min(15, player.cp + reward["amount"])
+            elif reward["kind"] == "loot":  # "tuck it face-down": identified or sold at the Shop
+                from dtc.adventures.loot import RARITIES
+
+                card = self.loot_decks().draw(RARITIES[reward["amount"] - 1])
+                if card is not None:
+                    self.unidentified[k].append(card)
             else:  # cards: "Draw the indicated number of cards from your deck"
                 self.homes[k].draw(HERO, reward["amount"])
+
+    def loot_decks(self):
+        """The session's Loot decks (`dtc.adventures.loot.LootDecks`), made when first drawn from."""
+        if self._loot_decks is None:
+            from dtc.adventures.loot import Deck, LootDecks
+
+            shuffle = random.Random(self.rng.getrandbits(32))
+            self._loot_decks = LootDecks(self.a, self.decks or [Deck()], shuffle)
+        return self._loot_decks
 
     def loot_roll(self) -> int:
         """A roll of the Loot die (the adventure's: 1 to its highest face)."""
@@ -438,7 +456,7 @@ class Crawl:
             score = -10
         self.event("end", won=won, reason=reason, score=score)
         return CrawlResult(won, reason, self.turn_no, self.salves_used, left, self.gold, explored_all,
-                           len(self.defeated), score)
+                           len(self.defeated), score, [list(u) for u in self.unidentified])
 
 
 # ------------------------------------------------------------------ simulation

@@ -145,20 +145,36 @@ class ShopResult:
 
 
 def shop(artifact: Artifact, heroes: list[int], decks: list[Deck], gold: int,
-         rng: random.Random) -> ShopResult:
+         rng: random.Random, unidentified: list[list[str]] | None = None) -> ShopResult:
     """"Shop": every hero gets the Gold dial rounded up to the nearest 10 ("If the Gold dial shows 27
     Gold, increase this to 30, and all Heroes have 30 Gold to spend"), is dealt Loot cards, and (a bot)
-    buys the rarest she can pay for and place, then the next; cards dealt and not bought go back."""
-    piles = LootDecks(artifact, decks, rng)
+    first Identifies her Unidentified Loot cards she can place (10 Gold; "If you Identify a Loot card
+    of a lower level than one already in your deck, place the lower level card on the bottom of its
+    Loot deck and draw a replacement") or Sells them (5 Gold), then buys the rarest dealt card she can
+    pay for and place, then the next; cards dealt and not bought go back."""
+    held = {name for u in unidentified or [] for name in u}
+    piles = LootDecks(artifact, [*decks, Deck(added=sorted(held))], rng)
     each = gold_per_hero(gold)
     bought: list[list[str]] = []
     unspent = 0
     info = facts(artifact)
-    for hero, deck in zip(heroes, decks, strict=True):
-        dealt = [name for rarity, n in SHOP_DEAL.items() for _ in range(n)
-                 if (name := piles.draw(rarity)) is not None]
+    for k, (hero, deck) in enumerate(zip(heroes, decks, strict=True)):
         purse = each
         mine = []
+        for name in (unidentified[k] if unidentified else []):
+            card, tries = name, 0
+            while card is not None and not placement(artifact, deck, card)[0] and tries < 50:
+                piles.bottom(card, info[card]["rarity"])
+                card, tries = piles.draw(info[name]["rarity"]), tries + 1
+            if card is not None and purse >= IDENTIFY and placement(artifact, deck, card)[0]:
+                purse -= IDENTIFY  # "The identified Loot card is instantly added to your deck"
+                add(artifact, deck, card, piles)
+                mine.append(card)
+            elif card is not None:
+                purse += SELL  # "may be sold for 5 Gold each. ... place it at the bottom of its Loot deck"
+                piles.bottom(card, info[card]["rarity"])
+        dealt = [name for rarity, n in SHOP_DEAL.items() for _ in range(n)
+                 if (name := piles.draw(rarity)) is not None]
         for name in sorted(dealt, key=lambda n: -RARITIES.index(info[n]["rarity"])):
             cost = price(artifact, deck, name)
             if placement(artifact, deck, name)[0] and cost <= purse:

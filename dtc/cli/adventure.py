@@ -205,10 +205,12 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
         _usage(str(exc), EXIT_USAGE)
     except OSError as exc:
         _usage(f"cannot write {campaign_path}: {exc.strerror or exc}", 1)
-    except Quit as left:  # the session in play is not recorded: the file holds the last one finished
+    except (Quit, KeyboardInterrupt) as left:  # the session in play is not recorded (Ctrl-C may come
+        # between prompts, while the bots play): the file holds the last session finished
         click.echo(f"\nleft the session; {campaign_path} holds the campaign as it was before it "
                    f"(play it again with `dtc adventure play {campaign_path}`)")
-        sys.exit(130 if left.interrupted else EXIT_CLEAN)
+        interrupted = isinstance(left, KeyboardInterrupt) or left.interrupted
+        sys.exit(130 if interrupted else EXIT_CLEAN)
     click.echo(_sheet(campaign))
     sys.exit(EXIT_CLEAN)
 
