@@ -1,6 +1,6 @@
 """Dice Throne Adventures at the terminal: a campaign session played through a pseudo-terminal,
-left with Ctrl-C (the campaign file unchanged) and played again to its end (issue "Dice Throne
-Adventures", Tests: "an interactive session through a pseudo-terminal with a save and a resume")."""
+left and gone on with from where it was (issue "Dice Throne Adventures", Tests: "an interactive
+session through a pseudo-terminal with a save and a resume")."""
 
 from __future__ import annotations
 
@@ -47,7 +47,9 @@ def test_a_session_at_the_terminal_is_left_and_played_again(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT
-    assert path.read_text() == before  # the session in play is not recorded
+    left = json.loads(path.read_text())
+    assert left["sessions"] == [] and left["in_progress"]  # the answers so far are kept
+    assert json.loads(before)["sessions"] == []
 
     child = spawn("adventure", "play", path)
     answer(child, SESSION)
@@ -59,6 +61,34 @@ def test_a_session_at_the_terminal_is_left_and_played_again(tmp_path):
     saved = json.loads(path.read_text())
     assert len(saved["sessions"]) == 1 and saved["sessions"][0]["won"] == (result == "won")
     assert saved["scenario"] == (2 if result == "won" else 1)
+
+
+def test_a_session_gone_on_with_ends_as_one_played_straight_through(tmp_path):
+    """Saved after every answer: leave a session (`q`) after some answers, go on with it, and it ends
+    exactly as the same answers given in one go."""
+    straight, parted = tmp_path / "straight.json", tmp_path / "parted.json"
+    for path in (straight, parted):
+        made = spawn("adventure", "new", "--heroes", "druid,sun_elf", "--seed", "8", "--save", path)
+        made.expect(pexpect.EOF)
+    child = spawn("adventure", "play", straight)
+    answer(child, SESSION)
+    child.expect(pexpect.EOF)
+    child = spawn("adventure", "play", parted)
+    given = answer(child, "never", stop_after=10)
+    assert given == 10
+    child.expect(r"> ")
+    child.sendline("q")
+    child.expect("keeps its (\\d+) answers so far")
+    kept = int(child.match.group(1))
+    child.expect(pexpect.EOF)
+    assert kept >= 10 and len(json.loads(parted.read_text())["in_progress"]) == kept
+    child = spawn("adventure", "play", parted)
+    child.expect(f"going on with the session left after {kept} answers")
+    answer(child, SESSION)
+    child.expect(pexpect.EOF)
+    one, two = json.loads(straight.read_text()), json.loads(parted.read_text())
+    assert one["sessions"] == two["sessions"] and one["decks"] == two["decks"]
+    assert two["in_progress"] == []
 
 
 def test_nonsense_at_the_move_prompt_is_answered_with_a_hint(tmp_path):

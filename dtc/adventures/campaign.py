@@ -50,6 +50,9 @@ class Campaign:
     starting_salves: int | None = None  # None: session one's, from the Hero Setup
     sessions: list[Session] = field(default_factory=list)
     decks: list = field(default_factory=list)  # a `dtc.adventures.loot.Deck` per hero ([] before session one)
+    # the answers given so far at the terminal in the session under way (saved after each one): a left
+    # session played again gives them back unasked and goes on from there
+    in_progress: list = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -63,7 +66,8 @@ class Campaign:
     def to_json(self) -> dict:
         return {"dtc": MARKER, "version": FORMAT, "heroes": self.heroes, "difficulty": self.difficulty,
                 "seed": self.seed, "scenario": self.scenario, "starting_salves": self.starting_salves,
-                "sessions": [asdict(s) for s in self.sessions], "decks": [d.to_json() for d in self.decks]}
+                "sessions": [asdict(s) for s in self.sessions], "decks": [d.to_json() for d in self.decks],
+                "in_progress": list(self.in_progress)}
 
 
 def from_json(data: Any, where: str) -> Campaign:
@@ -82,8 +86,11 @@ def from_json(data: Any, where: str) -> Campaign:
 
         decks = [Deck([str(n) for n in d["added"]], [str(n) for n in d["removed"]])
                  for d in data.get("decks", [])]
+        in_progress = data.get("in_progress", [])
+        if not isinstance(in_progress, list):
+            raise TypeError("in_progress is not a list")
         campaign = Campaign(heroes, str(data["difficulty"]), int(data["seed"]), int(data["scenario"]),
-                            None if salves is None else int(salves), sessions, decks)
+                            None if salves is None else int(salves), sessions, decks, in_progress)
     except (KeyError, TypeError, ValueError) as exc:
         raise CampaignError(f"{where}: a campaign file field is missing or of the wrong kind "
                             f"({exc})") from None
@@ -116,6 +123,40 @@ def write(path: Path, campaign: Campaign) -> None:
     artifact_mod.write(path, (json.dumps(campaign.to_json(), indent=1) + "\n").encode())
 
 
+class Recorded:
+    """A hero at the terminal whose answers are kept as she gives them (`answers`, shared by every
+    hero of the session, in the order given; `saved()` is told after each), and who gives back
+    `replay`'s answers unasked first: a session left and played again goes on where it was."""
+
+    def __init__(self, human, answers: list, replay: list, saved):
+        self.human = human
+        self.answers = answers
+        self.replay = replay
+        self.saved = saved
+        self.say = human.say
+
+    def _keep(self, value: Any) -> Any:
+        from dtc.session import plain
+
+        self.answers.append(plain(value))
+        self.saved()
+        return value
+
+    def answer(self, game, request) -> Any:
+        if self.replay:
+            return self._given(self.replay.pop(0))
+        return self._keep(self.human.answer(game, request))
+
+    def ask(self, prompt: str, parse, hint: str) -> Any:
+        if self.replay:
+            return self._given(self.replay.pop(0))
+        return self._keep(self.human.ask(prompt, parse, hint))
+
+    def _given(self, value: Any) -> Any:
+        self.answers.append(value)
+        return value
+
+
 def hero_indices(artifact: Artifact, campaign: Campaign) -> list[int]:
     out = []
     for name in campaign.heroes:
@@ -127,9 +168,11 @@ def hero_indices(artifact: Artifact, campaign: Campaign) -> list[int]:
 
 
 def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] | None = None,
-                 echo=None) -> Session:
+                 echo=None, saved=None) -> Session:
     """Play the next scenario and record it ("Record Win / Loss", "Advance or Repeat"): the heroes in
-    `humans` (by seat) at the terminal, the others by bots; `echo` tells a crawl turn by turn."""
+    `humans` (by seat) at the terminal, the others by bots; `echo` tells a crawl turn by turn. With
+    `saved`, the humans' answers are kept in `campaign.in_progress` and `saved()` is told after each
+    (the caller writes the file); the answers already there are given first, unasked."""
     import random
 
     from dtc.adventures import loot
@@ -148,6 +191,10 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
         raise CampaignError(f"scenario {campaign.scenario} has no {what} in this ruleset")
     s = game_seed(campaign.seed, "campaign", len(campaign.sessions))
     card = cards[s % len(cards)]
+    if humans and saved is not None:
+        replay, answers = list(campaign.in_progress), []
+        campaign.in_progress = answers
+        humans = {k: Recorded(h, answers, replay, saved) for k, h in humans.items()}
     salves = campaign.starting_salves
     if not campaign.decks:
         campaign.decks = [loot.Deck() for _ in heroes]
@@ -185,6 +232,7 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
         following = began + LOSS_SALVES
     session = Session(campaign.scenario, result.won, score, result.salves_left, following, result.turns)
     campaign.sessions.append(session)
+    campaign.in_progress = []
     campaign.starting_salves = following
     if result.won:  # "Advance to the next scenario"; a loss repeats it
         campaign.scenario += 1

@@ -192,9 +192,13 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
         _usage("the campaign is over: all 8 scenarios are won", EXIT_USAGE)
     humans = None if auto else {k: Human() for k in range(len(campaign.heroes))}
     echo = None if auto else click.echo
+    if campaign.in_progress and auto:
+        _usage(f"{campaign_path} holds a session left at the terminal: play it on without --auto", EXIT_USAGE)
+    if campaign.in_progress:
+        click.echo(f"going on with the session left after {len(campaign.in_progress)} answers")
     try:
         while True:
-            session = play_session(loaded, campaign, humans, echo)
+            session = play_session(loaded, campaign, humans, echo, lambda: write(campaign_path, campaign))
             write(campaign_path, campaign)  # saved after every session
             kind = "Boss Battle" if session.scenario % 2 == 0 else "Portal Crawl"
             click.echo(f"scenario {session.scenario} ({kind}): {'won' if session.won else 'lost'}, "
@@ -205,9 +209,11 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
         _usage(str(exc), EXIT_USAGE)
     except OSError as exc:
         _usage(f"cannot write {campaign_path}: {exc.strerror or exc}", 1)
-    except (Quit, KeyboardInterrupt) as left:  # the session in play is not recorded (Ctrl-C may come
-        # between prompts, while the bots play): the file holds the last session finished
-        click.echo(f"\nleft the session; {campaign_path} holds the campaign as it was before it "
+    except (Quit, KeyboardInterrupt) as left:  # Ctrl-C may come between prompts, while the bots play
+        kept = len(campaign.in_progress)
+        click.echo(f"\nleft the session; {campaign_path} keeps its {kept} answers so far (go on with "
+                   f"`dtc adventure play {campaign_path}`)" if kept else
+                   f"\nleft the session; {campaign_path} holds the campaign as it was before it "
                    f"(play it again with `dtc adventure play {campaign_path}`)")
         interrupted = isinstance(left, KeyboardInterrupt) or left.interrupted
         sys.exit(130 if interrupted else EXIT_CLEAN)
