@@ -344,6 +344,8 @@ class _Verifier:
                 self.fail(f"minions[{i}]", "a player nobody plays has either `minion` or `boss` callouts")
             for j, action in enumerate((minion.get("boss") or {}).get("actions", [])):
                 self.index(action["card"], minion["cards"], f"minions[{i}].boss.actions[{j}].card", "card")
+        for i, env in enumerate((d.get("adventure") or {}).get("environments", [])):
+            self.chunk_ref(env.get("chunk"), f"adventure.environments[{i}]", optional=True)
         card_names = {c.get("name") for cs in d["card_sets"] for c in cs.get("cards", [])}
         for i, loot in enumerate(d.get("loot", [])):
             if loot["name"] not in card_names:

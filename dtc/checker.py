@@ -91,6 +91,9 @@ class Checker:
             self.check_minion(minion, rulesets, all_statuses)
         for adventure in self.content.adventures:
             self.check_adventure(adventure)
+            scope = self.base_scope(self.ruleset_for(None, rulesets, adventure.doc), all_statuses)
+            for site in adventure.effects.values():  # done by the exploring hero, outside any phase
+                self.check_site(site, scope, Context("setup"))
         self.check_loot()
         for extra in self.content.adventures[1:]:
             self.add(error("C038", f"a second adventure (`{extra.name}`): one is played at a time",

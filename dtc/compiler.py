@@ -157,6 +157,9 @@ class Compiler:
             dice = {d.name.casefold(): d for ss in self.content.status_sets for d in ss.dice}
             loot = dice[adventure.data["loot_die"].casefold()]
             image["adventure"] = adventure_image(adventure.data, max(loot.faces))
+            for i, site in adventure.effects.items():  # "mandatory actions or optional choices"
+                chunk = self.effect_chunk(site, _Scope(None, None, None))
+                image["adventure"]["environments"][i]["chunk"] = chunk
         if self.content.valeria:
             from dtc.valeria.compiler import ValeriaCompiler
 
@@ -1180,7 +1183,8 @@ def adventure_image(data: dict, loot_faces: int) -> dict:
         "difficulties": [{"name": d["name"], "scenario_score": d["scenario_score"]}
                          for d in data["difficulties"]],
         "environments": [{"name": e["name"], "level": e["level"], "health": e.get("health", 0),
-                          "gold": e.get("gold", 0), "minion": e.get("minion")} for e in data["environments"]],
+                          "gold": e.get("gold", 0), "minion": e.get("minion"), "chunk": None}
+                         for e in data["environments"]],
         "scenarios": [{
             "name": s["name"], "scenario": s["scenario"], "salve_heal": s["salve_heal"],
             "kings_hand": {"per_turn": s["kings_hand"]["per_turn"],

@@ -301,6 +301,7 @@ class Adventure:
     name: str
     doc: Document
     data: dict
+    effects: dict[int, Site] = field(default_factory=dict)  # an environment tile's effect, by its index
 
 
 @dataclass
@@ -349,7 +350,9 @@ def build(documents: list[tuple[str, Document]]) -> Content:
         elif kind == "boss":
             content.minions.append(_boss(doc))
         elif kind == "adventure":
-            content.adventures.append(Adventure(doc.data["adventure"], doc, doc.data))
+            effects = {i: _site(doc, ("environments", i, "effect"), f"environment {e['name']}", "card")
+                       for i, e in enumerate(doc.data["environments"]) if "effect" in e}
+            content.adventures.append(Adventure(doc.data["adventure"], doc, doc.data, effects))
     dice = {d.name.casefold(): d for ss in content.status_sets for d in ss.dice}
     for minion in content.minions:  # the die may be in a file read after the minions
         die = dice.get((minion.minion or minion.boss).die.casefold())

@@ -349,7 +349,7 @@ ADVENTURE = Record({
                                     "amount": Int(1, 50)}), least=1, most=20), least=4, most=4),
     "difficulties": Many(Record({"name": Text(), "scenario_score": Int(0, 100)}), least=1, most=10),
     "environments": Many(Record({"name": Text(), "level": Int(1, 3), "health": Int(0, 20), "gold": Int(0, 50),
-                                 "minion": Maybe(Int(1, 4))}), least=1, most=200),
+                                 "minion": Maybe(Int(1, 4)), "chunk": Maybe(CHUNK_REF)}), least=1, most=200),
     "scenarios": Many(Record({
         "name": Text(), "scenario": Int(1, 7), "salve_heal": Int(1, 20),
         "kings_hand": Record({"per_turn": Int(1, 5), "success": Many(Int(1, 6), least=1, most=6)}),

@@ -350,3 +350,25 @@ def test_the_narrated_crawl_is_the_simulated_one():
     result = Crawl(loaded, [loaded.hero("druid")[0]], 0, 5).play()
     assert f"Session Score {result.score}" in out.output
     assert out.output.count("-- turn ") == result.turns
+
+
+def test_an_environment_tiles_action_is_done_by_the_hero_who_explores_it(compiled):
+    """"3. Explore": "Deal with mandatory actions or optional choices. Unless otherwise specified,
+    these only apply to you" (after the tile's Health and Gold).  """
+    envs = compiled.adventure["environments"]
+    well = next(i for i, e in enumerate(envs) if e["name"] == "Quiet Well")  # Gain 1 CP.
+    assert envs[well]["chunk"] is not None
+    game = crawl(compiled, heroes=(0, 3), record=True)
+    game.environments[1] = [envs[well]]  # the next level I tile drawn is the Quiet Well
+    place = next(p for p, t in game.tiles.items() if t.mark == "1" and not t.shard and not t.chest
+                 and not t.salves)
+    cp = [p.cp for p in game.players]
+    game.explore(1, place)
+    assert [p.cp for p in game.players] == [cp[0], cp[1] + 1]  # hers alone
+    assert any(e["e"] == "tile_effect" and e["player"] == 1 for e in game.events)
+
+
+def test_an_environment_action_is_checked_like_any_effect(tmp_path):
+    errors = lint_adventure(tmp_path, lambda t: t.replace("effect: Gain 1 CP., authored: tile",
+                                                          "effect: Frobnicate 1 CP., authored: tile", 1))
+    assert errors and any("Frobnicate" in m for _, m in errors)

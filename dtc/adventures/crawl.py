@@ -286,8 +286,18 @@ class Crawl:
             self.heal(self.players[k], env["health"])
         if env["gold"]:
             self.gold += env["gold"]
+        if env.get("chunk") is not None:  # "Deal with mandatory actions or optional choices ... only you"
+            self.event("tile_effect", player=k, environment=env["name"])
+            home = self.homes[k]
+            agents = [self.humans.get(k, HeroBot(self.rng.getrandbits(32))), MinionBot(0)]
+            drive(home, agents, self._tile_effect(home, env["chunk"]))
         if env["minion"]:
             self.reveal_minion(k, place, env["minion"], portal=False)
+
+    def _tile_effect(self, home: MinionBattle, chunk: int):
+        """Run an environment tile's effect for its explorer (her setup battle holds her state)."""
+        yield from home.run(chunk, home.ctx(HERO, home.seats[HERO].table.index))
+        yield from home.land_damage(None)
 
     def draw(self, decks: dict[int, list], level: int) -> Any:
         """The top card of a level's deck. A deck that runs out is shuffled again from all its cards
