@@ -24,38 +24,33 @@ RUNS = 3
 CRAWLS = 8  # per card and team
 
 
-def rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
-    """(crawls per CPU second, crawl turns per crawl, win rate), best of RUNS."""
-    cards = range(len(loaded.adventure["scenarios"]))
+def best_rate(games) -> tuple[float, float, float]:
+    """(games per CPU second, turns per game, win rate) of `games()` (it yields each game's result:
+    `turns` and `won`), best of RUNS."""
     best, turns, wins, n = 0.0, 0, 0, 0
     for _ in range(RUNS):
         turns = wins = n = 0
         start = time.process_time()
-        for card in cards:
-            for seed in range(CRAWLS):
-                result = Crawl(loaded, heroes, card, seed).play()
-                turns += result.turns
-                wins += result.won
-                n += 1
+        for result in games():
+            turns += result.turns
+            wins += result.won
+            n += 1
         best = max(best, n / (time.process_time() - start))
     return best, turns / n, wins / n
+
+
+def rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
+    """Portal Crawls: every card, CRAWLS seeds each."""
+    cards = range(len(loaded.adventure["scenarios"]))
+    return best_rate(lambda: (Crawl(loaded, heroes, card, seed).play()
+                              for card in cards for seed in range(CRAWLS)))
 
 
 def boss_rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
-    """(Boss Battles per CPU second, turns per battle, win rate) against every Boss, best of RUNS."""
+    """Boss Battles against every Boss, CRAWLS seeds each."""
     bosses = loaded.indices_of("boss")
-    best, turns, wins, n = 0.0, 0, 0, 0
-    for _ in range(RUNS):
-        turns = wins = n = 0
-        start = time.process_time()
-        for boss in bosses:
-            for seed in range(CRAWLS):
-                _, result = boss_battle(loaded, heroes, boss, seed, [1] * len(heroes))
-                turns += result.turns
-                wins += result.won
-                n += 1
-        best = max(best, n / (time.process_time() - start))
-    return best, turns / n, wins / n
+    return best_rate(lambda: (boss_battle(loaded, heroes, boss, seed, [1] * len(heroes))[1]
+                              for boss in bosses for seed in range(CRAWLS)))
 
 
 def main() -> None:

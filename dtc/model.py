@@ -184,7 +184,6 @@ class Minion:
     kings_hand: int
     objective: Site  # the Roll Objective, written as a requirement
     die: str  # the die it rolls, by name: a die of a status set
-    set_path: tuple  # where the set names that die (or its name, when the set names none)
     reward: dict | None = None  # "Minion Rewards": {"chest": level} or {"gold": amount}
 
 
@@ -369,7 +368,7 @@ def _minion(doc: Document, index: int, data: dict) -> Hero:
     objective = _site(doc, path + ("roll_objective",), f"{name} › Roll Objective", "requirement")
     hero.minion = Minion(data["level"], data["health"], data["cp"], bool(data.get("first_strike")),
                          data.get("kings_hand", 0), objective, die,
-                         ("dice",), dict(data["reward"]) if "reward" in data else None)
+                         dict(data["reward"]) if "reward" in data else None)
     for i, a in enumerate(data["offensive"]):
         hero.abilities.append(_offensive(doc, path + ("offensive", i), a, name, "offensive", MINION_DICE))
     for i, a in enumerate(data["defensive"]):

@@ -22,7 +22,7 @@ from dtc.adventures.battle import (
     minion_index,
 )
 from dtc.adventures.objective import met, rerolls
-from dtc.agents.base import play
+from dtc.agents.base import drive, play
 from dtc.artifact import ArtifactError
 from dtc.cli.main import cli
 from dtc.compiler import compile_content
@@ -189,23 +189,22 @@ def test_kings_hand_forces_the_hero_to_reroll_a_die_against_an_ultimate(compiled
     need = compiled.heroes[hero]["abilities"]
     item = next(a for a in need if a["kind"] == "ultimate")["options"][0]["requirement"]["items"][0]
     face = next(v for v, s in game.seats[HERO].table.faces.items() if s == item["symbol"])
-    run = game.announce(HERO)
     game.roll, game.attempts = [face] * 5, 3
-    request = next(run)
     asked = []
-    try:
-        while True:
+
+    class Hero:
+        """Takes the Ultimate, re-rolls die 3 when forced; the heuristic bot's answer otherwise."""
+
+        def answer(self, game, request):
             asked.append(request)
             if isinstance(request, Activate):
-                answer = next((i for i, c in enumerate(request.choices)
-                               if game.seats[HERO].abilities[c.ability] is ultimate), 0)
-            elif isinstance(request, ChooseDice):
-                answer = [2]
-            else:
-                answer = HeroBot(1).answer(game, request)
-            request = run.send(answer)
-    except StopIteration:
-        pass
+                return next((i for i, c in enumerate(request.choices)
+                             if game.seats[HERO].abilities[c.ability] is ultimate), 0)
+            if isinstance(request, ChooseDice):
+                return [2]
+            return HeroBot(1).answer(game, request)
+
+    drive(game, [Hero(), Hero()], game.announce(HERO))
     forced = [r for r in asked if isinstance(r, ChooseDice) and r.owner == "King's Hand"]
     assert len(forced) == 1 and forced[0].most == 1
     assert game.kings_hand == 0

@@ -101,6 +101,16 @@ def test_campaign_files_are_checked_and_never_written_over_other_files(tmp_path)
     broken.write_text('{"dtc": "dtc-adventure-campaign", "version": 1, "heroes": "x"')
     out = runner.invoke(cli, ["adventure", "play", str(broken), "--auto"])
     assert out.exit_code == 2 and "not JSON" in out.output and "Traceback" not in out.output
+    odd = tmp_path / "odd.json"
+    made = runner.invoke(cli, ["adventure", "new", "--heroes", "druid", "--save", str(odd)])
+    assert made.exit_code == 0
+    data = json.loads(odd.read_text())
+    odd.write_text(json.dumps({**data, "difficulty": "Nightmare"}))
+    out = runner.invoke(cli, ["adventure", "play", str(odd), "--auto"])
+    assert out.exit_code == 2 and "Difficulty `Nightmare` is not in this ruleset" in out.output
+    odd.write_text(json.dumps({**data, "heroes": ["Nobody"]}))
+    out = runner.invoke(cli, ["adventure", "play", str(odd), "--auto"])
+    assert out.exit_code == 2 and "hero `Nobody` is not in this ruleset" in out.output
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps({"dtc": "dtc-adventure-campaign", "version": 1, "heroes": ["Druid"]}))
     out = runner.invoke(cli, ["adventure", "play", str(wrong), "--auto"])
@@ -150,3 +160,18 @@ def test_a_won_crawls_unspent_gold_is_scored_after_the_shop(compiled, monkeypatc
     monkeypatch.setattr(loot, "shop", lambda *a: loot.ShopResult([[], []], 12))
     camp = Campaign(["Druid", "Sun Elf"], "Normal", 1)
     assert play_session(compiled, camp).score == 40 - 5 + 12 // 5
+
+
+def test_a_session_left_at_the_terminal_is_not_taken_over_by_bots(tmp_path):
+    path = tmp_path / "camp.json"
+    runner = CliRunner()
+    runner.invoke(cli, ["adventure", "new", "--heroes", "druid", "--save", str(path)])
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "in_progress": [0]}))
+    out = runner.invoke(cli, ["adventure", "play", str(path), "--auto"])
+    assert out.exit_code == 2 and "holds a session left at the terminal" in out.output
+
+
+def test_watching_a_boss_battle_as_a_crawl_is_refused():
+    out = CliRunner().invoke(cli, ["adventure", "crawl", "--heroes", "druid", "--scenario", "2"])
+    assert out.exit_code == 2 and "is a Boss Battle, not a Portal Crawl" in out.output

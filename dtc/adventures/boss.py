@@ -268,7 +268,6 @@ class BossResult:
     turns: int
     salves_used: int
     salves_left: int
-    health_left: int
 
 
 def bosses_of(artifact: Artifact, scenario: int) -> list[int]:
@@ -303,5 +302,4 @@ def boss_battle(artifact: Artifact, heroes: list[int], boss: int, seed: int, sal
     agents = [humans.get(k, HeroBot(seed + k)) for k in range(len(heroes))] + [BossBot(seed + 99)]
     result = play(game, agents)
     won = result.winner is not None and result.winner < len(heroes)
-    return game, BossResult(won, result.reason, result.turns, game.salves_used, sum(game.salves),
-                            max(0, game.seats[0].health))
+    return game, BossResult(won, result.reason, result.turns, game.salves_used, sum(game.salves))

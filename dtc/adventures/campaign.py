@@ -184,6 +184,9 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
         raise CampaignError("the campaign is over: all 8 scenarios are won")
     heroes = hero_indices(artifact, campaign)
     levels = [d["name"].casefold() for d in artifact.adventure["difficulties"]]
+    if campaign.difficulty.casefold() not in levels:
+        raise CampaignError(f"the campaign's Difficulty `{campaign.difficulty}` is not in this ruleset "
+                            f"(it has {', '.join(d['name'] for d in artifact.adventure['difficulties'])})")
     difficulty = levels.index(campaign.difficulty.casefold())
     cards = scenario_cards(artifact, campaign.scenario)
     if not cards:

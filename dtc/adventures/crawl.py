@@ -43,7 +43,7 @@ class Engagement:
     """A minion in play on a tile and the battle of each hero engaged with it."""
 
     minion: int  # index into artifact.players
-    foe: Foe
+    foe: Foe | None  # None until its first battle sets the minion up
     place: tuple[int, int]
     portal: bool  # the level IV minion guarding the Boss Portal
     battles: dict[int, MinionBattle] = field(default_factory=dict)  # by hero (crawl seat)
@@ -103,8 +103,7 @@ class Crawl:
         self.positions = [start for _ in heroes]  # "Place your Hero Standees on the Crimson Sands tile"
         # "for session one, distribute the Starting Salves indicated on the Scenario card. For all other
         # sessions, reference the Starting Salves indicated on the Campaign Scoring sheet" (`salves`)
-        self.starting_salves = setup["salves"] if salves is None else salves
-        self.salves = split_salves(self.starting_salves, len(heroes))
+        self.salves = split_salves(setup["salves"] if salves is None else salves, len(heroes))
         self.salves_used = 0
         self.engaged: list[Engagement | None] = [None for _ in heroes]
         self.engagements: list[Engagement] = []
@@ -357,19 +356,22 @@ class Crawl:
         setup steps, and then engage it in battle!\""""
         minion = self.draw(self.minion_decks, level)
         info = self.a.players[minion]["minion"]
-        foe_seat = MinionBattle(self.a, self.heroes[k], minion, 0, record=False).seats[MINION]
-        engagement = Engagement(minion, Foe(foe_seat, info["kings_hand"]), place, portal)
+        engagement = Engagement(minion, None, place, portal)  # its Foe: made by its first battle
         self.engagements.append(engagement)
         self.event("minion", player=k, minion=self.a.players[minion]["name"], level=level,
                    health=info["health"])
         self.engage(k, engagement)
 
     def engage(self, k: int, engagement: Engagement) -> None:
+        """Hero `k` joins the battle with the engagement's minion: her own battle, the minion's seat
+        (its Health, tokens, King's Hand) shared with every other hero engaged with it."""
         self.engaged[k] = engagement
-        engagement.battles[k] = MinionBattle(
+        battle = MinionBattle(
             self.a, self.heroes[k], engagement.minion, self.rng.getrandbits(63), self.start_health,
             record=self.record, kings_hand=self.kings_hand, hero_player=self.players[k],
             foe=engagement.foe, revive=lambda p, k=k: self.revive(k))
+        engagement.battles[k] = battle
+        engagement.foe = battle.foe  # "Take 1 Enemy dial and set the Health side to the indicated ..."
         self.event("engage", player=k, minion=self.a.players[engagement.minion]["name"])
 
     # ------------------------------------------------------------------ battle

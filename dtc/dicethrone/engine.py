@@ -1653,7 +1653,11 @@ def _by_trigger(effects: list[dict]) -> dict[str, list[dict]]:
 
 def _ability_triggers(artifact: Artifact) -> set[str]:
     """The triggers of every hero's abilities' own effects (passives, upgrades), and of Equipment
-    cards (Dice Throne Adventures Loot: effects in force while in play)."""
+    cards (Dice Throne Adventures Loot: effects in force while in play). Kept on the artifact: every
+    game asks, and a simulation starts thousands."""
+    cached = getattr(artifact, "_ability_triggers", None)
+    if cached is not None:
+        return cached
     out = set()
     equipment = [c["ability"] for cs in artifact.data["card_sets"] for c in cs["cards"]
                  if c["kind"] == "equipment"]
@@ -1661,7 +1665,8 @@ def _ability_triggers(artifact: Artifact) -> set[str]:
         upgrades = [c["ability"] for c in hero["cards"] if c.get("ability")]
         for ability in hero["abilities"] + upgrades + equipment:
             out.update((e.get("trigger") or {}).get("on") for e in ability.get("effects") or ())
-    return out
+    artifact._ability_triggers = frozenset(out)  # derived data; the artifact itself is never changed
+    return artifact._ability_triggers
 
 
 def _component_triggers(artifact: Artifact) -> set[str]:
