@@ -300,7 +300,9 @@ def _other_game(held: dict, setup: dict) -> bool:
 
 def _what(marker: Any) -> str:
     return {"dtc-dicethrone-save": "Dice Throne save", "dtc-dicethrone-log": "Dice Throne log",
-            "dtc-valeria-save": "Kingdoms of Valeria save", "dtc-valeria-log": "Kingdoms of Valeria log"
+            "dtc-valeria-save": "Kingdoms of Valeria save", "dtc-valeria-log": "Kingdoms of Valeria log",
+            "dtc-adventure-campaign": "Dice Throne Adventures campaign file",
+            "dtc-adventure-log": "Dice Throne Adventures session log"
             }.get(marker, f"dtc file ({marker})")
 
 

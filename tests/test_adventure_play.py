@@ -61,6 +61,11 @@ def test_a_session_at_the_terminal_is_left_and_played_again(tmp_path):
     saved = json.loads(path.read_text())
     assert len(saved["sessions"]) == 1 and saved["sessions"][0]["won"] == (result == "won")
     assert saved["scenario"] == (2 if result == "won" else 1)
+    # "logged and replayable": the session left and gone on with is one log, which replays whole
+    replayed = spawn("adventure", "replay", tmp_path / "camp.session-1.log")
+    replayed.expect(r"replay matches: (\d+) answers; scenario 1 \(Portal Crawl\): (won|lost)")
+    assert int(replayed.match.group(1)) >= 6 and replayed.match.group(2).decode() == result
+    replayed.expect(pexpect.EOF)
 
 
 def test_a_session_gone_on_with_ends_as_one_played_straight_through(tmp_path):

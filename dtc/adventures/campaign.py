@@ -126,34 +126,38 @@ def write(path: Path, campaign: Campaign) -> None:
 class Recorded:
     """A hero at the terminal whose answers are kept as she gives them (`answers`, shared by every
     hero of the session, in the order given; `saved()` is told after each), and who gives back
-    `replay`'s answers unasked first: a session left and played again goes on where it was."""
+    `replay`'s answers unasked first: a session left and played again goes on where it was. With
+    `log` (a `dtc.adventures.log.SessionLog`), each answer is logged with what it answers."""
 
-    def __init__(self, human, answers: list, replay: list, saved):
+    def __init__(self, human, answers: list, replay: list, saved, log=None):
         self.human = human
         self.answers = answers
         self.replay = replay
         self.saved = saved
+        self.log = log
         self.say = human.say
 
-    def _keep(self, value: Any) -> Any:
-        from dtc.session import plain
-
-        self.answers.append(plain(value))
-        self.saved()
-        return value
-
     def answer(self, game, request) -> Any:
-        if self.replay:
-            return self._given(self.replay.pop(0))
-        return self._keep(self.human.answer(game, request))
+        fresh = not self.replay
+        value = self.human.answer(game, request) if fresh else self.replay.pop(0)
+        if self.log is not None:
+            self.log.asked(request, value)
+        return self._kept(value, fresh)
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
-        if self.replay:
-            return self._given(self.replay.pop(0))
-        return self._keep(self.human.ask(prompt, parse, hint))
+        fresh = not self.replay
+        value = self.human.ask(prompt, parse, hint) if fresh else self.replay.pop(0)
+        if self.log is not None:
+            self.log.prompted(prompt, value)
+        return self._kept(value, fresh)
 
-    def _given(self, value: Any) -> Any:
-        self.answers.append(value)
+    def _kept(self, value: Any, fresh: bool) -> Any:
+        """Every answer joins `answers`; a new one (not given back from `replay`) is then saved."""
+        from dtc.session import plain
+
+        self.answers.append(plain(value) if fresh else value)
+        if fresh:
+            self.saved()
         return value
 
 
@@ -168,11 +172,13 @@ def hero_indices(artifact: Artifact, campaign: Campaign) -> list[int]:
 
 
 def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] | None = None,
-                 echo=None, saved=None) -> Session:
+                 echo=None, saved=None, log=None) -> Session:
     """Play the next scenario and record it ("Record Win / Loss", "Advance or Repeat"): the heroes in
     `humans` (by seat) at the terminal, the others by bots; `echo` tells a crawl turn by turn. With
     `saved`, the humans' answers are kept in `campaign.in_progress` and `saved()` is told after each
-    (the caller writes the file); the answers already there are given first, unasked."""
+    (the caller writes the file); the answers already there are given first, unasked. With `log` (a
+    `dtc.adventures.log.SessionLog`), the session is logged as it goes (its narration and answers),
+    the log written whenever the file is; the caller logs its end."""
     import random
 
     from dtc.adventures import loot
@@ -194,10 +200,12 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
         raise CampaignError(f"scenario {campaign.scenario} has no {what} in this ruleset")
     s = game_seed(campaign.seed, "campaign", len(campaign.sessions))
     card = cards[s % len(cards)]
+    if log is not None:
+        echo, saved = _logged(log, echo, saved)
     if humans and saved is not None:
         replay, answers = list(campaign.in_progress), []
         campaign.in_progress = answers
-        humans = {k: Recorded(h, answers, replay, saved) for k, h in humans.items()}
+        humans = {k: Recorded(h, answers, replay, saved, log) for k, h in humans.items()}
     salves = campaign.starting_salves
     if not campaign.decks:
         campaign.decks = [loot.Deck() for _ in heroes]
@@ -240,6 +248,21 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
     if result.won:  # "Advance to the next scenario"; a loss repeats it
         campaign.scenario += 1
     return session
+
+
+def _logged(log, echo, saved):
+    """`echo` and `saved` that also log: each line told goes in the log (told at the terminal too when
+    `echo` tells it there), and the log is written with the campaign file after each answer."""
+    def tell(line: str) -> None:
+        log.said(line)
+        if echo is not None:
+            echo(line)
+
+    def save() -> None:
+        log.write()
+        saved()
+
+    return tell, (save if saved is not None else None)
 
 
 def play_campaign(artifact: Artifact, campaign: Campaign) -> Campaign:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -196,21 +197,30 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
         _usage(f"{campaign_path} holds a session left at the terminal: play it on without --auto", EXIT_USAGE)
     if campaign.in_progress:
         click.echo(f"going on with the session left after {len(campaign.in_progress)} answers")
+    log = None
     try:
         while True:
-            session = play_session(loaded, campaign, humans, echo, lambda: write(campaign_path, campaign))
+            log = _session_log(loaded, campaign, campaign_path, humans)
+            session = play_session(loaded, campaign, humans, echo, lambda: write(campaign_path, campaign),
+                                   log)
             write(campaign_path, campaign)  # saved after every session
+            log.ended(session)
             kind = "Boss Battle" if session.scenario % 2 == 0 else "Portal Crawl"
             click.echo(f"scenario {session.scenario} ({kind}): {'won' if session.won else 'lost'}, "
-                       f"Session Score {session.score}, {session.turns} turns")
+                       f"Session Score {session.score}, {session.turns} turns; logged in {log.path} "
+                       f"(`dtc adventure replay {log.path}` plays it again)")
+            log = None
             if not all_sessions or campaign.finished or len(campaign.sessions) >= MAX_SESSIONS:
                 break
     except CampaignError as exc:
         _usage(str(exc), EXIT_USAGE)
     except OSError as exc:
-        _usage(f"cannot write {campaign_path}: {exc.strerror or exc}", 1)
+        _usage(f"cannot write {exc.filename or campaign_path}: {exc.strerror or exc}", 1)
     except (Quit, KeyboardInterrupt) as left:  # Ctrl-C may come between prompts, while the bots play
         kept = len(campaign.in_progress)
+        if log is not None:
+            with contextlib.suppress(OSError):  # the log of the answers so far is on disk already
+                log.left()
         click.echo(f"\nleft the session; {campaign_path} keeps its {kept} answers so far (go on with "
                    f"`dtc adventure play {campaign_path}`)" if kept else
                    f"\nleft the session; {campaign_path} holds the campaign as it was before it "
@@ -218,6 +228,47 @@ def play_campaign_command(campaign_path: Path, auto: bool, all_sessions: bool,
         interrupted = isinstance(left, KeyboardInterrupt) or left.interrupted
         sys.exit(130 if interrupted else EXIT_CLEAN)
     click.echo(_sheet(campaign))
+    sys.exit(EXIT_CLEAN)
+
+
+def _session_log(loaded, campaign, campaign_path: Path, humans):
+    """The log of the session about to be played, beside the campaign file; a usage error when that
+    file holds anything but this session's log."""
+    from dtc.adventures.log import LOG_MARKER, SessionLog, log_path, setup_of
+    from dtc.cli.main import EXIT_USAGE
+    from dtc.session import SessionError, check_writable
+
+    path = log_path(campaign_path, len(campaign.sessions) + 1)
+    try:
+        check_writable(path, LOG_MARKER, setup_of(campaign))
+    except SessionError as exc:
+        _usage(f"{exc} (the session's log goes there)", EXIT_USAGE)
+    return SessionLog(path, loaded, campaign, list(humans or {}))
+
+
+@adventure.command(name="replay")
+@click.argument("log_file", type=click.Path(path_type=Path))
+@click.option("--narrate", is_flag=True, help="Tell the session as it went (once it replays the same).")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
+def replay_command(log_file: Path, narrate: bool, ruleset_path: Path | None) -> None:
+    """Play a logged campaign session again (`dtc adventure play` logs each one beside the campaign
+    file) and check that it goes exactly as the log says."""
+    from dtc.adventures.log import LogError, replay
+    from dtc.cli.main import EXIT_CLEAN, EXIT_PROBLEMS, _ruleset
+
+    loaded = _ruleset(ruleset_path)
+    try:
+        session, answers = replay(loaded, log_file, click.echo if narrate else None)
+    except LogError as exc:
+        _usage(str(exc), EXIT_PROBLEMS)
+    if session is None:
+        click.echo(f"replay matches: {answers} answers, as far as the session went (it was left before "
+                   f"its end)")
+    else:
+        kind = "Boss Battle" if session.scenario % 2 == 0 else "Portal Crawl"
+        click.echo(f"replay matches: {answers} answers; scenario {session.scenario} ({kind}): "
+                   f"{'won' if session.won else 'lost'}, Session Score {session.score}, "
+                   f"{session.turns} turns")
     sys.exit(EXIT_CLEAN)
 
 
