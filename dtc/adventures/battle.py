@@ -204,7 +204,8 @@ class HeroBot(HeuristicBot):
     """The heuristic bot, answering King's Hand's forced re-roll with the die it would re-roll best."""
 
     def vm_answer(self, game, request: Request) -> Any:
-        if isinstance(request, ChooseDice) and request.owner == "King's Hand":
+        if isinstance(request, ChooseDice) and request.owner == "King's Hand" \
+                and request.purpose == "re-roll":
             best = self.best_alteration(game, request.player, "re-roll", 1, ())[1]
             return best or [0]
         return super().vm_answer(game, request)

@@ -272,6 +272,110 @@ def replay_command(log_file: Path, narrate: bool, ruleset_path: Path | None) -> 
     sys.exit(EXIT_CLEAN)
 
 
+VS_OPTIONS = [
+    click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True),
+    click.option("--seed", type=int, default=1, show_default=True),
+    click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+                 help="Worker processes; the numbers are the same for any count."),
+    click.option("--watch", is_flag=True, help="Play one game (seed --seed) and tell it, instead."),
+    click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP),
+    click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
+]
+
+
+def _vs_options(command):
+    for option in reversed(VS_OPTIONS):
+        command = option(command)
+    return command
+
+
+@adventure.command(name="boss-vs-many")
+@click.argument("boss")
+@click.option("--heroes", "hero_names", required=True,
+              help="2 to 4 heroes against the Boss, comma-separated, from the Boss' Left clockwise.")
+@_vs_options
+def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs: int, watch: bool,
+                         ruleset_path: Path | None, fmt: str) -> None:
+    """Boss vs Many (3-5 players): BOSS, played by the heuristic bot as a hero is, against 2 to 4 bot
+    heroes sharing one Health dial; the Boss's win rate with its 95% interval."""
+    loaded = _ruleset_with_adventure(ruleset_path)
+    found = _boss(loaded, boss)
+    heroes = [_hero(loaded, name) for name in hero_names.split(",")]
+    if not 2 <= len(heroes) <= 4:
+        _usage(f"--heroes: Boss vs Many is for 3 to 5 players, one Boss and 2 to 4 heroes; {len(heroes)} "
+               f"given", 2)
+    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, fmt)
+
+
+@adventure.command(name="boss-vs-boss")
+@click.argument("first")
+@click.argument("second")
+@_vs_options
+def boss_vs_boss_command(first: str, second: str, games: int, seed: int, jobs: int, watch: bool,
+                         ruleset_path: Path | None, fmt: str) -> None:
+    """Boss vs Boss: a 1v1 duel of two Bosses (70 Health each), both played by the heuristic bot; the
+    first Boss's win rate with its 95% interval."""
+    loaded = _ruleset_with_adventure(ruleset_path)
+    _run_vs(loaded, [_boss(loaded, first), _boss(loaded, second)], False, games, seed, jobs, watch, fmt)
+
+
+def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs: int, watch: bool,
+            fmt: str) -> None:
+    from dtc import artifact as artifact_mod
+    from dtc.adventures.bossvs import ModeError, simulate_vs, watch_vs
+    from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
+
+    names = [loaded.players[k]["name"] for k in players]
+    mode = "Boss vs Many" if many else "Boss vs Boss"
+    try:
+        if watch:
+            watch_vs(loaded, players, many, seed, click.echo)
+            sys.exit(EXIT_CLEAN)
+        tally = simulate_vs(loaded, artifact_mod.to_bytes(loaded.data), players, many, games, seed, jobs)
+    except ModeError as exc:
+        _usage(str(exc), EXIT_USAGE)
+    report = {"mode": mode, "players": names, "seed": seed, **tally.as_json()}
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+        sys.exit(EXIT_CLEAN)
+    side = names[0]
+    others = " + ".join(names[1:])
+    low, high = report["interval"]
+    click.echo(f"{mode}: {side} vs {others}, {games} games, seed {seed}")
+    click.echo(f"  {side} wins {report['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%}); {others} "
+               f"{report['other_side_wins']}, draws {report['draws']}; {report['mean_turns']:.1f} turns; "
+               f"King's Hand tokens bought {report['kings_hand_bought']:.2f}, spent "
+               f"{report['kings_hand_spent']:.2f} a game")
+    sys.exit(EXIT_CLEAN)
+
+
+def _ruleset_with_adventure(ruleset_path: Path | None):
+    from dtc.cli.main import EXIT_USAGE, _ruleset
+
+    loaded = _ruleset(ruleset_path)
+    if not loaded.indices_of("boss"):
+        _usage("the ruleset has no Boss (compile content/adventures/ with it)", EXIT_USAGE)
+    return loaded
+
+
+def _boss(loaded, name: str) -> int:
+    from dtc.adventures.battle import _slug
+
+    for k in loaded.indices_of("boss"):
+        if _slug(loaded.players[k]["name"]) == _slug(name):
+            return k
+    known = ", ".join(loaded.players[k]["name"] for k in loaded.indices_of("boss"))
+    _usage(f"no Boss `{name}`; Bosses here: {known}", 2)
+
+
+def _hero(loaded, name: str) -> int:
+    found = loaded.hero(name.strip())
+    if found is None:
+        known = ", ".join(h["name"] for h in loaded.heroes) or "none"
+        _usage(f"--heroes: no hero `{name.strip()}`; heroes here: {known}", 2)
+    return found[0]
+
+
 def _simulate_campaigns(loaded, raw: bytes, heroes: list[int], level: int, games: int, seed: int, jobs: int,
                         fmt: str) -> None:
     from dtc.adventures.campaign import simulate_campaigns
