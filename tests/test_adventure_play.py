@@ -110,3 +110,34 @@ def test_nonsense_at_the_move_prompt_is_answered_with_a_hint(tmp_path):
     child.sendline("q")
     child.expect("left the session")
     child.expect(pexpect.EOF)
+
+
+def test_a_boss_vs_many_game_played_as_the_boss_at_the_terminal():
+    """"Boss vs Many ... allows you to play a Boss Battle with one player playing as the Boss": the Boss
+    at the terminal spends a King's Hand token when offered ("King's Hand", "When a King's Hand token is
+    spent, roll a Loot die") and the game is played to its end."""
+    import re
+
+    child = spawn("adventure", "boss-vs-many", "mad king", "--heroes", "druid,sun_elf", "--play", "1",
+                  "--seed", "2")
+    child.expect("Boss vs Many: P1 Mad King vs P2 Druid & P3 Sun Elf")
+    spent = False
+    ended = r"(Mad King wins|Druid \+ Sun Elf win|ends in a draw) after (\d+) turns"
+    patterns = [p for p, _ in PROMPTS] + [ended]
+    for _ in range(3000):
+        index = child.expect(patterns, timeout=30)
+        if index == len(PROMPTS):
+            break
+        offered = re.search(rb"\[(\d+)\] spend King's Hand", child.before) if index == 0 else None
+        if offered and not spent:
+            child.sendline(offered.group(1).decode())
+            child.expect(r"rolls \d+ on the Loot die for King's Hand")
+            spent = True
+            continue
+        child.sendline(PROMPTS[index][1](child.match))
+    else:
+        raise AssertionError("the game did not end in 3000 answers")
+    assert spent and int(child.match.group(2)) > 0
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -245,7 +245,7 @@ def many_table(artifact: Artifact, boss: int, heroes: int) -> Mode:
     except ValueError as exc:
         raise ModeError(str(exc)) from None
     seats = tuple(range(heroes + 1))
-    return Mode("boss_vs_many", heroes + 1, row.hero_health, ((0,), seats[1:]), seats, True, "choose", 0,
+    return Mode("Boss vs Many", heroes + 1, row.hero_health, ((0,), seats[1:]), seats, True, "choose", 0,
                 authored="the Heroes' shared Health: the Boss Battle setup row's")
 
 
@@ -260,7 +260,7 @@ def boss_vs_many(artifact: Artifact, boss: int, heroes: list[int], seed: int,
 
 def boss_vs_boss(artifact: Artifact, first: int, second: int, seed: int, record: bool = False) -> BossVs:
     """A Boss vs Boss duel, not yet played: "Start with 70 Health"; "Draw 4 and gain 2 CP"."""
-    table = Mode("boss_vs_boss", 2, BOSS_VS_BOSS_HEALTH, ((0,), (1,)), (0, 1), False, "none", 0)
+    table = Mode("Boss vs Boss", 2, BOSS_VS_BOSS_HEALTH, ((0,), (1,)), (0, 1), False, "none", 0)
     return BossVs(artifact, [first, second], table, (0, 1), seed, record)
 
 
@@ -385,9 +385,29 @@ def vs_line(game, event: dict) -> str | None:
     return line(game, event)
 
 
-def watch_vs(artifact: Artifact, players: list[int], many: bool, seed: int, echo) -> Any:
-    """Play one Boss vs game by bots (the game `seed` of a run, as `simulate_vs` plays it) and tell
-    it; its Result."""
+class Told:
+    """An agent whose game is told up to now before it answers: a player at the terminal reads what
+    happened before she is asked."""
+
+    def __init__(self, agent, tell):
+        self.agent = agent
+        self.tell = tell
+        self.name = getattr(agent, "name", "agent")
+
+    def answer(self, game, request) -> Any:
+        self.tell()
+        return self.agent.answer(game, request)
+
+    def passes(self, game, seat: int, window: str) -> bool:
+        passes = getattr(self.agent, "passes", None)
+        return passes is not None and passes(game, seat, window)
+
+
+def watch_vs(artifact: Artifact, players: list[int], many: bool, seed: int, echo,
+             humans: dict[int, Any] | None = None) -> Any:
+    """Play one Boss vs game (the game `seed` of a run, as `simulate_vs` plays it, when bots play every
+    seat) and tell it; the seats in `humans` are played by them (`dtc.agents.human.Human`), the others
+    by bots. Its Result."""
     from dtc.agents.base import drive
     from dtc.dicethrone.simulate import game_seed
 
@@ -401,7 +421,7 @@ def watch_vs(artifact: Artifact, players: list[int], many: bool, seed: int, echo
         agents = [BossVsBot(s), BossVsBot(s + 1)]
     told = 0
 
-    def tell(request, answer) -> None:
+    def tell() -> None:
         nonlocal told
         for event in game.events[told:]:
             text = vs_line(game, event)
@@ -409,6 +429,7 @@ def watch_vs(artifact: Artifact, players: list[int], many: bool, seed: int, echo
                 echo(text)
         told = len(game.events)
 
-    result = drive(game, agents, game.play(), tell)
-    tell(None, None)
+    agents = [Told((humans or {}).get(k, agent), tell) for k, agent in enumerate(agents)]
+    result = drive(game, agents, game.play())
+    tell()
     return result

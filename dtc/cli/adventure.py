@@ -278,6 +278,9 @@ VS_OPTIONS = [
     click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
                  help="Worker processes; the numbers are the same for any count."),
     click.option("--watch", is_flag=True, help="Play one game (seed --seed) and tell it, instead."),
+    click.option("--play", "seat", type=click.IntRange(1, 5),
+                 help="Play one game at the terminal as player N (1: the Boss, or the first Boss), bots "
+                      "playing the others."),
     click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP),
     click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
 ]
@@ -295,7 +298,7 @@ def _vs_options(command):
               help="2 to 4 heroes against the Boss, comma-separated, from the Boss' Left clockwise.")
 @_vs_options
 def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs: int, watch: bool,
-                         ruleset_path: Path | None, fmt: str) -> None:
+                         seat: int | None, ruleset_path: Path | None, fmt: str) -> None:
     """Boss vs Many (3-5 players): BOSS, played by the heuristic bot as a hero is, against 2 to 4 bot
     heroes sharing one Health dial; the Boss's win rate with its 95% interval."""
     loaded = _ruleset_with_adventure(ruleset_path)
@@ -304,7 +307,7 @@ def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs
     if not 2 <= len(heroes) <= 4:
         _usage(f"--heroes: Boss vs Many is for 3 to 5 players, one Boss and 2 to 4 heroes; {len(heroes)} "
                f"given", 2)
-    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, fmt)
+    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, seat, fmt)
 
 
 @adventure.command(name="boss-vs-boss")
@@ -312,25 +315,27 @@ def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs
 @click.argument("second")
 @_vs_options
 def boss_vs_boss_command(first: str, second: str, games: int, seed: int, jobs: int, watch: bool,
-                         ruleset_path: Path | None, fmt: str) -> None:
+                         seat: int | None, ruleset_path: Path | None, fmt: str) -> None:
     """Boss vs Boss: a 1v1 duel of two Bosses (70 Health each), both played by the heuristic bot; the
     first Boss's win rate with its 95% interval."""
     loaded = _ruleset_with_adventure(ruleset_path)
-    _run_vs(loaded, [_boss(loaded, first), _boss(loaded, second)], False, games, seed, jobs, watch, fmt)
+    _run_vs(loaded, [_boss(loaded, first), _boss(loaded, second)], False, games, seed, jobs, watch, seat,
+            fmt)
 
 
 def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs: int, watch: bool,
-            fmt: str) -> None:
+            seat: int | None, fmt: str) -> None:
     from dtc import artifact as artifact_mod
-    from dtc.adventures.bossvs import ModeError, simulate_vs, watch_vs
+    from dtc.adventures.bossvs import ModeError, simulate_vs
     from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
 
     names = [loaded.players[k]["name"] for k in players]
     mode = "Boss vs Many" if many else "Boss vs Boss"
+    if seat is not None and seat > len(players):
+        _usage(f"--play {seat}: the game has players 1 to {len(players)} ({', '.join(names)})", EXIT_USAGE)
     try:
-        if watch:
-            watch_vs(loaded, players, many, seed, click.echo)
-            sys.exit(EXIT_CLEAN)
+        if watch or seat is not None:
+            _watch_vs(loaded, players, many, seed, seat)
         tally = simulate_vs(loaded, artifact_mod.to_bytes(loaded.data), players, many, games, seed, jobs)
     except ModeError as exc:
         _usage(str(exc), EXIT_USAGE)
@@ -346,6 +351,28 @@ def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs:
                f"{report['other_side_wins']}, draws {report['draws']}; {report['mean_turns']:.1f} turns; "
                f"King's Hand tokens bought {report['kings_hand_bought']:.2f}, spent "
                f"{report['kings_hand_spent']:.2f} a game")
+    sys.exit(EXIT_CLEAN)
+
+
+def _watch_vs(loaded, players: list[int], many: bool, seed: int, seat: int | None) -> None:
+    """One game told at the terminal, player `seat` (from 1) played there; its end, and exit."""
+    from dtc.adventures.bossvs import watch_vs
+    from dtc.agents.human import Human
+    from dtc.cli.main import EXIT_CLEAN
+    from dtc.session import Quit
+
+    humans = {} if seat is None else {seat - 1: Human()}
+    try:
+        result = watch_vs(loaded, players, many, seed, click.echo, humans)
+    except (Quit, KeyboardInterrupt) as left:
+        click.echo("\nleft the game")
+        sys.exit(130 if isinstance(left, KeyboardInterrupt) or left.interrupted else EXIT_CLEAN)
+    names = [loaded.players[k]["name"] for k in players]
+    if result.winner is None:
+        click.echo(f"the game ends in a draw after {result.turns} turns ({result.reason})")
+    else:
+        side = names[0] if result.winner == 0 else " + ".join(names[1:]) if many else names[1]
+        click.echo(f"{side} win{'s' if result.winner == 0 or not many else ''} after {result.turns} turns")
     sys.exit(EXIT_CLEAN)
 
 
