@@ -113,6 +113,32 @@ def test_a_minion_with_first_strike_attacks_the_hero_first(compiled):
             assert next(e for e in game.events if e["e"] == "turn")["player"] == first
 
 
+def test_a_first_strike_minion_defeated_in_its_own_turn_leaves_the_hero_her_full_turn(compiled):
+    """"5. First Strike": "If a Minion with First Strike is defeated during its turn, you still get
+    your full turn afterwards. Even though there is no longer an enemy, you might still activate an
+    ability which provides other benefits." The Sand Rat (First Strike) at 2 Health with Burn ("dealt 2
+    damage during the Upkeep Phase of their turn") falls in its own Upkeep."""
+    burn = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Burn")
+    for minion, full_turn in (("sand rat", True), ("fairy", False)):
+        game = MinionBattle(compiled, compiled.hero("druid")[0], minion_index(compiled, minion), 3)
+        agents = [HeroBot(1), MinionBot(2)]
+        drive(game, agents, game.setup())
+        game.seats[MINION].health = 2
+        game.gain_status(MINION, burn, 1, 0)
+        drive(game, agents, game.steps())
+        assert not game.seats[MINION].alive and game.over.winner == HERO
+        turns = [e["player"] for e in game.events if e["e"] == "turn"]
+        if full_turn:  # the minion's turn, then the hero's whole turn: her Income Phase too
+            assert turns == [MINION, HERO] and game.events[-1]["e"] != "turn"
+            after = game.events[next(i for i, e in enumerate(game.events) if e["e"] == "full_turn"):]
+            assert any(e["e"] == "cp" and e["player"] == HERO and e["change"] > 0 for e in after)
+            assert any(e["e"] == "roll" and e["player"] == HERO for e in after)  # her Offensive Roll
+            assert not any(e["e"] == "defend" for e in after) and game.over.winner == HERO
+            assert game.seats[MINION].health == 0
+        else:  # without First Strike the hero goes first (her Attack may fell it), no turn after
+            assert turns[0] == HERO and not any(e["e"] == "full_turn" for e in game.events)
+
+
 def test_the_minion_rerolls_by_its_roll_objective_and_stops_when_it_is_met(compiled):
     """"Re-roll any dice that do not match the Minion's Roll Objective ... Re-roll dice a second time if
     the Roll Objective has still not been met.\""""

@@ -144,6 +144,7 @@ class MinionBattle(KingsHandRules, Game):
         self.revive = revive
         self.kings_hand_spent = 0  # this turn
         self.activated = False  # an ability was activated in this Offensive Roll Phase
+        self.after_defeat = False  # the hero's full turn after a First Strike minion fell in its own
 
     @property
     def kings_hand(self) -> int:
@@ -163,8 +164,51 @@ class MinionBattle(KingsHandRules, Game):
         if hero.table.setup is not None:
             yield from self.run(hero.table.setup, self.ctx(HERO, hero.table.index))
 
+    def steps(self) -> Generator[Request, Any, None]:
+        """Steps 5-7 of a round: the Hero Step and the Minion Step, the Minion Step first when the
+        minion has First Strike ("First Strike (if applicable): Complete Minion Step before Hero
+        Step"); they stop when either falls, but "If a Minion with First Strike is defeated during its
+        turn, you still get your full turn afterwards. Even though there is no longer an enemy, you
+        might still activate an ability which provides other benefits"."""
+        for seat in (MINION, HERO) if self.first_strike else (HERO, MINION):
+            self.active = seat
+            yield from self.turn()
+            if not self.seats[HERO].alive:
+                return
+            if self.over is not None:
+                if seat == MINION and self.first_strike:
+                    yield from self.turn_after_defeat()
+                return
+
+    def turn_after_defeat(self) -> Generator[Request, Any, None]:
+        """The hero's full turn with the minion already defeated (the battle's end stands)."""
+        over, self.over = self.over, None
+        self.after_defeat = True
+        self.active = HERO
+        self.event("full_turn", player=HERO, reason="first strike minion defeated in its own turn")
+        try:
+            yield from self.turn()
+        finally:
+            self.after_defeat = False
+            self.over = over
+
+    def opponents(self, seat: int) -> list[int]:
+        """In the hero's turn after the minion fell, her Attack is made on the fallen minion: its dmg
+        lands on no one living, what else her ability does is hers ("you might still activate an
+        ability which provides other benefits")."""
+        out = super().opponents(seat)
+        return [MINION] if not out and self.after_defeat and seat == HERO else out
+
+    def defensive_roll(self, attack) -> Generator[Request, Any, None]:
+        if self.after_defeat:  # "there is no longer an enemy": no Defensive Roll
+            return
+        yield from super().defensive_roll(attack)
+
     def check_defeat(self) -> None:
-        """A crawl's hero at 0 Health is revived by a teammate's Salve when one can (`revive`)."""
+        """A crawl's hero at 0 Health is revived by a teammate's Salve when one can (`revive`); in her
+        turn after the minion fell (`turn_after_defeat`), the battle is over already."""
+        if self.after_defeat:
+            return
         hero = self.seats[HERO]
         if self.over is None and not hero.alive and self.revive is not None and self.revive(hero):
             hero.health = 1

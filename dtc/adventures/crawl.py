@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dtc.adventures.battle import HERO, MINION, Foe, HeroBot, KingsHandTable, MinionBattle, MinionBot
+from dtc.adventures.battle import HERO, Foe, HeroBot, KingsHandTable, MinionBattle, MinionBot
 from dtc.agents.base import drive
 from dtc.artifact import Artifact
 from dtc.dicethrone.state import Player
@@ -380,19 +380,12 @@ class Crawl:
         Minion Step before Hero Step"); the minion targets the hero whose turn it is."""
         engagement = self.engaged[k]
         battle = engagement.battles[k]
-        order = (MINION, HERO) if battle.first_strike else (HERO, MINION)
         bot = HeroBot(self.rng.getrandbits(32))  # drawn for a human too: the same crawl either way
         agents = [self.humans.get(k, bot), MinionBot(self.rng.getrandbits(32))]
         battle.pass_hints = [getattr(agent, "passes", None) for agent in agents]
-        for seat in order:
-            battle.active = seat
-            drive(battle, agents, battle.turn())
-            if not self.players[k].alive:  # and no teammate could revive her (`revive`)
-                return self.finish(False, "defeat")
-            if battle.over is not None:
-                # the minion fell. Not built: "If a Minion with First Strike is defeated during its
-                # turn, you still get your full turn afterwards" (the battle has ended by then)
-                break
+        drive(battle, agents, battle.steps())
+        if not self.players[k].alive:  # and no teammate could revive her (`revive`)
+            return self.finish(False, "defeat")
         if not engagement.foe.player.alive:
             self.defeat_minion(k, engagement)
         return self.won_yet()
