@@ -173,13 +173,19 @@ def test_decks(builtin):
 
 
 def test_adventures_status_list(builtin):
-    """003_bd4cabbe7964005d.txt, "Status Effects and Tokens": the listed effects."""
+    """003_bd4cabbe7964005d.txt, "Status Effects and Tokens": the listed effects; and "Other Game
+    Modes": "King's Hand tokens are a Unique Status Effect (Stack Limit: 5): Cannot be removed or
+    transferred by any means"."""
     (adventures,) = builtin.content.status_sets
     assert [s.name for s in adventures.statuses] == [
-        "Back Strike", "Barbed Vine", "Bleed", "Blind", "Bounty", "Bonus Damage", "Burn", "Chaos"]
+        "Back Strike", "Barbed Vine", "Bleed", "Blind", "Bounty", "Bonus Damage", "Burn", "Chaos",
+        "King's Hand"]
     limits = {s.name: s.stack_limit for s in adventures.statuses}
     assert limits == {"Back Strike": 1, "Barbed Vine": 1, "Bleed": 2, "Blind": 1, "Bounty": 1,
-                      "Bonus Damage": 2, "Burn": 1, "Chaos": 6}
+                      "Bonus Damage": 2, "Burn": 1, "Chaos": 6, "King's Hand": 5}
+    kings_hand = next(s for s in adventures.statuses if s.name == "King's Hand").data
+    assert kings_hand["polarity"] == "unique" and kings_hand["removable"] is False
+    assert kings_hand["transferable"] is False
     bounty = next(s for s in adventures.statuses if s.name == "Bounty")
     assert "without a printed number" in bounty.data["gap"]
 
