@@ -346,6 +346,9 @@ class _Verifier:
                 self.index(action["card"], minion["cards"], f"minions[{i}].boss.actions[{j}].card", "card")
         for i, env in enumerate((d.get("adventure") or {}).get("environments", [])):
             self.chunk_ref(env.get("chunk"), f"adventure.environments[{i}]", optional=True)
+        boss_vs = (d.get("adventure") or {}).get("boss_vs")
+        if boss_vs is not None:
+            self.index(boss_vs["kings_hand"], d["statuses"], "adventure.boss_vs.kings_hand", "status")
         card_names = {c.get("name") for cs in d["card_sets"] for c in cs.get("cards", [])}
         for i, loot in enumerate(d.get("loot", [])):
             if loot["name"] not in card_names:

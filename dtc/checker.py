@@ -347,6 +347,14 @@ class Checker:
                            doc.span(("loot_die",)), "give the die the faces 1, 2, 3, ..."))
         else:
             self.check_loot_table(doc, data["loot_table"], max(die.faces))
+            ups = [row["upto"] for row in data["boss_loot"]["table"]]
+            if ups != sorted(set(ups)) or ups[-1] != max(die.faces):
+                self.add(error("C038", f"the Boss Loot table's rows must rise to {max(die.faces)}, the Loot "
+                               f"die's highest face (they give {', '.join(map(str, ups))})",
+                               doc.span(("boss_loot", "table")),
+                               "give each row a higher `upto` than the one before, the last one the highest "
+                               "face"))
+        self.check_boss_vs(doc, data.get("boss_vs"))
         environments = Counter(e["level"] for e in data["environments"])
         minions = Counter(m.minion.level for m in self.content.minions if m.minion is not None)
         for i, env in enumerate(data["environments"]):
@@ -357,6 +365,24 @@ class Checker:
                                "add minions of that level (lint their file with this one)"))
         for i, scenario in enumerate(data["scenarios"]):
             self.check_crawl_map(doc, ("scenarios", i), scenario, environments, minions)
+
+    def check_boss_vs(self, doc, rules: dict | None) -> None:
+        """"Other Game Modes": the King's Hand status is one of a status set, and each team size's
+        targeting ranges rise (a Hero's range ends after the one before)."""
+        if rules is None:
+            return
+        shared = {fold(s.name) for ss in self.content.status_sets for s in ss.statuses}
+        if fold(rules["kings_hand"]) not in shared:
+            self.add(error("C024", f"unknown status `{rules['kings_hand']}` for the Boss vs modes' "
+                           "King's Hand", doc.span(("boss_vs", "kings_hand")),
+                           "name a status of a status set (content/statuses/adventures.yaml), linted "
+                           "with this file"))
+        for size, tops in rules["targeting"].items():
+            if tops != sorted(set(tops)) or len(tops) != int(size):
+                self.add(error("C038", f"the targeting roll for {size} Heroes needs {size} rising "
+                               f"values, one a Hero (it gives {', '.join(map(str, tops))})",
+                               doc.span(("boss_vs", "targeting", size)),
+                               "give the highest die value of each Hero's range, left to right"))
 
     def check_loot(self) -> None:
         """"Loot Cards": a family's levels are told apart (one card a level), and a Swap card names a

@@ -157,6 +157,10 @@ class Compiler:
             dice = {d.name.casefold(): d for ss in self.content.status_sets for d in ss.dice}
             loot = dice[adventure.data["loot_die"].casefold()]
             image["adventure"] = adventure_image(adventure.data, max(loot.faces))
+            rules = adventure.data.get("boss_vs")
+            if rules is not None:  # the status the Boss vs modes' King's Hand is
+                image["adventure"]["boss_vs"]["kings_hand"] = \
+                    self._status_index[(None, fold(rules["kings_hand"]))]
             for i, site in adventure.effects.items():  # "mandatory actions or optional choices"
                 chunk = self.effect_chunk(site, _Scope(None, None, None))
                 image["adventure"]["environments"][i]["chunk"] = chunk
@@ -186,7 +190,8 @@ class Compiler:
         if hero.boss is not None:  # "Boss Battle Setup", "3. Boss Step"
             info = hero.boss
             data["boss"] = {
-                "scenario": info.scenario, "setup": [dict(row) for row in info.setup],
+                "scenario": info.scenario, "boss_loot": info.boss_loot,
+                "setup": [dict(row) for row in info.setup],
                 "kings_hand": {"per_turn": info.kings_hand["per_turn"],
                                "success": sorted(info.kings_hand["success"])} if info.kings_hand else None,
                 "actions": [{"card": a.card, "objective": self.requirement(a.objective.ast),
@@ -1165,13 +1170,16 @@ def card_text(data: dict) -> str:
     return " / ".join(p for p in parts if p)
 
 
+RARITIES = ("common", "rare", "epic", "legendary")  # "Loot Cards": the four Loot decks, rarest last
+
+
 def adventure_image(data: dict, loot_faces: int) -> dict:
     """Dice Throne Adventures rules as the artifact carries them: plain data, maps as rows of cells,
     each Loot Table reward as a kind and an amount (`dtc.adventures.crawl` reads it)."""
     def reward(r: dict) -> dict:
         [(kind, amount)] = ((k, v) for k, v in r.items() if k != "upto")
         if kind == "loot":  # an Unidentified Loot card of a rarity: its place among the four
-            amount = ("common", "rare", "epic", "legendary").index(amount) + 1
+            amount = RARITIES.index(amount) + 1
         return {"upto": r["upto"], "kind": kind, "amount": amount}
 
     return {
@@ -1180,6 +1188,16 @@ def adventure_image(data: dict, loot_faces: int) -> dict:
         "hero_setup": [{k: row[k] for k in ("heroes", "health", "gold", "salves")}
                        for row in data["hero_setup"]],
         "loot_table": [[reward(r) for r in data["loot_table"][str(chest)]] for chest in (1, 2, 3, 4)],
+        "shop": {"prices": {r: data["shop"]["prices"][r] for r in RARITIES},
+                 "identify": data["shop"]["identify"], "sell": data["shop"]["sell"]},
+        "deck_limit": data["deck_limit"],
+        "boss_loot": [{"upto": r["upto"], "rarity": r["loot"]} for r in data["boss_loot"]["table"]],
+        "loss": {"score": data["loss"]["score"], "salves": data["loss"]["salves"]},
+        "boss_vs": None if "boss_vs" not in data else {
+            **{k: data["boss_vs"][k] for k in ("kings_hand_cost", "boss_health", "boss_health_per_hero",
+                                                "duel_health")},
+            "kings_hand": None,  # the status's index, set by the compiler
+            "targeting": [list(data["boss_vs"]["targeting"][str(n)]) for n in (2, 3, 4)]},
         "difficulties": [{"name": d["name"], "scenario_score": d["scenario_score"]}
                          for d in data["difficulties"]],
         "environments": [{"name": e["name"], "level": e["level"], "health": e.get("health", 0),
@@ -1187,6 +1205,7 @@ def adventure_image(data: dict, loot_faces: int) -> dict:
                          for e in data["environments"]],
         "scenarios": [{
             "name": s["name"], "scenario": s["scenario"], "salve_heal": s["salve_heal"],
+            "shop_deal": {r: s["shop_deal"].get(r, 0) for r in RARITIES},
             "kings_hand": {"per_turn": s["kings_hand"]["per_turn"],
                            "success": sorted(s["kings_hand"]["success"])},
             "map": [row.split() for row in s["map"]],

@@ -205,6 +205,7 @@ class Boss:
     kings_hand: dict | None  # the scenario card's table: per_turn, success
     actions: list[BossAction]
     die: str
+    boss_loot: int  # the scenario card's Conclusion: the Boss Loot chests
 
 
 @dataclass
@@ -403,7 +404,7 @@ def _boss(doc: Document) -> Hero:
                                                              f"{owner} › Roll Objective", "requirement"),
                                   _site(doc, path + ("hero_bonus",), f"{owner} › Hero Bonus", "card")))
     hero.boss = Boss(data["scenario"], [dict(row) for row in data["setup"]], data.get("kings_hand"),
-                     actions, data["dice"])
+                     actions, data["dice"], data["boss_loot"])
     return hero
 
 

@@ -324,7 +324,7 @@ HERO = Record({
 })
 
 BOSS = Record({
-    "scenario": Int(2, 8),
+    "scenario": Int(2, 8), "boss_loot": Int(0, 10),
     "setup": Many(Record({"heroes": Int(1, 4), "hero_health": Int(1, 999), "health": Int(1, 999),
                           "upgrade_cp": Int(0, 99), "cp": Int(0, 15), "kings_hand": Int(0, 9)}),
                   least=1, most=4),
@@ -340,6 +340,7 @@ MINION = Record(HERO.fields, {**HERO.optional, "minion": Record({
     "boss": BOSS})
 
 _PLACE = Many(Int(0, 20), least=2, most=2)
+_RARITIES = ("common", "rare", "epic", "legendary")
 ADVENTURE = Record({
     "name": Text(), "loot_die": Int(1, 20),
     "hero_setup": Many(Record({"heroes": Int(1, 4), "health": Int(1, 999), "gold": Int(0, 999),
@@ -347,11 +348,20 @@ ADVENTURE = Record({
     "loot_table": Many(Many(Record({"upto": Int(1, 20),
                                     "kind": Text(words=("gold", "health", "cp", "cards", "loot")),
                                     "amount": Int(1, 50)}), least=1, most=20), least=4, most=4),
+    "shop": Record({"prices": Record({r: Int(0, 999) for r in _RARITIES}), "identify": Int(0, 999),
+                    "sell": Int(0, 999)}),
+    "deck_limit": Int(1, 999),
+    "boss_loot": Many(Record({"upto": Int(1, 20), "rarity": Text(words=_RARITIES)}), least=1, most=20),
+    "loss": Record({"score": Int(-100, 0), "salves": Int(0, 20)}),
+    "boss_vs": Maybe(Record({"kings_hand": REF, "kings_hand_cost": Int(0, 15), "boss_health": Int(0, 999),
+                             "boss_health_per_hero": Int(0, 999), "duel_health": Int(1, 999),
+                             "targeting": Many(Many(Int(1, 6), least=1, most=6), least=3, most=3)})),
     "difficulties": Many(Record({"name": Text(), "scenario_score": Int(0, 100)}), least=1, most=10),
     "environments": Many(Record({"name": Text(), "level": Int(1, 3), "health": Int(0, 20), "gold": Int(0, 50),
                                  "minion": Maybe(Int(1, 4)), "chunk": Maybe(CHUNK_REF)}), least=1, most=200),
     "scenarios": Many(Record({
         "name": Text(), "scenario": Int(1, 7), "salve_heal": Int(1, 20),
+        "shop_deal": Record({r: Int(0, 10) for r in _RARITIES}),
         "kings_hand": Record({"per_turn": Int(1, 5), "success": Many(Int(1, 6), least=1, most=6)}),
         "map": Many(Many(Text(words=("S", "P", "1", "2", "3", ".")), least=1, most=20), least=1, most=20),
         "shards": Many(_PLACE, least=3, most=3), "salves": Many(_PLACE, most=400),

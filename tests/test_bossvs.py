@@ -232,7 +232,7 @@ def test_watching_a_boss_vs_many_game(compiled):
     assert out.exit_code == 0, out.output
     assert out.output.startswith("P1 Fallen Barbarian draws 4")
     assert "Boss vs Many: P1 Fallen Barbarian vs P2 Druid & P3 Sun Elf" in out.output
-    assert "on the Loot die for King's Hand" in out.output and "on a Chaos die: targets P" in out.output
+    assert "on the Loot die for King's Hand" in out.output and "for his target: targets P" in out.output
 
 
 @pytest.mark.parametrize("args, says", [

@@ -131,6 +131,18 @@ def test_a_loot_table_that_leaves_rolls_without_a_reward_is_refused(tmp_path):
     assert any(code == "C038" and "Chest 1's rows must rise to 20" in m for code, m in errors), errors
 
 
+@pytest.mark.parametrize("old, new, says", [
+    ("table: [{upto: 8, loot: common}", "table: [{upto: 16, loot: common}",
+     "the Boss Loot table's rows must rise to 20"),
+    ("kings_hand: King's Hand      #", "kings_hand: Queen's Hand      #", "unknown status `Queen's Hand`"),
+    ('targeting: {"2": [3, 6],', 'targeting: {"2": [6, 3],',
+     "the targeting roll for 2 Heroes needs 2 rising"),
+])
+def test_boss_loot_and_boss_vs_rules_that_do_not_hold_are_refused(tmp_path, old, new, says):
+    errors = lint_adventure(tmp_path, lambda t: t.replace(old, new, 1))
+    assert any(says in m for _, m in errors), errors
+
+
 def test_a_teammate_spends_a_salve_to_revive_and_no_hero_revives_herself(compiled):
     """"A teammate must immediately spend a Salve to restore you to 1 Health. You cannot revive
     yourself.\""""

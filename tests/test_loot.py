@@ -23,12 +23,16 @@ def test_the_shop_rounds_the_gold_dial_up_for_every_hero():
     assert loot.gold_per_hero(30) == 30 and loot.gold_per_hero(0) == 0
 
 
+DEAL = {"common": 2, "rare": 1}  # the built-in Portal Crawl cards' Shop cards
+
+
 def test_prices_are_the_price_tag_and_a_higher_level_pays_the_difference(compiled):
     """"Price Tag for its cost: Common 10, Rare 15, Epic 20, Legendary 25"; "If you buy a Loot card of
     a higher level than one already in your deck ..., pay only the difference in the two card's
     costs".  """
-    assert loot.PRICES == {"common": 10, "rare": 15, "epic": 20, "legendary": 25}
-    assert (loot.IDENTIFY, loot.SELL) == (10, 5)
+    shop = compiled.adventure["shop"]
+    assert loot.prices(compiled) == {"common": 10, "rare": 15, "epic": 20, "legendary": 25}
+    assert (shop["identify"], shop["sell"]) == (10, 5)
     deck = Deck()
     assert loot.price(compiled, deck, "Mending Draught II") == 15
     loot.add(compiled, deck, "Mending Draught II", None)
@@ -82,28 +86,30 @@ def test_the_deck_limit_removes_the_cheapest_loot_card(compiled, monkeypatch):
     """"You can have a maximum of 50 cards in your deck. If you go above this amount you must remove a
     Loot card from your deck". The built-in heroes' decks are too small for 20 Loot cards to pass 50,
     so the limit is lowered to show the rule.  """
-    monkeypatch.setattr(loot, "DECK_LIMIT", 40)
+    assert compiled.adventure["deck_limit"] == 50
+    monkeypatch.setitem(compiled.adventure, "deck_limit", 40)
     names = [n for n in loot.facts(compiled) if loot.facts(compiled)[n]["swaps"] is None]
     deck = Deck()
     for name in names:
         if loot.placement(compiled, deck, name)[0]:
             loot.add(compiled, deck, name, None)
     base = loot.deck_size(compiled, 0, Deck())
-    room = loot.DECK_LIMIT - base
+    room = compiled.adventure["deck_limit"] - base
     assert len(deck.added) > room  # the test would prove nothing otherwise
     loot.keep_under_limit(compiled, 0, deck, None)
-    assert loot.deck_size(compiled, 0, deck) == loot.DECK_LIMIT
+    assert loot.deck_size(compiled, 0, deck) == compiled.adventure["deck_limit"]
     assert "Kingslayer" in deck.added  # a Legendary stays, the Commons go first
 
 
 def test_the_shop_buys_what_the_gold_pays_for(compiled):
     decks = [Deck(), Deck()]
-    result = loot.shop(compiled, [0, 3], decks, 27, random.Random(4))
+    result = loot.shop(compiled, [0, 3], decks, 27, DEAL, random.Random(4))
     info = loot.facts(compiled)
     for bought, deck in zip(result.bought, decks, strict=True):
-        assert sum(loot.PRICES[info[n]["rarity"]] for n in bought) <= 30
+        assert sum(loot.prices(compiled)[info[n]["rarity"]] for n in bought) <= 30
         assert set(bought) <= set(deck.added)
-    assert result.unspent == 60 - sum(loot.PRICES[info[n]["rarity"]] for b in result.bought for n in b)
+    tag = loot.prices(compiled)
+    assert result.unspent == 60 - sum(tag[info[n]["rarity"]] for b in result.bought for n in b)
 
 
 def test_boss_loot_adds_cards_or_counts_them_unclaimed(compiled):
@@ -214,10 +220,47 @@ def test_an_unidentified_loot_card_from_a_chest_is_identified_or_sold_at_the_sho
     assert got and sum(len(u) for u in game.unidentified) == len(got)
     held = [list(u) for u in game.unidentified]
     decks = [Deck(), Deck()]
-    result = loot.shop(compiled, [0, 3], decks, 10, random.Random(1), held)  # 10 Gold each: one Identify
+    result = loot.shop(compiled, [0, 3], decks, 10, DEAL, random.Random(1), held)  # 10 Gold: one Identify
     for k, names in enumerate(held):
         if names:
             assert names[0] in decks[k].added or result.bought[k]  # the first identified (or replaced)
     rich = [Deck(), Deck()]
-    loot.shop(compiled, [0, 3], rich, 0, random.Random(1), held)  # no Gold: every card is sold
+    loot.shop(compiled, [0, 3], rich, 0, DEAL, random.Random(1), held)  # no Gold: every card is sold
     assert all(name not in d.added for d, names in zip(rich, held, strict=True) for name in names)
+
+
+def test_the_shop_and_loss_rules_are_the_adventures_data(compiled, monkeypatch):
+    """Rules as data: the Shop cards dealt are the Portal Crawl card's (`shop_deal`: "Deal each player a
+    hand of Loot cards of the amount and type indicated in the Conclusion section of the Scenario
+    card"), the Boss Loot chests the Boss's (`boss_loot`), the loss row the adventure's (`loss`).
+    Changed in the data, the campaign plays by them."""
+    from dtc.adventures.crawl import CrawlResult
+
+    assert compiled.adventure["loss"] == {"score": -10, "salves": 3}  # "Write "-10""; "3 more"
+    dealt = []
+    real_shop = loot.shop
+    monkeypatch.setattr(loot, "shop", lambda *a, **kw: dealt.append(a[4]) or real_shop(*a, **kw))
+    card = compiled.adventure["scenarios"][0]
+    monkeypatch.setitem(card, "shop_deal", {"common": 0, "rare": 0, "epic": 0, "legendary": 1})
+    monkeypatch.setitem(compiled.adventure, "loss", {"score": -7, "salves": 1})
+    monkeypatch.setattr(Crawl, "play", lambda self, after_turn=None: CrawlResult(
+        False, "defeat", 10, 1, 0, 0, False, 3, self.data["loss"]["score"]))
+    for k in range(4):
+        monkeypatch.setitem(compiled.adventure["scenarios"][k], "shop_deal", card["shop_deal"])
+    camp = Campaign(["Druid", "Sun Elf"], "Normal", 1, starting_salves=4)
+    session = play_session(compiled, camp)
+    assert session.score == -7 and camp.starting_salves == 5
+    assert dealt == [{"common": 0, "rare": 0, "epic": 0, "legendary": 1}]
+
+
+def test_boss_loot_is_rolled_once_a_chest_of_the_bosss_card(compiled, monkeypatch):
+    """"perform the following steps a number of times equal to the quantity of chests shown under
+    "Boss Loot" in the Conclusion section of the Boss Battle Scenario card\""""
+    chests = []
+    monkeypatch.setattr(loot, "boss_loot",
+                        lambda artifact, heroes, decks, n, faces, rng: chests.append(n) or 0)
+    boss = next(b for b in compiled.indices_of("boss") if compiled.players[b]["boss"]["scenario"] == 2)
+    assert compiled.players[boss]["boss"]["boss_loot"] == 2
+    monkeypatch.setitem(compiled.players[boss]["boss"], "boss_loot", 3)
+    play_session(compiled, Campaign(["Druid", "Sun Elf"], "Normal", 1, scenario=2))
+    assert chests == [3]

@@ -288,7 +288,8 @@ def play_boss_scenario(artifact: Artifact, heroes: list[int], boss: int, seed: i
     _, result = boss_battle(artifact, heroes, boss, seed,
                             split_salves(row["salves"] if salves is None else salves, len(heroes)),
                             humans=humans, decks=decks)
-    score = (result.salves_left + data["difficulties"][difficulty]["scenario_score"]) if result.won else -10
+    score = (result.salves_left + data["difficulties"][difficulty]["scenario_score"]) if result.won \
+        else data["loss"]["score"]
     return CrawlResult(result.won, "boss" if result.won else result.reason, result.turns, result.salves_used,
                        result.salves_left, 0, False, 0, score)
 

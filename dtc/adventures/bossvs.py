@@ -22,29 +22,29 @@ from dtc.dicethrone.modes import Mode
 from dtc.dicethrone.requests import Act, Action, AnswerError
 from dtc.vm import ChooseDice, ChooseOption, Request, change_options
 
-KINGS_HAND = "King's Hand"
 FORCE_REROLL = "force your opponent to re-roll one of their dice"
 EXTRA_ATTEMPT = "gain 1 additional Roll Attempt"
-KINGS_HAND_COST = 3  # "Boss may spend 3 CP at anytime to gain a King's Hand token (Stack Limit: 5)"
-BOSS_BASE_HEALTH, BOSS_HEALTH_PER_HERO = 10, 20  # "Boss starts with 10 Health + 20 Health per Hero"
-BOSS_VS_BOSS_HEALTH = 70  # Boss vs Boss: "Start with 70 Health"
 MANY_HEROES = (2, 3, 4)  # "a 3-5 player alternate game mode": one Boss and 2 to 4 Heroes
-# "Who they Attack is determined by rolling 1 Chaos die": for each team size, the highest value of
-# each hero's range, from the Hero on the Boss' Left clockwise (4 Heroes: "5-6, roll again")
-TARGETING = {2: (3, 6), 3: (2, 4, 6), 4: (1, 2, 3, 4)}
+# The modes' numbers (the King's Hand status and its price, the Bosses' Health, the targeting roll)
+# are the adventure's `boss_vs` data.
 
 
 class ModeError(ValueError):
     """A Boss vs game that cannot be set up (one line saying why)."""
 
 
+def vs_rules(artifact: Artifact) -> dict:
+    """The adventure's `boss_vs` rules (ModeError when the ruleset has none)."""
+    rules = (artifact.adventure or {}).get("boss_vs")
+    if rules is None:
+        raise ModeError("the ruleset has no Boss vs rules (compile content/adventures/ with it: its "
+                        "`boss_vs:`)")
+    return rules
+
+
 def kings_hand_status(artifact: Artifact) -> int:
-    """The King's Hand status's index (ModeError when the content has none)."""
-    for i, status in enumerate(artifact.statuses):
-        if status["name"].casefold() == KINGS_HAND.casefold() and status.get("owner") is None:
-            return i
-    raise ModeError("the ruleset has no King's Hand status (compile content/statuses/adventures.yaml "
-                    "with it)")
+    """The index of the status the modes' King's Hand tokens are."""
+    return vs_rules(artifact)["kings_hand"]
 
 
 class BossVs(Game):
@@ -55,7 +55,10 @@ class BossVs(Game):
                  seed: int, record: bool = False):
         super().__init__(artifact, players, seed, record=record, table=table)
         self.bosses = bosses
-        self.kings_hand = kings_hand_status(artifact)
+        self.vs = vs_rules(artifact)
+        self.kings_hand = self.vs["kings_hand"]
+        self.kings_hand_name = artifact.statuses[self.kings_hand]["name"]
+        self.kings_hand_cost = self.vs["kings_hand_cost"]
         self.kings_hand_bought = self.kings_hand_spent = 0
         self.loot_faces = (artifact.adventure or {}).get("loot_die", 20)  # the Loot die's highest face
 
@@ -77,16 +80,16 @@ class BossVs(Game):
             p = self.seats[seat]
             held = len(p.tokens.get(self.kings_hand, ()))
             if held:
-                out.append(Action("spend", KINGS_HAND, self.kings_hand, 0, 0.0))
-            if p.cp >= KINGS_HAND_COST and held < self.stack_limit(seat, self.kings_hand):
-                out.append(Action("buy", KINGS_HAND, self.kings_hand, KINGS_HAND_COST, 0.0))
+                out.append(Action("spend", self.kings_hand_name, self.kings_hand, 0, 0.0))
+            if p.cp >= self.kings_hand_cost and held < self.stack_limit(seat, self.kings_hand):
+                out.append(Action("buy", self.kings_hand_name, self.kings_hand, self.kings_hand_cost, 0.0))
         return out
 
     def perform(self, seat: int, action: Action) -> Generator[Request, Any, None]:
         if action.kind == "buy":
             self.kings_hand_bought += 1
-            self.event("buy", player=seat, status=KINGS_HAND, cp=KINGS_HAND_COST)
-            self.change_cp(seat, -KINGS_HAND_COST)
+            self.event("buy", player=seat, status=self.kings_hand_name, cp=self.kings_hand_cost)
+            self.change_cp(seat, -self.kings_hand_cost)
             self.gain_status(seat, self.kings_hand, 1, 0)
         elif action.kind == "spend" and action.ref == self.kings_hand:
             yield from self.spend_kings_hand(seat)
@@ -101,7 +104,7 @@ class BossVs(Game):
         self.seats[seat].tokens[self.kings_hand].pop()
         self.kings_hand_spent += 1
         value = self.rng.randint(1, self.loot_faces)
-        self.event("spend", player=seat, status=KINGS_HAND)
+        self.event("spend", player=seat, status=self.kings_hand_name)
         self.event("kings_hand_roll", player=seat, value=value)
         if value <= 10:
             self.change_cp(seat, 1)
@@ -113,28 +116,28 @@ class BossVs(Game):
             if self.active == seat and self.phase == "Offensive Roll Phase":
                 options.append(EXTRA_ATTEMPT)
             if not options:
-                self.event("no_result", player=seat, status=KINGS_HAND)
+                self.event("no_result", player=seat, status=self.kings_hand_name)
                 return
             picked = 0
             if len(options) > 1:
-                answer = yield ChooseOption(KINGS_HAND, seat, tuple(options))
+                answer = yield ChooseOption(self.kings_hand_name, seat, tuple(options))
                 picked = _distinct([answer], len(options), 1, 1)[0]
             if options[picked] == EXTRA_ATTEMPT:
                 self.max_attempts += 1
                 self.event("extra_attempt", player=seat, attempts=self.max_attempts)
                 return
-            answer = yield ChooseDice(KINGS_HAND, seat, tuple(self.roll), 1, "re-roll")
+            answer = yield ChooseDice(self.kings_hand_name, seat, tuple(self.roll), 1, "re-roll")
             [die] = _distinct(answer, len(self.roll), 1, 1)
             faces = sorted(self.roll_faces or {}) or list(range(1, 7))
             self.roll[die] = faces[self.rng.randrange(len(faces))]
             self.event("reroll", player=owner, dice=list(self.roll), which=[die], attempt=self.attempts)
             return
         if not open_dice:
-            self.event("no_result", player=seat, status=KINGS_HAND)
+            self.event("no_result", player=seat, status=self.kings_hand_name)
             return
         options = change_options(self.roll, self.roll_faces, 0, 0)
         values = tuple(sorted(set().union(*options)))
-        answer = yield ChooseDice(KINGS_HAND, seat, tuple(self.roll), 1, "change", values, options)
+        answer = yield ChooseDice(self.kings_hand_name, seat, tuple(self.roll), 1, "change", values, options)
         changes = list(answer) if isinstance(answer, (list, tuple)) else None
         if changes is None or len(changes) > 1 or not all(
                 isinstance(c, (list, tuple)) and len(c) == 2 and isinstance(c[0], int)
@@ -148,7 +151,7 @@ class BossVs(Game):
 
 class BossVsMany(BossVs):
     """Boss vs Many: the Boss (seat 0) is the Start Player and does not skip his first Income Phase;
-    the Heroes always target the Boss, the Boss rolls a Chaos die for his target."""
+    the Heroes always target the Boss, the Boss rolls one of his dice for his target."""
 
     def setup(self) -> Generator[Request, Any, None]:
         for p in self.seats:
@@ -173,7 +176,7 @@ class BossVsMany(BossVs):
         if a != 0:
             self.event("target", player=a, defender=0, how="the Boss")
             return 0
-        tops = TARGETING[heroes]
+        tops = self.vs["targeting"][heroes - 2]
         while True:
             value = self.rng.randint(1, 6)
             hero = next((k for k, top in enumerate(tops) if value <= top), None)
@@ -254,13 +257,14 @@ def boss_vs_many(artifact: Artifact, boss: int, heroes: list[int], seed: int,
     """A Boss vs Many game, not yet played: the Boss (seat 0) at 10 Health + 20 per Hero."""
     game = BossVsMany(artifact, [boss, *heroes], many_table(artifact, boss, len(heroes)), (0,), seed, record)
     b = game.seats[0]
-    b.health = b.start_health = BOSS_BASE_HEALTH + BOSS_HEALTH_PER_HERO * len(heroes)
+    rules = game.vs
+    b.health = b.start_health = rules["boss_health"] + rules["boss_health_per_hero"] * len(heroes)
     return game
 
 
 def boss_vs_boss(artifact: Artifact, first: int, second: int, seed: int, record: bool = False) -> BossVs:
     """A Boss vs Boss duel, not yet played: "Start with 70 Health"; "Draw 4 and gain 2 CP"."""
-    table = Mode("Boss vs Boss", 2, BOSS_VS_BOSS_HEALTH, ((0,), (1,)), (0, 1), False, "none", 0)
+    table = Mode("Boss vs Boss", 2, vs_rules(artifact)["duel_health"], ((0,), (1,)), (0, 1), False, "none", 0)
     return BossVs(artifact, [first, second], table, (0, 1), seed, record)
 
 
@@ -374,14 +378,15 @@ def vs_line(game, event: dict) -> str | None:
         return (f"Boss vs Many: P1 {event['heroes'][0]} vs {heroes}; the Boss is always the Start Player "
                 f"and does not skip his Income Phase")
     if kind == "buy":
-        return f"{who(game, event['player'])} pays {event['cp']} CP for a King's Hand token"
+        return f"{who(game, event['player'])} pays {event['cp']} CP for a {event['status']} token"
     if kind == "kings_hand_roll":
-        return f"{who(game, event['player'])} rolls {event['value']} on the Loot die for King's Hand"
+        return (f"{who(game, event['player'])} rolls {event['value']} on the Loot die for "
+                f"{game.kings_hand_name}")
     if kind == "extra_attempt":
         return f"{who(game, event['player'])} gains 1 additional Roll Attempt ({event['attempts']} in all)"
     if kind == "targeting_roll":
         target = "roll again" if event["defender"] is None else f"targets {who(game, event['defender'])}"
-        return f"{who(game, event['player'])} rolls {event['value']} on a Chaos die: {target}"
+        return f"{who(game, event['player'])} rolls {event['value']} for his target: {target}"
     return line(game, event)
 
 

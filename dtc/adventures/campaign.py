@@ -20,7 +20,6 @@ MARKER = "dtc-adventure-campaign"  # the kind of file, for `session.check_writab
 FORMAT = 1
 SCENARIOS = 8  # "Portal Crawls (scenarios 1, 3, 5, and 7)", Boss Battles after each
 MAX_SESSIONS = 40  # a bot campaign that has not ended by then stops (each loss repeats a scenario)
-LOSS_SALVES = 3  # "your team will be given 3 more Starting Salves than you began the previous session with"
 
 
 class CampaignError(ValueError):
@@ -225,13 +224,15 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
     if artifact.data.get("loot") and campaign.scenario % 2 == 0:
         # "Whether you've won or lost a Boss Battle, you will now gain Boss Loot"; "E. Unclaimed Boss
         # Loot cards: 1 Scenario Point for each"
-        unclaimed = loot.boss_loot(artifact, heroes, campaign.decks, loot.BOSS_LOOT_CHESTS,
-                                   artifact.adventure["loot_die"], rng)
+        chests = artifact.players[card]["boss"]["boss_loot"]  # the Boss Battle Scenario card's
+        unclaimed = loot.boss_loot(artifact, heroes, campaign.decks, chests, artifact.adventure["loot_die"],
+                                   rng)
         score += unclaimed if result.won else 0
     elif artifact.data.get("loot"):
         # "Shop"; "D. Unspent Gold (Portal Crawl Only): 1 Scenario Point for every 5 unspent Gold your
         # team has remaining after the Shop Phase" (the crawl counted the Gold before it)
-        bought = loot.shop(artifact, heroes, campaign.decks, result.gold, rng, result.unidentified)
+        deal = artifact.adventure["scenarios"][card]["shop_deal"]  # the Scenario card's Conclusion
+        bought = loot.shop(artifact, heroes, campaign.decks, result.gold, deal, rng, result.unidentified)
         if result.won:
             score += bought.unspent // 5 - result.gold // 5
     if salves is None:  # session one: the Hero Setup's Starting Salves
@@ -239,8 +240,8 @@ def play_session(artifact: Artifact, campaign: Campaign, humans: dict[int, Any] 
     began = salves
     if result.won:  # "C. Starting Salves for next session: ... the Salves your team still has"
         following = result.salves_left
-    else:  # "Add 3 to your current session's Starting Salve value"
-        following = began + LOSS_SALVES
+    else:  # "Add 3 to your current session's Starting Salve value" (the adventure's `loss`)
+        following = began + artifact.adventure["loss"]["salves"]
     session = Session(campaign.scenario, result.won, score, result.salves_left, following, result.turns)
     campaign.sessions.append(session)
     campaign.in_progress = []

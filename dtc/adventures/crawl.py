@@ -457,8 +457,8 @@ class Crawl:
         left = sum(self.salves)
         if won:  # "Recording a Win": B. Remaining Salves, D. Unspent Gold, F. Explored All, G.
             score = left + self.gold // 5 + (5 if explored_all else 0) + self.difficulty["scenario_score"]
-        else:  # "C. Session Score: Write "-10""
-            score = -10
+        else:  # "C. Session Score: Write "-10"" (the adventure's `loss`)
+            score = self.data["loss"]["score"]
         self.event("end", won=won, reason=reason, score=score)
         return CrawlResult(won, reason, self.turn_no, self.salves_used, left, self.gold, explored_all,
                            len(self.defeated), score, [list(u) for u in self.unidentified])

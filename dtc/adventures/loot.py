@@ -15,13 +15,14 @@ from dtc.artifact import Artifact
 from dtc.dicethrone.state import Card, Player
 
 RARITIES = ("common", "rare", "epic", "legendary")
-PRICES = {"common": 10, "rare": 15, "epic": 20, "legendary": 25}  # the Shopkeeper leaflet's Price Tag
-IDENTIFY = 10  # "Spend 10 Gold to Identify an Unidentified Loot card"
-SELL = 5  # "may be sold for 5 Gold each"
-DECK_LIMIT = 50  # "You can have a maximum of 50 cards in your deck"
-SHOP_DEAL = {"common": 2, "rare": 1}  # authored: the cards each hero is dealt (the Scenario card's)
-BOSS_LOOT = ((8, "common"), (14, "rare"), (18, "epic"), (20, "legendary"))  # authored Boss Loot table
-BOSS_LOOT_CHESTS = 2  # authored: "the quantity of chests shown under "Boss Loot"" on the scenario card
+# The prices, Identify and Sell, the deck limit and the Boss Loot table are the adventure's data
+# (`shop`, `deck_limit`, `boss_loot`); the Shop cards dealt, each Portal Crawl card's (`shop_deal`);
+# the Boss Loot chests, each Boss's (`boss_loot`).
+
+
+def prices(artifact: Artifact) -> dict[str, int]:
+    """The Shopkeeper leaflet's Price Tag, by rarity."""
+    return artifact.adventure["shop"]["prices"]
 
 
 @dataclass
@@ -122,17 +123,19 @@ def price(artifact: Artifact, deck: Deck, name: str) -> int:
     difference in the two card's costs")."""
     info = facts(artifact)
     _, replaces = placement(artifact, deck, name)
-    full = PRICES[info[name]["rarity"]]
+    tag = prices(artifact)
+    full = tag[info[name]["rarity"]]
     if replaces is not None and replaces in deck.added:
-        return max(0, full - PRICES[info[replaces]["rarity"]])
+        return max(0, full - tag[info[replaces]["rarity"]])
     return full
 
 
 def keep_under_limit(artifact: Artifact, hero: int, deck: Deck, piles: LootDecks | None) -> None:
     """"If you go above this amount you must remove a Loot card from your deck": the cheapest first."""
     info = facts(artifact)
-    while deck_size(artifact, hero, deck) > DECK_LIMIT and deck.added:
-        cheapest = min(deck.added, key=lambda n: PRICES[info[n]["rarity"]])
+    tag = prices(artifact)
+    while deck_size(artifact, hero, deck) > artifact.adventure["deck_limit"] and deck.added:
+        cheapest = min(deck.added, key=lambda n: tag[info[n]["rarity"]])
         deck.added.remove(cheapest)
         if piles is not None:
             piles.bottom(cheapest, info[cheapest]["rarity"])
@@ -144,20 +147,22 @@ class ShopResult:
     unspent: int  # the team's Gold left after the Shop (summed over the heroes)
 
 
-def shop(artifact: Artifact, heroes: list[int], decks: list[Deck], gold: int,
+def shop(artifact: Artifact, heroes: list[int], decks: list[Deck], gold: int, deal: dict[str, int],
          rng: random.Random, unidentified: list[list[str]] | None = None) -> ShopResult:
     """"Shop": every hero gets the Gold dial rounded up to the nearest 10 ("If the Gold dial shows 27
     Gold, increase this to 30, and all Heroes have 30 Gold to spend"), is dealt Loot cards, and (a bot)
     first Identifies her Unidentified Loot cards she can place (10 Gold; "If you Identify a Loot card
     of a lower level than one already in your deck, place the lower level card on the bottom of its
     Loot deck and draw a replacement") or Sells them (5 Gold), then buys the rarest dealt card she can
-    pay for and place, then the next; cards dealt and not bought go back."""
+    pay for and place, then the next; cards dealt (`deal`: how many of each rarity, the Scenario
+    card's) and not bought go back."""
     held = {name for u in unidentified or [] for name in u}
     piles = LootDecks(artifact, [*decks, Deck(added=sorted(held))], rng)
     each = gold_per_hero(gold)
     bought: list[list[str]] = []
     unspent = 0
     info = facts(artifact)
+    identify, sell = artifact.adventure["shop"]["identify"], artifact.adventure["shop"]["sell"]
     for k, (hero, deck) in enumerate(zip(heroes, decks, strict=True)):
         purse = each
         mine = []
@@ -166,14 +171,14 @@ def shop(artifact: Artifact, heroes: list[int], decks: list[Deck], gold: int,
             while card is not None and not placement(artifact, deck, card)[0] and tries < 50:
                 piles.bottom(card, info[card]["rarity"])
                 card, tries = piles.draw(info[name]["rarity"]), tries + 1
-            if card is not None and purse >= IDENTIFY and placement(artifact, deck, card)[0]:
-                purse -= IDENTIFY  # "The identified Loot card is instantly added to your deck"
+            if card is not None and purse >= identify and placement(artifact, deck, card)[0]:
+                purse -= identify  # "The identified Loot card is instantly added to your deck"
                 add(artifact, deck, card, piles)
                 mine.append(card)
             elif card is not None:
-                purse += SELL  # "may be sold for 5 Gold each. ... place it at the bottom of its Loot deck"
+                purse += sell  # "may be sold for 5 Gold each. ... place it at the bottom of its Loot deck"
                 piles.bottom(card, info[card]["rarity"])
-        dealt = [name for rarity, n in SHOP_DEAL.items() for _ in range(n)
+        dealt = [name for rarity in RARITIES for _ in range(deal.get(rarity, 0))
                  if (name := piles.draw(rarity)) is not None]
         for name in sorted(dealt, key=lambda n: -RARITIES.index(info[n]["rarity"])):
             cost = price(artifact, deck, name)
@@ -202,11 +207,12 @@ def boss_loot(artifact: Artifact, heroes: list[int], decks: list[Deck], chests: 
     is drawn. The bot keeps every card it can place."""
     piles = LootDecks(artifact, decks, rng)
     info = facts(artifact)
+    table = artifact.adventure["boss_loot"]
     unclaimed = 0
     for _ in range(chests):
         for hero, deck in zip(heroes, decks, strict=True):
             value = rng.randint(1, loot_faces)
-            rarity = next(r for upto, r in BOSS_LOOT if value <= upto * loot_faces // 20)
+            rarity = next(r["rarity"] for r in table if value <= r["upto"])
             name = piles.draw(rarity)
             tries = 0
             while name is not None and not placement(artifact, deck, name)[0] and tries < 50:
