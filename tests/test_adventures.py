@@ -139,6 +139,31 @@ def test_a_first_strike_minion_defeated_in_its_own_turn_leaves_the_hero_her_full
             assert turns[0] == HERO and not any(e["e"] == "full_turn" for e in game.events)
 
 
+@pytest.mark.parametrize("revived", [False, True])
+def test_a_hero_who_falls_in_her_turn_after_the_first_strike_minion_fell(compiled, revived):
+    """Her full turn after a First Strike minion fell is still her turn: Burn in her Upkeep takes her to
+    0 Health; a teammate's Salve revives her to 1 and the turn goes on ("A teammate must immediately
+    spend a Salve to restore you to 1 Health"), or, with none, she has fallen (the crawl is lost)."""
+    burn = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Burn")
+    game = MinionBattle(compiled, compiled.hero("druid")[0], minion_index(compiled, "sand rat"), 3,
+                        revive=lambda p: revived)
+    agents = [HeroBot(1), MinionBot(2)]
+    drive(game, agents, game.setup())
+    game.seats[MINION].health = 2
+    game.gain_status(MINION, burn, 1, 0)
+    game.seats[HERO].health = 2
+    game.gain_status(HERO, burn, 1, 0)
+    drive(game, agents, game.steps())  # ends: no one is left to pass the turn to
+    assert game.over.winner == HERO and not game.seats[MINION].alive
+    after = game.events[next(i for i, e in enumerate(game.events) if e["e"] == "full_turn"):]
+    if revived:
+        assert any(e["e"] == "revived" for e in after) and game.seats[HERO].health >= 1
+        assert any(e["e"] == "roll" and e["player"] == HERO for e in after)
+    else:
+        assert not game.seats[HERO].alive
+        assert not any(e["e"] == "roll" and e["player"] == HERO for e in after)
+
+
 def test_the_minion_rerolls_by_its_roll_objective_and_stops_when_it_is_met(compiled):
     """"Re-roll any dice that do not match the Minion's Roll Objective ... Re-roll dice a second time if
     the Roll Objective has still not been met.\""""

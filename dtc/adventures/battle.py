@@ -206,14 +206,23 @@ class MinionBattle(KingsHandRules, Game):
 
     def check_defeat(self) -> None:
         """A crawl's hero at 0 Health is revived by a teammate's Salve when one can (`revive`); in her
-        turn after the minion fell (`turn_after_defeat`), the battle is over already."""
-        if self.after_defeat:
-            return
+        turn after the minion fell (`turn_after_defeat`), the battle is over already: a hero who falls
+        then and is not revived stops her turn, and the crawl sees her fallen."""
         hero = self.seats[HERO]
-        if self.over is None and not hero.alive and self.revive is not None and self.revive(hero):
+        if not hero.alive and self.revive is not None and (self.over is None or self.after_defeat) \
+                and self.revive(hero):
             hero.health = 1
             self.event("revived", player=HERO, health=1)
+        if self.after_defeat:
+            return
         super().check_defeat()
+
+    def halted(self, a: int) -> bool:
+        return super().halted(a) or (self.after_defeat and not self.seats[HERO].alive)
+
+    def pass_turn(self, a: int) -> None:
+        if not self.after_defeat:  # after it, no one takes a turn: the battle is over
+            super().pass_turn(a)
 
     def income(self, a: int) -> bool:
         """The minion skips its Income Phase; the hero has hers every Hero Step (the crawl is under
