@@ -53,6 +53,18 @@ def boss_rate(loaded, heroes: list[int]) -> tuple[float, float, float]:
                               for boss in bosses for seed in range(CRAWLS)))
 
 
+def vs_rate(loaded, players: list[int], many: bool) -> float:
+    """Boss vs games by bots a second on one core (`dtc.adventures.bossvs.play_vs`)."""
+    from dtc.adventures.bossvs import play_vs
+
+    best = 0.0
+    for _ in range(RUNS):
+        start = time.process_time()
+        tally = play_vs(loaded, players, many, 1, 0, CRAWLS * 2)
+        best = max(best, tally.games / (time.process_time() - start))
+    return best
+
+
 def main() -> None:
     print(f"dtc adventure benchmark  (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
     loaded = rulesets.builtin()
@@ -67,6 +79,10 @@ def main() -> None:
         battles, turns, won = boss_rate(loaded, team)
         print(f"  Boss Battle, {len(team)} hero(es), one core: {battles:6.1f} battles/s  ({turns:.1f} turns "
               f"each, {won:.0%} won; {len(loaded.indices_of('boss'))} Bosses x {CRAWLS}, best of {RUNS})")
+    bosses = loaded.indices_of("boss")
+    many, duel = vs_rate(loaded, [bosses[0], *heroes[:2]], True), vs_rate(loaded, bosses[:2], False)
+    print(f"  Boss vs Many (a Boss, 2 heroes), one core: {many:6.1f} games/s;  Boss vs Boss: {duel:6.1f} "
+          f"games/s  ({CRAWLS * 2} games, best of {RUNS})")
 
 
 if __name__ == "__main__":
