@@ -331,39 +331,18 @@ def play_vs(artifact: Artifact, players: list[int], many: bool, seed: int, start
 
 CHUNK = 20  # games per piece of work
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init(raw: bytes) -> None:
-    from dtc import artifact as artifact_mod
-    from dtc.dicethrone.simulate import worker_signals
-
-    worker_signals()
-    _WORKER["artifact"] = artifact_mod.load(raw)
-
-
-def _task(job: tuple) -> VsTally:
-    return play_vs(_WORKER["artifact"], *job)
-
-
 def simulate_vs(artifact: Artifact, raw: bytes, players: list[int], many: bool, games: int, seed: int,
                 jobs: int = 1) -> VsTally:
     """`games` seeded bot games over `jobs` worker processes: the same numbers for any `jobs`."""
-    import multiprocessing
+    from dtc.adventures.pieces import run_pieces
 
     if many:
         many_table(artifact, players[0], len(players) - 1)  # a ModeError before any worker starts
     kings_hand_status(artifact)
     work = [(players, many, seed, start, min(CHUNK, games - start)) for start in range(0, games, CHUNK)]
     total = VsTally()
-    jobs = min(jobs, len(work))
-    if jobs <= 1:
-        for job in work:
-            total.add(play_vs(artifact, *job))
-        return total
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init, initargs=(raw,)) as pool:
-        for part in pool.imap_unordered(_task, work):
-            total.add(part)
+    for part in run_pieces(artifact, raw, play_vs, work, jobs):
+        total.add(part)
     return total
 
 

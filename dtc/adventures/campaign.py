@@ -291,37 +291,15 @@ def _campaigns(artifact: Artifact, heroes: list[str], difficulty: str, seed: int
     return out
 
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init(raw: bytes) -> None:
-    from dtc import artifact as artifact_mod
-    from dtc.dicethrone.simulate import worker_signals
-
-    worker_signals()
-    _WORKER["artifact"] = artifact_mod.load(raw)
-
-
-def _task(job: tuple) -> list[tuple[int, int, int, bool]]:
-    return _campaigns(_WORKER["artifact"], *job)
-
-
 def simulate_campaigns(artifact: Artifact, raw: bytes, heroes: list[str], difficulty: str, games: int,
                        seed: int, jobs: int = 1) -> dict:
     """`games` seeded bot campaigns: the Campaign Score's distribution, the sessions they took, how
     many ended (won all 8 scenarios within MAX_SESSIONS). The same numbers for any `jobs`."""
-    import multiprocessing
+    from dtc.adventures.pieces import run_pieces
 
     work = [(heroes, difficulty, seed, start, min(CHUNK, games - start)) for start in range(0, games, CHUNK)]
-    rows: list[tuple[int, int, int, bool]] = []
-    jobs = min(jobs, len(work))
-    if jobs <= 1:
-        for job in work:
-            rows += _campaigns(artifact, *job)
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=_init, initargs=(raw,)) as pool:
-            for part in pool.imap_unordered(_task, work):
-                rows += part
+    parts = run_pieces(artifact, raw, _campaigns, work, jobs)
+    rows: list[tuple[int, int, int, bool]] = [row for part in parts for row in part]
     rows.sort()
     scores = sorted(r[1] for r in rows)
     n = len(rows)

@@ -546,35 +546,14 @@ def play_crawls(artifact: Artifact, heroes: list[int], scenario: int, seed: int,
     return tally
 
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init(raw: bytes) -> None:
-    from dtc import artifact as artifact_mod
-    from dtc.dicethrone.simulate import worker_signals
-
-    worker_signals()
-    _WORKER["artifact"] = artifact_mod.load(raw)
-
-
-def _task(job: tuple) -> CrawlTally:
-    return play_crawls(_WORKER["artifact"], *job)
-
-
 def simulate_crawls(artifact: Artifact, raw: bytes, heroes: list[int], scenario: int, games: int, seed: int,
                     jobs: int = 1, difficulty: int = 0) -> CrawlTally:
     """`games` seeded crawls over `jobs` worker processes: the same numbers for any `jobs`."""
-    import multiprocessing
+    from dtc.adventures.pieces import run_pieces
 
     work = [(heroes, scenario, seed, start, min(CHUNK, games - start), difficulty)
             for start in range(0, games, CHUNK)]
     total = CrawlTally()
-    jobs = min(jobs, len(work))
-    if jobs <= 1:
-        for job in work:
-            total.add(play_crawls(artifact, *job))
-        return total
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_init, initargs=(raw,)) as pool:
-        for tally in pool.imap_unordered(_task, work):
-            total.add(tally)
+    for tally in run_pieces(artifact, raw, play_crawls, work, jobs):
+        total.add(tally)
     return total
