@@ -302,7 +302,8 @@ def _what(marker: Any) -> str:
     return {"dtc-dicethrone-save": "Dice Throne save", "dtc-dicethrone-log": "Dice Throne log",
             "dtc-valeria-save": "Kingdoms of Valeria save", "dtc-valeria-log": "Kingdoms of Valeria log",
             "dtc-adventure-campaign": "Dice Throne Adventures campaign file",
-            "dtc-adventure-log": "Dice Throne Adventures session log"
+            "dtc-adventure-log": "Dice Throne Adventures session log",
+            "dtc-bossvs-save": "Boss vs save", "dtc-bossvs-log": "Boss vs log"
             }.get(marker, f"dtc file ({marker})")
 
 

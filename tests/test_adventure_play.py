@@ -141,3 +141,37 @@ def test_a_boss_vs_many_game_played_as_the_boss_at_the_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_boss_vs_game_at_the_terminal_is_saved_resumed_and_replayed(tmp_path):
+    """A Boss vs Many game played as a Hero with --save and --log: left with `q`, gone on with
+    `resume-vs` to its end, and its log replayed by `replay-vs`."""
+    save, log = tmp_path / "g.json", tmp_path / "g.log"
+    child = spawn("adventure", "boss-vs-many", "fallen barbarian", "--heroes", "druid,sun_elf", "--play", "2",
+                  "--seed", "4", "--save", save, "--log", log)
+    given = 0
+    patterns = [p for p, _ in PROMPTS]
+    while given < 8:
+        index = child.expect(patterns, timeout=30)
+        child.sendline(PROMPTS[index][1](child.match))
+        given += 1
+    child.expect(patterns, timeout=30)
+    child.sendline("q")
+    child.expect(r"saved to .*g\.json \(continue with `dtc adventure resume-vs ")
+    child.expect(pexpect.EOF)
+    child = spawn("adventure", "resume-vs", save)
+    child.expect(r"resuming after (\d+) answers")
+    assert int(child.match.group(1)) >= 8
+    ended = r"(Fallen Barbarian wins|Druid \+ Sun Elf win|ends in a draw) after (\d+) turns"
+    for _ in range(3000):
+        index = child.expect(patterns + [ended], timeout=30)
+        if index == len(PROMPTS):
+            break
+        child.sendline(PROMPTS[index][1](child.match))
+    turns = child.match.group(2).decode()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    replayed = spawn("adventure", "replay-vs", log)
+    replayed.expect(rf"replay matches: \d+ answers, {turns} turns")
+    replayed.expect(pexpect.EOF)

@@ -242,6 +242,8 @@ def test_watching_a_boss_vs_many_game(compiled):
     (["boss-vs-many", "lich", "--heroes", "druid,sun_elf"], "no Boss `lich`; Bosses here: "),
     (["boss-vs-many", "mad king", "--heroes", "druid,nobody"], "no hero `nobody`"),
     (["boss-vs-boss", "mad king", "nobody"], "no Boss `nobody`"),
+    (["boss-vs-many", "mad king", "--heroes", "druid,sun_elf", "--save", "x.json"], "give --play N too"),
+    (["boss-vs-boss", "mad king", "ash queen", "--play", "3"], "--play 3: the game has players 1 to 2"),
 ])
 def test_boss_vs_usage_errors_are_one_line(args, says):
     out = CliRunner().invoke(cli, ["adventure", *args])

@@ -20,7 +20,8 @@ from dtc.artifact import Artifact
 from dtc.dicethrone.engine import Game, _distinct
 from dtc.dicethrone.modes import Mode
 from dtc.dicethrone.requests import Act, Action, AnswerError
-from dtc.vm import ChooseDice, ChooseOption, Request, change_options
+from dtc.session import Kind
+from dtc.vm import ChooseDice, ChooseOption, Request, VMError, change_options
 
 FORCE_REROLL = "force your opponent to re-roll one of their dice"
 EXTRA_ATTEMPT = "gain 1 additional Roll Attempt"
@@ -417,3 +418,80 @@ def watch_vs(artifact: Artifact, players: list[int], many: bool, seed: int, echo
     result = drive(game, agents, game.play())
     tell()
     return result
+
+
+# ------------------------------------------------------------------ a game at the terminal: saves, logs
+
+@dataclass
+class VsSetup:
+    """Everything that, with the answers, determines a Boss vs game (for `dtc.session`)."""
+
+    ruleset: str  # the artifact's content hash
+    seed: int  # the game's
+    players: list[str]  # the Boss, then the Heroes (Boss vs Many); or the two Bosses
+    many: bool
+    agents: list[str]  # "human" or "bot", by seat
+
+    def to_json(self) -> dict:
+        return {"ruleset": self.ruleset, "seed": self.seed, "players": list(self.players),
+                "many": self.many, "agents": list(self.agents)}
+
+    @staticmethod
+    def from_json(data: dict) -> VsSetup:
+        from dtc.session import agent_names, integer
+
+        players, many = data["players"], data["many"]
+        if not isinstance(many, bool):
+            raise ValueError("`many` is not true or false")
+        sizes = (3, 4, 5) if many else (2,)
+        if not isinstance(players, list) or len(players) not in sizes \
+                or not all(isinstance(p, str) for p in players):
+            raise ValueError(f"players {players!r} is not a list of {' or '.join(map(str, sizes))} names")
+        if not isinstance(data["ruleset"], str):
+            raise ValueError("the ruleset is not text")
+        agents = agent_names(data["agents"], len(players), {"human", "bot"})
+        return VsSetup(data["ruleset"], integer(data["seed"], "seed"), list(players), many, agents)
+
+
+def _boss_named(artifact: Artifact, name: str) -> int | None:
+    from dtc.adventures.battle import _slug
+
+    return next((b for b in artifact.indices_of("boss")
+                 if _slug(artifact.players[b]["name"]) == _slug(name)), None)
+
+
+def player_indices(artifact: Artifact, setup: VsSetup) -> list[int]:
+    """The players indices of a setup's names (SessionError naming one the ruleset lacks)."""
+    from dtc.session import SessionError
+
+    out = []
+    for k, name in enumerate(setup.players):
+        boss = k == 0 or not setup.many
+        found = _boss_named(artifact, name) if boss else (artifact.hero(name) or (None,))[0]
+        if found is None:
+            raise SessionError(f"the ruleset has no {'Boss' if boss else 'hero'} `{name}`")
+        out.append(found)
+    return out
+
+
+def new_vs_game(artifact: Artifact, setup: VsSetup) -> BossVs:
+    from dtc.session import SessionError
+
+    players = player_indices(artifact, setup)
+    try:
+        if setup.many:
+            return boss_vs_many(artifact, players[0], players[1:], setup.seed, record=True)
+        return boss_vs_boss(artifact, players[0], players[1], setup.seed, record=True)
+    except ModeError as exc:
+        raise SessionError(str(exc)) from None
+
+
+def vs_agents(setup: VsSetup, human_factory) -> list:
+    """The agents of a setup's seats: `human_factory()` for "human", the bots of `watch_vs` else."""
+    bosses = (0,) if setup.many else (0, 1)
+    return [human_factory() if kind == "human" else
+            (BossVsBot(setup.seed + k) if k in bosses else HeroBot(setup.seed + k))
+            for k, kind in enumerate(setup.agents)]
+
+
+BOSS_VS = Kind("dtc-bossvs-save", "dtc-bossvs-log", VsSetup.from_json, new_vs_game, (AnswerError, VMError))

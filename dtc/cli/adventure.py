@@ -281,6 +281,10 @@ VS_OPTIONS = [
     click.option("--play", "seat", type=click.IntRange(1, 5),
                  help="Play one game at the terminal as player N (1: the Boss, or the first Boss), bots "
                       "playing the others."),
+    click.option("--save", "save_path", type=click.Path(path_type=Path),
+                 help="With --play: save the game after every turn (`dtc adventure resume-vs FILE`)."),
+    click.option("--log", "log_path", type=click.Path(path_type=Path),
+                 help="With --play: write the game as JSON lines (`dtc adventure replay-vs FILE`)."),
     click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP),
     click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
 ]
@@ -298,7 +302,8 @@ def _vs_options(command):
               help="2 to 4 heroes against the Boss, comma-separated, from the Boss' Left clockwise.")
 @_vs_options
 def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs: int, watch: bool,
-                         seat: int | None, ruleset_path: Path | None, fmt: str) -> None:
+                         seat: int | None, save_path: Path | None, log_path: Path | None,
+                         ruleset_path: Path | None, fmt: str) -> None:
     """Boss vs Many (3-5 players): BOSS, played by the heuristic bot as a hero is, against 2 to 4 bot
     heroes sharing one Health dial; the Boss's win rate with its 95% interval."""
     loaded = _ruleset_with_adventure(ruleset_path)
@@ -307,7 +312,8 @@ def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs
     if not 2 <= len(heroes) <= 4:
         _usage(f"--heroes: Boss vs Many is for 3 to 5 players, one Boss and 2 to 4 heroes; {len(heroes)} "
                f"given", 2)
-    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, seat, fmt)
+    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, seat, fmt, (save_path, log_path,
+                                                                                ruleset_path))
 
 
 @adventure.command(name="boss-vs-boss")
@@ -315,16 +321,17 @@ def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs
 @click.argument("second")
 @_vs_options
 def boss_vs_boss_command(first: str, second: str, games: int, seed: int, jobs: int, watch: bool,
-                         seat: int | None, ruleset_path: Path | None, fmt: str) -> None:
+                         seat: int | None, save_path: Path | None, log_path: Path | None,
+                         ruleset_path: Path | None, fmt: str) -> None:
     """Boss vs Boss: a 1v1 duel of two Bosses (70 Health each), both played by the heuristic bot; the
     first Boss's win rate with its 95% interval."""
     loaded = _ruleset_with_adventure(ruleset_path)
     _run_vs(loaded, [_boss(loaded, first), _boss(loaded, second)], False, games, seed, jobs, watch, seat,
-            fmt)
+            fmt, (save_path, log_path, ruleset_path))
 
 
 def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs: int, watch: bool,
-            seat: int | None, fmt: str) -> None:
+            seat: int | None, fmt: str, files: tuple = (None, None, None)) -> None:
     from dtc import artifact as artifact_mod
     from dtc.adventures.bossvs import ModeError, simulate_vs
     from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
@@ -333,9 +340,13 @@ def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs:
     mode = "Boss vs Many" if many else "Boss vs Boss"
     if seat is not None and seat > len(players):
         _usage(f"--play {seat}: the game has players 1 to {len(players)} ({', '.join(names)})", EXIT_USAGE)
+    if (files[0] or files[1]) and seat is None:
+        _usage("--save and --log are for a game played at the terminal: give --play N too", EXIT_USAGE)
     try:
-        if watch or seat is not None:
-            _watch_vs(loaded, players, many, seed, seat)
+        if seat is not None:
+            _play_vs(loaded, players, many, seed, seat, *files)
+        if watch:
+            _watch_vs(loaded, players, many, seed, None)
         tally = simulate_vs(loaded, artifact_mod.to_bytes(loaded.data), players, many, games, seed, jobs)
     except ModeError as exc:
         _usage(str(exc), EXIT_USAGE)
@@ -373,6 +384,75 @@ def _watch_vs(loaded, players: list[int], many: bool, seed: int, seat: int | Non
     else:
         side = names[0] if result.winner == 0 else " + ".join(names[1:]) if many else names[1]
         click.echo(f"{side} win{'s' if result.winner == 0 or not many else ''} after {result.turns} turns")
+    sys.exit(EXIT_CLEAN)
+
+
+def _play_vs(loaded, players: list[int], many: bool, seed: int, seat: int, save_path: Path | None,
+             log_path: Path | None, ruleset_path: Path | None) -> None:
+    """One game at the terminal as player `seat` (from 1), saved and logged when asked; exit."""
+    from dtc.adventures.bossvs import VsSetup
+    from dtc.dicethrone.simulate import game_seed
+
+    s = game_seed(seed, ["boss-vs", *players], 0)  # the game `--watch` shows, bots and all
+    names = [loaded.players[k]["name"] for k in players]
+    agents = ["human" if k == seat - 1 else "bot" for k in range(len(players))]
+    _vs_session(loaded, VsSetup(loaded.content_hash, s, names, many, agents), [], None, save_path, log_path,
+                ruleset_path)
+
+
+def _vs_session(loaded, setup, recorded: list, made_by, save_path, log_path, ruleset_path) -> None:
+    from dtc.adventures.bossvs import BOSS_VS, vs_agents, vs_line
+    from dtc.agents.human import Human
+    from dtc.cli.main import EXIT_CLEAN, _narrator, _ruleset_file, _run
+    from dtc.session import Session
+
+    own = {k for k, kind in enumerate(setup.agents) if kind == "human"}
+    session = Session(loaded, BOSS_VS, setup, vs_agents(setup, Human), log_path, save_path,
+                      _narrator(vs_line, own), made_by=made_by, ruleset_file=_ruleset_file(ruleset_path))
+    result = _run(session, recorded, save_path, "dtc adventure resume-vs", "")
+    click.echo(_vs_result(setup.players, setup.many, result))
+    sys.exit(EXIT_CLEAN)
+
+
+def _vs_result(names: list[str], many: bool, result) -> str:
+    if result.winner is None:
+        return f"the game ends in a draw after {result.turns} turns ({result.reason})"
+    side = names[0] if result.winner == 0 else " + ".join(names[1:]) if many else names[1]
+    return f"{side} win{'s' if result.winner == 0 or not many else ''} after {result.turns} turns"
+
+
+@adventure.command(name="resume-vs")
+@click.argument("save_file", type=click.Path(path_type=Path))
+@click.option("--log", "log_path", type=click.Path(path_type=Path),
+              help="Write the game as JSON lines (default: the log it was written to, if any).")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
+def resume_vs_command(save_file: Path, log_path: Path | None, ruleset_path: Path | None) -> None:
+    """Go on with a Boss vs game saved with `--play N --save FILE`."""
+    from dtc.adventures.bossvs import BOSS_VS
+    from dtc.cli.main import _resume, _ruleset, _saved_log, _saved_ruleset
+
+    given = ruleset_path
+    ruleset_path = ruleset_path or _saved_ruleset(save_file)
+    loaded = _ruleset(ruleset_path)
+    setup, recorded, made_by = _resume(BOSS_VS, loaded, save_file, given)
+    click.echo(f"{' vs '.join(setup.players)}; resuming after {len(recorded)} answers")
+    _vs_session(loaded, setup, recorded, made_by, save_file, log_path or _saved_log(save_file), ruleset_path)
+
+
+@adventure.command(name="replay-vs")
+@click.argument("log_file", type=click.Path(path_type=Path))
+@click.option("--narrate", is_flag=True, help="Tell the game as it went (once it replays the same).")
+@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
+def replay_vs_command(log_file: Path, narrate: bool, ruleset_path: Path | None) -> None:
+    """Re-run a Boss vs game log (`--play N --log FILE`) and check every request and event is the same."""
+    from dtc.adventures.bossvs import BOSS_VS, vs_line
+    from dtc.cli.main import EXIT_CLEAN, _replay
+
+    result, steps = _replay(BOSS_VS, log_file, ruleset_path, vs_line if narrate else None)
+    if result is None:
+        click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
+    else:
+        click.echo(f"replay matches: {steps} answers, {result.turns} turns")
     sys.exit(EXIT_CLEAN)
 
 

@@ -747,9 +747,10 @@ def _narrator(line, own: set[int] | None = frozenset()):
     return narrate
 
 
-def _run(session, recorded: list, save_path: Path | None, command: str):
+def _run(session, recorded: list, save_path: Path | None, command: str, resume: str = "--resume "):
     """Play the session to its result; `q`, Ctrl-C or end of input saves and leaves cleanly (Ctrl-C
-    exits 130, as an interrupted program does; the others 0)."""
+    exits 130, as an interrupted program does; the others 0). `command` and `resume` say how the save
+    is gone on with."""
     from dtc.session import Quit, SessionError
 
     try:
@@ -763,7 +764,7 @@ def _run(session, recorded: list, save_path: Path | None, command: str):
         click.echo("")
         if save_path:
             click.echo(f"left the game; saved to {save_path} "
-                       f"(continue with `{command} --resume {save_path}`)")
+                       f"(continue with `{command} {resume}{save_path}`)")
         else:
             click.echo("left the game (use --save FILE to be able to continue)")
         sys.exit(_interrupted_code() if left.interrupted else EXIT_CLEAN)
