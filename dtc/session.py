@@ -402,7 +402,7 @@ def load_save(kind: Kind, path: Path) -> tuple[Any, list[Any], str | None]:
 MAX_GAME_FILE = 64 * 1024 * 1024  # a save or log larger than this is no game's
 
 
-def _read_text(path: Path, what: str) -> str:
+def read_game_text(path: Path, what: str) -> str:
     """A save's or log's text, bounded (`read_bounded`): a SessionError says why it cannot be one."""
     try:
         raw = read_bounded(path, MAX_GAME_FILE)
@@ -417,7 +417,7 @@ def _read_text(path: Path, what: str) -> str:
 
 
 def _read_json(path: Path) -> Any:
-    text = _read_text(path, "save file")
+    text = read_game_text(path, "save file")
     try:
         return json.loads(text)
     except RecursionError:
@@ -433,7 +433,7 @@ def _read_json(path: Path) -> Any:
 def read_log(kind: Kind, path: Path) -> tuple[Any, list[tuple[int, dict]], str | None]:
     """The setup and records (`ask`/`answer` and `event`) of a log file, each with its line number,
     and the engine version that wrote it (if it says)."""
-    lines = _read_text(path, "dtc game log").splitlines()
+    lines = read_game_text(path, "dtc game log").splitlines()
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

@@ -21,9 +21,10 @@ class Player:
 
     def __init__(self, seed: int):
         self.bot = HeroBot(seed)
+        self.shown: list[str] = []  # what the terminal showed her (the map, the destinations)
 
     def say(self, text: str) -> None:
-        pass
+        self.shown.append(text)
 
     def answer(self, game, request):
         return self.bot.answer(game, request)
@@ -34,27 +35,30 @@ class Player:
 
 
 def logged_session(compiled, tmp_path, scenario: int = 1, seed: int = 4):
-    """A session of two heroes at the terminal, logged; (the log, the session)."""
+    """A session of two heroes at the terminal, logged; (the log, the session, the players)."""
     camp = Campaign(["Druid", "Sun Elf"], "Normal", seed, scenario=scenario)
     log = SessionLog(tmp_path / f"s{scenario}.log", compiled, camp, [0, 1])
-    session = play_session(compiled, camp, {0: Player(1), 1: Player(2)}, None, lambda: None, log)
+    players = [Player(1), Player(2)]
+    session = play_session(compiled, camp, dict(enumerate(players)), None, lambda: None, log)
     log.ended(session)
-    return log.path, session
+    return log.path, session, players
 
 
 @pytest.mark.parametrize("scenario", [1, 2])  # a Portal Crawl and a Boss Battle
 def test_a_session_played_at_the_terminal_replays_from_its_log_alone(compiled, tmp_path, scenario):
-    path, session = logged_session(compiled, tmp_path, scenario)
+    path, session, players = logged_session(compiled, tmp_path, scenario)
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     answers = [r for r in lines if "answer" in r]
     assert answers, "the heroes at the terminal answered"
     assert lines[-1] == {"session": {**lines[-1]["session"], "score": session.score, "won": session.won}}
     again, given = replay(compiled, path)
     assert again == session and given == len(answers)
+    if scenario == 1:  # a crawl: each move was asked with the map and its destinations shown
+        assert any(" move to:" in text for p in players for text in p.shown)
 
 
 def test_a_replay_that_parts_from_its_log_names_the_line(compiled, tmp_path):
-    path, _ = logged_session(compiled, tmp_path)
+    path, _, _ = logged_session(compiled, tmp_path)
     lines = path.read_text().splitlines()
     # the first move with two ways to go, answered with the other one
     at = next(i for i, line in enumerate(lines) if '"prompt": "move where? (1-' in line
@@ -68,7 +72,7 @@ def test_a_replay_that_parts_from_its_log_names_the_line(compiled, tmp_path):
 
 
 def test_a_log_of_a_session_left_replays_as_far_as_it_went(compiled, tmp_path):
-    path, _ = logged_session(compiled, tmp_path)
+    path, _, _ = logged_session(compiled, tmp_path)
     lines = path.read_text().splitlines()
     asks = [i for i, line in enumerate(lines) if '"answer"' in line]
     cut = lines[:asks[5] + 1]

@@ -119,21 +119,25 @@ def test_a_boss_buys_a_kings_hand_token_for_3_cp_at_any_time(compiled, barbarian
     assert not any(a.kind == "buy" for a in game.actions(0, "upkeep"))  # at the Stack Limit
 
 
+class Scripted:
+    """A player giving `answers` in order, keeping what she was asked."""
+
+    def __init__(self, answers):
+        self.answers, self.asked = list(answers), []
+
+    def answer(self, game, request):
+        self.asked.append(request)
+        return self.answers.pop(0)
+
+
 def spend(game, values, answers=()):
     """Spend one of the Boss's King's Hand tokens with the Loot die giving `values`; the requests."""
-    kh = kings_hand_status(game.a)
-    game.gain_status(0, kh, 1, 0)
+    game.gain_status(0, kings_hand_status(game.a), 1, 0)
     game.rng = Loot(game.rng, values)
-    asked, given = [], list(answers)
-    run = game.spend_kings_hand(0)
-    try:
-        request = next(run)
-        while True:
-            asked.append(request)
-            request = run.send(given.pop(0))
-    except StopIteration:
-        pass
-    return asked
+    boss = Scripted(answers)
+    drive(game, [boss], game.spend_kings_hand(0))
+    assert boss.answers == []  # every scripted answer was asked for
+    return boss.asked
 
 
 def test_a_spent_kings_hand_rolls_the_loot_die(compiled, barbarian):

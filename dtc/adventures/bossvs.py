@@ -310,13 +310,9 @@ def play_vs(artifact: Artifact, players: list[int], many: bool, seed: int, start
     tally = VsTally()
     for i in range(start, start + count):
         s = game_seed(seed, ["boss-vs", *players], i)
-        if many:
-            game = boss_vs_many(artifact, players[0], players[1:], s)
-            agents = [BossVsBot(s)] + [HeroBot(s + k) for k in range(1, len(players))]
-        else:
-            game = boss_vs_boss(artifact, players[0], players[1], s)
-            agents = [BossVsBot(s), BossVsBot(s + 1)]
-        result = play(game, agents)
+        game = (boss_vs_many(artifact, players[0], players[1:], s) if many
+                else boss_vs_boss(artifact, players[0], players[1], s))
+        result = play(game, vs_bots(many, s, len(players)))
         tally.games += 1
         tally.turns += result.turns
         if result.winner is None:
@@ -370,56 +366,6 @@ def vs_line(game, event: dict) -> str | None:
     return line(game, event)
 
 
-class Told:
-    """An agent whose game is told up to now before it answers: a player at the terminal reads what
-    happened before she is asked."""
-
-    def __init__(self, agent, tell):
-        self.agent = agent
-        self.tell = tell
-        self.name = getattr(agent, "name", "agent")
-
-    def answer(self, game, request) -> Any:
-        self.tell()
-        return self.agent.answer(game, request)
-
-    def passes(self, game, seat: int, window: str) -> bool:
-        passes = getattr(self.agent, "passes", None)
-        return passes is not None and passes(game, seat, window)
-
-
-def watch_vs(artifact: Artifact, players: list[int], many: bool, seed: int, echo,
-             humans: dict[int, Any] | None = None) -> Any:
-    """Play one Boss vs game (the game `seed` of a run, as `simulate_vs` plays it, when bots play every
-    seat) and tell it; the seats in `humans` are played by them (`dtc.agents.human.Human`), the others
-    by bots. Its Result."""
-    from dtc.agents.base import drive
-    from dtc.dicethrone.simulate import game_seed
-
-    kings_hand_status(artifact)
-    s = game_seed(seed, ["boss-vs", *players], 0)
-    if many:
-        game = boss_vs_many(artifact, players[0], players[1:], s, record=True)
-        agents = [BossVsBot(s)] + [HeroBot(s + k) for k in range(1, len(players))]
-    else:
-        game = boss_vs_boss(artifact, players[0], players[1], s, record=True)
-        agents = [BossVsBot(s), BossVsBot(s + 1)]
-    told = 0
-
-    def tell() -> None:
-        nonlocal told
-        for event in game.events[told:]:
-            text = vs_line(game, event)
-            if text:
-                echo(text)
-        told = len(game.events)
-
-    agents = [Told((humans or {}).get(k, agent), tell) for k, agent in enumerate(agents)]
-    result = drive(game, agents, game.play())
-    tell()
-    return result
-
-
 # ------------------------------------------------------------------ a game at the terminal: saves, logs
 
 @dataclass
@@ -453,7 +399,8 @@ class VsSetup:
         return VsSetup(data["ruleset"], integer(data["seed"], "seed"), list(players), many, agents)
 
 
-def _boss_named(artifact: Artifact, name: str) -> int | None:
+def boss_named(artifact: Artifact, name: str) -> int | None:
+    """The players index of the Boss called `name` (any case, `-`/`_` for spaces), or None."""
     from dtc.adventures.battle import _slug
 
     return next((b for b in artifact.indices_of("boss")
@@ -467,7 +414,7 @@ def player_indices(artifact: Artifact, setup: VsSetup) -> list[int]:
     out = []
     for k, name in enumerate(setup.players):
         boss = k == 0 or not setup.many
-        found = _boss_named(artifact, name) if boss else (artifact.hero(name) or (None,))[0]
+        found = boss_named(artifact, name) if boss else (artifact.hero(name) or (None,))[0]
         if found is None:
             raise SessionError(f"the ruleset has no {'Boss' if boss else 'hero'} `{name}`")
         out.append(found)
@@ -486,12 +433,17 @@ def new_vs_game(artifact: Artifact, setup: VsSetup) -> BossVs:
         raise SessionError(str(exc)) from None
 
 
+def vs_bots(many: bool, seed: int, seats: int) -> list:
+    """The bots of a Boss vs game of `seed`: each Boss's `BossVsBot`, each Hero's `HeroBot`."""
+    bosses = (0,) if many else (0, 1)
+    return [BossVsBot(seed + k) if k in bosses else HeroBot(seed + k) for k in range(seats)]
+
+
 def vs_agents(setup: VsSetup, human_factory) -> list:
-    """The agents of a setup's seats: `human_factory()` for "human", the bots of `watch_vs` else."""
-    bosses = (0,) if setup.many else (0, 1)
-    return [human_factory() if kind == "human" else
-            (BossVsBot(setup.seed + k) if k in bosses else HeroBot(setup.seed + k))
-            for k, kind in enumerate(setup.agents)]
+    """The agents of a setup's seats: `human_factory()` for "human", `vs_bots`'s else (so a game
+    watched or played is the one a simulation of the same seed plays, bots and all)."""
+    bots = vs_bots(setup.many, setup.seed, len(setup.agents))
+    return [human_factory() if kind == "human" else bots[k] for k, kind in enumerate(setup.agents)]
 
 
 BOSS_VS = Kind("dtc-bossvs-save", "dtc-bossvs-log", VsSetup.from_json, new_vs_game, (AnswerError, VMError))

@@ -21,7 +21,6 @@ from dtc.artifact import Artifact
 
 LOG_MARKER = "dtc-adventure-log"
 FORMAT = 1
-MAX_LOG = 64 * 1024 * 1024  # a log larger than this is no session's
 
 
 class LogError(ValueError):
@@ -93,18 +92,12 @@ def setup_of(campaign) -> dict:
 
 def read(path: Path) -> tuple[dict, list[tuple[int, dict]]]:
     """The head and the records (each with its line number) of a session log, or a LogError."""
-    from dtc.source import read_bounded
+    from dtc.session import SessionError, read_game_text
 
-    try:
-        raw = read_bounded(path, MAX_LOG)
-    except OSError as exc:
-        raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise LogError(f"{path} is not a session log: {exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LogError(f"{path} is not a session log (it is not UTF-8 text)") from None
+    try:  # bounded, as a game's save or log is read
+        text = read_game_text(path, "session log")
+    except SessionError as exc:
+        raise LogError(str(exc)) from None
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -183,19 +176,18 @@ class Script:
     def answer(self, game, request) -> Any:
         from dtc.session import plain
 
-        asked = plain(request)
-        number, record = self._next(f"it asks {_short(asked)}")
-        if record.get("ask") != asked:
-            raise _Differs(f"{self.path}:{number}: replay differs at answer {self.answers + 1}: the session "
-                           f"asks {_short(asked)}, the log has {_short(record)}")
-        self.answers += 1
-        return record["answer"]
+        return self._answered("ask", plain(request))
 
     def ask(self, prompt: str, parse, hint: str) -> Any:
-        number, record = self._next(f"it asks {_short(prompt)}")
-        if record.get("prompt") != prompt:
+        return self._answered("prompt", prompt)
+
+    def _answered(self, key: str, asked: Any) -> Any:
+        """The logged answer, once the next line is this question (`ask`: the game's request, `prompt`:
+        the crawl's)."""
+        number, record = self._next(f"it asks {_short(asked)}")
+        if record.get(key) != asked:
             raise _Differs(f"{self.path}:{number}: replay differs at answer {self.answers + 1}: the session "
-                           f"asks {_short(prompt)}, the log has {_short(record)}")
+                           f"asks {_short(asked)}, the log has {_short(record)}")
         self.answers += 1
         return record["answer"]
 

@@ -343,10 +343,8 @@ def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs:
     if (files[0] or files[1]) and seat is None:
         _usage("--save and --log are for a game played at the terminal: give --play N too", EXIT_USAGE)
     try:
-        if seat is not None:
+        if seat is not None or watch:
             _play_vs(loaded, players, many, seed, seat, *files)
-        if watch:
-            _watch_vs(loaded, players, many, seed, None)
         tally = simulate_vs(loaded, artifact_mod.to_bytes(loaded.data), players, many, games, seed, jobs)
     except ModeError as exc:
         _usage(str(exc), EXIT_USAGE)
@@ -365,37 +363,16 @@ def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs:
     sys.exit(EXIT_CLEAN)
 
 
-def _watch_vs(loaded, players: list[int], many: bool, seed: int, seat: int | None) -> None:
-    """One game told at the terminal, player `seat` (from 1) played there; its end, and exit."""
-    from dtc.adventures.bossvs import watch_vs
-    from dtc.agents.human import Human
-    from dtc.cli.main import EXIT_CLEAN
-    from dtc.session import Quit
-
-    humans = {} if seat is None else {seat - 1: Human()}
-    try:
-        result = watch_vs(loaded, players, many, seed, click.echo, humans)
-    except (Quit, KeyboardInterrupt) as left:
-        click.echo("\nleft the game")
-        sys.exit(130 if isinstance(left, KeyboardInterrupt) or left.interrupted else EXIT_CLEAN)
-    names = [loaded.players[k]["name"] for k in players]
-    if result.winner is None:
-        click.echo(f"the game ends in a draw after {result.turns} turns ({result.reason})")
-    else:
-        side = names[0] if result.winner == 0 else " + ".join(names[1:]) if many else names[1]
-        click.echo(f"{side} win{'s' if result.winner == 0 or not many else ''} after {result.turns} turns")
-    sys.exit(EXIT_CLEAN)
-
-
-def _play_vs(loaded, players: list[int], many: bool, seed: int, seat: int, save_path: Path | None,
+def _play_vs(loaded, players: list[int], many: bool, seed: int, seat: int | None, save_path: Path | None,
              log_path: Path | None, ruleset_path: Path | None) -> None:
-    """One game at the terminal as player `seat` (from 1), saved and logged when asked; exit."""
+    """One game told at the terminal, played there as player `seat` (from 1; None: bots play every
+    seat, `--watch`), saved and logged when asked; exit."""
     from dtc.adventures.bossvs import VsSetup
     from dtc.dicethrone.simulate import game_seed
 
     s = game_seed(seed, ["boss-vs", *players], 0)  # the game `--watch` shows, bots and all
     names = [loaded.players[k]["name"] for k in players]
-    agents = ["human" if k == seat - 1 else "bot" for k in range(len(players))]
+    agents = ["human" if seat is not None and k == seat - 1 else "bot" for k in range(len(players))]
     _vs_session(loaded, VsSetup(loaded.content_hash, s, names, many, agents), [], None, save_path, log_path,
                 ruleset_path)
 
@@ -466,13 +443,13 @@ def _ruleset_with_adventure(ruleset_path: Path | None):
 
 
 def _boss(loaded, name: str) -> int:
-    from dtc.adventures.battle import _slug
+    from dtc.adventures.bossvs import boss_named
 
-    for k in loaded.indices_of("boss"):
-        if _slug(loaded.players[k]["name"]) == _slug(name):
-            return k
-    known = ", ".join(loaded.players[k]["name"] for k in loaded.indices_of("boss"))
-    _usage(f"no Boss `{name}`; Bosses here: {known}", 2)
+    found = boss_named(loaded, name)
+    if found is None:
+        known = ", ".join(loaded.players[k]["name"] for k in loaded.indices_of("boss"))
+        _usage(f"no Boss `{name}`; Bosses here: {known}", 2)
+    return found
 
 
 def _hero(loaded, name: str) -> int:
@@ -527,13 +504,7 @@ def _crawl_options(hero_names: str, scenario: int, difficulty: str, ruleset_path
     loaded = _ruleset(ruleset_path)
     if loaded.adventure is None:
         _usage("the ruleset has no adventure (compile content/adventures/ with it)", EXIT_USAGE)
-    heroes = []
-    for name in (n.strip() for n in hero_names.split(",")):
-        found = loaded.hero(name)
-        if found is None:
-            known = ", ".join(h["name"] for h in loaded.heroes) or "none"
-            _usage(f"--heroes: no hero `{name}`; heroes here: {known}", EXIT_USAGE)
-        heroes.append(found[0])
+    heroes = [_hero(loaded, name) for name in hero_names.split(",")]
     if not 1 <= len(heroes) <= 4:
         _usage(f"--heroes: a Portal Crawl is for 1 to 4 heroes, {len(heroes)} given", EXIT_USAGE)
     if not scenario_cards(loaded, scenario):
