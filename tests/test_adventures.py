@@ -164,6 +164,27 @@ def test_a_hero_who_falls_in_her_turn_after_the_first_strike_minion_fell(compile
         assert not any(e["e"] == "roll" and e["player"] == HERO for e in after)
 
 
+@pytest.mark.parametrize("cp, rolls", [(2, True), (1, False)])
+def test_a_minions_starting_cp_pays_to_remove_knockdown(compiled, cp, rolls):
+    """003_bd4cabbe7964005d.txt, "Managing Minion (CP)": "All Minions do, however, feature a Starting CP
+    value to ensure effectiveness of CP based status effects (e.g. Knockdown)." With 2 CP the minion
+    pays for Knockdown's removal (authored: 2 CP in its Upkeep Phase) and rolls; with 1 it cannot,
+    and its Offensive Roll Phase is skipped (a Minion has no Income or Main Phase to find CP in)."""
+    knockdown = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Knockdown")
+    game = MinionBattle(compiled, compiled.hero("druid")[0], minion_index(compiled, "portal warden"), 3)
+    agents = [HeroBot(1), MinionBot(2)]
+    drive(game, agents, game.setup())
+    game.gain_status(MINION, knockdown, 1, 0)
+    game.seats[MINION].cp = cp
+    game.active = MINION
+    told = len(game.events)
+    drive(game, agents, game.turn())
+    step = game.events[told:]
+    assert not game.seats[MINION].tokens.get(knockdown)  # removed either way
+    assert any(e["e"] == "roll" and e["player"] == MINION for e in step) is rolls
+    assert game.seats[MINION].cp == (0 if rolls else 1)
+
+
 def test_the_minion_rerolls_by_its_roll_objective_and_stops_when_it_is_met(compiled):
     """"Re-roll any dice that do not match the Minion's Roll Objective ... Re-roll dice a second time if
     the Roll Objective has still not been met.\""""

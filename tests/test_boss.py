@@ -207,3 +207,53 @@ def test_a_hero_bonus_is_checked_like_any_effect(tmp_path):
     errors = project.run([folder]).errors
     assert errors and all(d.span is not None and d.span.path.endswith("boss.yaml") for d in errors)
     assert any("Frobnicate" in d.message for d in errors)
+
+
+def knocked_down_boss_step(compiled, boss, cp: int) -> tuple[BossBattle, list[dict]]:
+    """A Boss Step with the Boss holding Knockdown and `cp` CP at its start."""
+    game = battle(compiled, boss, record=True)
+    set_up(game)
+    knockdown = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Knockdown")
+    b = game.seats[2]
+    game.gain_status(2, knockdown, 1, 0)
+    b.cp = cp
+    game.active, game.hero_turn = 2, 0
+    told = len(game.events)
+    drive(game, [HeroBot(1), HeroBot(2), BossBot(3)], game.turn())
+    return game, game.events[told:]
+
+
+def test_a_boss_short_of_cp_for_knockdown_sells_its_action_card_to_pay(compiled, boss):
+    """003_bd4cabbe7964005d.txt, "Boss Battle" > "Special Situations": "Sometimes a status effect (such
+    as Knockdown) threatens the Boss to lose their Offensive Roll Phase (due to not having enough CP to
+    remove it). In these cases, they instead sell the card drawn from their Action deck in order to pay
+    to remove Knockdown." (Knockdown's removal for 2 CP in its Upkeep Phase is authored:
+    content/statuses/adventures.yaml.)"""
+    game, step = knocked_down_boss_step(compiled, boss, cp=1)
+    kinds = [e["e"] for e in step]
+    situation = next(e for e in step if e["e"] == "special_situation")
+    sold = next(e for e in step if e["e"] == "sell")
+    assert sold["card"] == situation["card"]
+    paid = next(i for i, e in enumerate(step) if e["e"] == "cp" and e["change"] == -2)
+    assert kinds.index("special_situation") < kinds.index("sell") < paid < kinds.index("remove")
+    knockdown = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Knockdown")
+    assert not game.seats[2].tokens.get(knockdown)  # paid for and removed
+    assert any(e["e"] == "roll" and e["player"] == 2 for e in step)  # its Offensive Roll Phase is kept
+    assert not any(e["e"] == "phase_skipped" for e in step)
+    # the sold card is this Step's card: one draw, its Hero Bonus, its Roll Objective
+    assert [e for e in step if e["e"] == "draw" and e["player"] == 2] == [
+        next(e for e in step if e["e"] == "draw" and e["player"] == 2)]
+    assert next(e for e in step if e["e"] == "hero_bonus")["card"] == sold["card"]
+    assert game.drawn.card.name == sold["card"]
+
+
+def test_a_boss_that_can_pay_or_cannot_even_by_selling_keeps_its_card(compiled, boss):
+    """"Special Situations" applies only when selling is what pays: with 2 CP the Boss pays and plays its
+    card as usual; with 0 CP one sale is not enough, and Knockdown skips its Offensive Roll Phase."""
+    game, step = knocked_down_boss_step(compiled, boss, cp=2)
+    assert not any(e["e"] == "special_situation" for e in step)
+    assert any(e["e"] == "roll" and e["player"] == 2 for e in step)
+    game, step = knocked_down_boss_step(compiled, boss, cp=0)
+    assert not any(e["e"] == "special_situation" for e in step)
+    assert any(e["e"] == "phase_skipped" and e["phase"] == "Offensive Roll Phase" for e in step)
+    assert not any(e["e"] == "roll" and e["player"] == 2 for e in step)

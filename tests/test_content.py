@@ -179,10 +179,12 @@ def test_adventures_status_list(builtin):
     (adventures,) = builtin.content.status_sets
     assert [s.name for s in adventures.statuses] == [
         "Back Strike", "Barbed Vine", "Bleed", "Blind", "Bounty", "Bonus Damage", "Burn", "Chaos",
-        "King's Hand"]
+        "King's Hand", "Knockdown"]
     limits = {s.name: s.stack_limit for s in adventures.statuses}
     assert limits == {"Back Strike": 1, "Barbed Vine": 1, "Bleed": 2, "Blind": 1, "Bounty": 1,
-                      "Bonus Damage": 2, "Burn": 1, "Chaos": 6, "King's Hand": 5}
+                      "Bonus Damage": 2, "Burn": 1, "Chaos": 6, "King's Hand": 5, "Knockdown": 1}
+    # named by the rulebook, its text not printed there: authored, and said so
+    assert "authored" in next(s for s in adventures.statuses if s.name == "Knockdown").data
     kings_hand = next(s for s in adventures.statuses if s.name == "King's Hand").data
     assert kings_hand["polarity"] == "unique" and kings_hand["removable"] is False
     assert kings_hand["transferable"] is False

@@ -10,8 +10,9 @@ best ability met, against the active hero. King's Hand as for minions (`KingsHan
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dtc.adventures.battle import Foe, HeroBot, KingsHandRules, KingsHandTable, MinionBot
@@ -22,6 +23,7 @@ from dtc.dicethrone.engine import MAX_TURNS, Game, Result
 from dtc.dicethrone.modes import Mode
 from dtc.dicethrone.requests import Act, RollDice
 from dtc.dicethrone.state import Card
+from dtc.opcodes import Op
 from dtc.vm import Request
 
 SALVE_HEAL = 6  # "Spend Salves (optional): If desired, spend to Heal 6 on the shared Health dial"
@@ -81,6 +83,7 @@ class BossBattle(KingsHandRules, Game):
         self.salves_used = 0
         self.hero_turn = 0  # the hero whose turn it is: the Boss Step's active player and target
         self.drawn: Card | None = None  # the Action card drawn in the Boss's last Income Phase
+        self.upkeep_sold = False  # this Step's Action card was sold in its Upkeep Phase (`upkeep`)
 
     @property
     def kings_hand(self) -> int:
@@ -154,6 +157,7 @@ class BossBattle(KingsHandRules, Game):
             if self.over is None:
                 self.active = self.enemy
                 self.drawn = None  # this Boss Step's card, once drawn
+                self.upkeep_sold = False
                 yield from self.turn()
             if self.over is None and self.turn_no >= MAX_TURNS:
                 self.finish(None, "turn limit")
@@ -178,15 +182,62 @@ class BossBattle(KingsHandRules, Game):
             self.set_health(k, min(dial.health + SALVE_HEAL, dial.start_health + self.rules.heal_cap))
             self.event("spend_salve", player=k, health=self.seats[k].health)
 
+    def upkeep(self, a: int) -> Generator[Request, Any, None]:
+        """"Special Situations": "Sometimes a status effect (such as Knockdown) threatens the Boss to
+        lose their Offensive Roll Phase (due to not having enough CP to remove it). In these cases,
+        they instead sell the card drawn from their Action deck in order to pay to remove
+        Knockdown." Such a status is decided in the Upkeep Phase (content/statuses/adventures.yaml),
+        before the Income Phase's draw: the Boss turns this Step's Action card over now and sells it
+        when the 1 CP it brings is what the Boss lacks; the card is still this Step's card (its Hero
+        Bonus in the Income Phase, its Roll Objective), and the Income Phase draws no other."""
+        boss = self.seats[self.enemy]
+        upkeep_skipped = self.turn_cut or self.a.phases.index("Upkeep Phase") in boss.skip
+        told = len(boss.hand)
+        if a == self.enemy and self.drawn is None and not upkeep_skipped \
+                and any(boss.cp < cost <= boss.cp + self.rules.sell_value for cost in self.removal_costs()):
+            self.draw(a, 1)
+            if len(boss.hand) > told:
+                self.drawn = boss.hand[-1]
+                self.event("special_situation", player=a, card=self.drawn.card.name,
+                           why="sold to pay for removing a status that would skip its Offensive Roll Phase")
+                self.sell(a, len(boss.hand) - 1)
+                self.upkeep_sold = True
+        yield from super().upkeep(a)
+
+    def removal_costs(self) -> list[int]:
+        """The CP each status the Boss holds asks in its Upkeep Phase to be removed, when left unpaid
+        it skips the Offensive Roll Phase (Knockdown's kind): the number paid by its PAY_CP."""
+        roll_phase = self.a.phases.index("Offensive Roll Phase")
+        costs = []
+        for status, held in self.seats[self.enemy].tokens.items():
+            for effect in self.status_on[status].get("during", ()) if held else ():
+                if self.a.phases[effect["trigger"]["phase"]] != "Upkeep Phase":
+                    continue
+                program = self.a.chunks[effect["chunk"]].program
+                if not any(ins.op == Op.SKIP and ins.operands[0] == roll_phase for ins in program):
+                    continue
+                costs += [before.operands[0] for before, ins in itertools.pairwise(program)
+                          if ins.op == Op.PAY_CP and before.op == Op.PUSH]
+        return costs
+
     def income_phase(self, a: int) -> Generator[Request, Any, None]:
         """The Boss's Income Phase: 1 CP and an Action card, "The Active Player immediately gains
-        the Hero Bonus shown in the top right corner of the card"."""
+        the Hero Bonus shown in the top right corner of the card" (the card sold in the Upkeep Phase
+        to pay for a removal, when it was: `upkeep`)."""
         boss = self.seats[self.enemy]
         told = len(boss.hand)
-        yield from super().income_phase(a)
-        if a != self.enemy or len(boss.hand) == told:
-            return
-        self.drawn = boss.hand[-1]
+        if a == self.enemy and self.upkeep_sold:
+            self.upkeep_sold = False
+            draw, self.rules = self.rules, replace(self.rules, income_draw=0)
+            try:
+                yield from super().income_phase(a)
+            finally:
+                self.rules = draw
+        else:
+            yield from super().income_phase(a)
+            if a != self.enemy or len(boss.hand) == told:
+                return
+            self.drawn = boss.hand[-1]
         action = self.boss_actions.get(self.drawn.card.name)
         if action is not None:
             self.event("hero_bonus", player=self.hero_turn, card=self.drawn.card.name)
