@@ -1116,7 +1116,10 @@ class VM:
             answer = yield PickNumber(owner, actor, choices, self._prompt(chunk, ins))
             push(self._member(answer, choices))
         elif op == Op.CHOOSE_PLAYERS:
-            players = tuple(state.players(ctx, TARGETS[a]))
+            # `up to 2 chosen opponents` chooses among every opponent the effect may reach (in a
+            # Portal Crawl, the other Minions in play too: `dtc.adventures.battle`)
+            who = "each_opponent" if TARGETS[a] == "chosen_opponent" else TARGETS[a]
+            players = tuple(state.players(ctx, who))
             opponents = set(state.players(ctx, "each_opponent"))
             if len(players) <= b and set(players) <= opponents:
                 ctx.chosen_many = players  # all of them: no one spares an opponent what "up to" offers

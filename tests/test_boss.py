@@ -209,13 +209,14 @@ def test_a_hero_bonus_is_checked_like_any_effect(tmp_path):
     assert any("Frobnicate" in d.message for d in errors)
 
 
-def knocked_down_boss_step(compiled, boss, cp: int) -> tuple[BossBattle, list[dict]]:
-    """A Boss Step with the Boss holding Knockdown and `cp` CP at its start."""
+def knocked_down_boss_step(compiled, boss, cp: int,
+                           status: str = "Knockdown") -> tuple[BossBattle, list[dict]]:
+    """A Boss Step with the Boss holding `status` and `cp` CP at its start."""
     game = battle(compiled, boss, record=True)
     set_up(game)
-    knockdown = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Knockdown")
+    held = next(i for i, s in enumerate(compiled.statuses) if s["name"] == status)
     b = game.seats[2]
-    game.gain_status(2, knockdown, 1, 0)
+    game.gain_status(2, held, 1, 0)
     b.cp = cp
     game.active, game.hero_turn = 2, 0
     told = len(game.events)
@@ -257,3 +258,18 @@ def test_a_boss_that_can_pay_or_cannot_even_by_selling_keeps_its_card(compiled, 
     assert not any(e["e"] == "special_situation" for e in step)
     assert any(e["e"] == "phase_skipped" and e["phase"] == "Offensive Roll Phase" for e in step)
     assert not any(e["e"] == "roll" and e["player"] == 2 for e in step)
+
+
+def test_a_boss_whose_income_phase_is_skipped_still_turns_over_a_card_for_its_roll_objective(compiled, boss):
+    """"Special Situations": "If an effect (such as Concussion) would result in a Boss not having an
+    active Roll Objective, you still need to turn over a card so that the Boss has a Roll Objective. All
+    other parts of the card should be ignored (including the Hero Bonus)." (Concussion skipping the
+    Income Phase is authored: content/statuses/adventures.yaml.)"""
+    game, step = knocked_down_boss_step(compiled, boss, cp=3, status="Concussion")
+    assert any(e["e"] == "income_skipped" and e["player"] == 2 for e in step)
+    assert not [e for e in step if (e["e"] == "draw" and e["player"] == 2) or e["e"] == "hero_bonus"]
+    turned = next(e for e in step if e["e"] == "objective_card")
+    assert game.drawn.card.name == turned["card"] and game.drawn in game.seats[2].discard  # not played
+    first_roll = next(i for i, e in enumerate(step) if e["e"] == "roll" and e["player"] == 2)
+    assert step.index(turned) < first_roll  # the objective is there before the dice are
+    assert game.objective() == game.boss_actions[turned["card"]]["objective"]

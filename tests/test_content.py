@@ -179,12 +179,14 @@ def test_adventures_status_list(builtin):
     (adventures,) = builtin.content.status_sets
     assert [s.name for s in adventures.statuses] == [
         "Back Strike", "Barbed Vine", "Bleed", "Blind", "Bounty", "Bonus Damage", "Burn", "Chaos",
-        "King's Hand", "Knockdown"]
+        "King's Hand", "Knockdown", "Concussion"]
     limits = {s.name: s.stack_limit for s in adventures.statuses}
     assert limits == {"Back Strike": 1, "Barbed Vine": 1, "Bleed": 2, "Blind": 1, "Bounty": 1,
-                      "Bonus Damage": 2, "Burn": 1, "Chaos": 6, "King's Hand": 5, "Knockdown": 1}
-    # named by the rulebook, its text not printed there: authored, and said so
-    assert "authored" in next(s for s in adventures.statuses if s.name == "Knockdown").data
+                      "Bonus Damage": 2, "Burn": 1, "Chaos": 6, "King's Hand": 5, "Knockdown": 1,
+                      "Concussion": 1}
+    # named by the rulebook, their text not printed there: authored, and said so
+    for name in ("Knockdown", "Concussion"):
+        assert "authored" in next(s for s in adventures.statuses if s.name == name).data
     kings_hand = next(s for s in adventures.statuses if s.name == "King's Hand").data
     assert kings_hand["polarity"] == "unique" and kings_hand["removable"] is False
     assert kings_hand["transferable"] is False

@@ -11,9 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from dtc import artifact, project
+from dtc.adventures.battle import HeroBot
 from dtc.adventures.crawl import Crawl, Tile, play_crawls
 from dtc.cli.main import cli
 from dtc.compiler import compile_content
+from dtc.dicethrone.requests import Act
+from dtc.dicethrone.state import Card
+from dtc.vm import ChoosePlayers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -384,3 +388,95 @@ def test_an_environment_action_is_checked_like_any_effect(tmp_path):
     errors = lint_adventure(tmp_path, lambda t: t.replace("effect: Gain 1 CP., authored: tile",
                                                           "effect: Frobnicate 1 CP., authored: tile", 1))
     assert errors and any("Frobnicate" in m for _, m in errors)
+
+
+class PlaysCard(HeroBot):
+    """The heuristic hero bot that plays `card` at its first chance in a Main Phase and, asked to choose
+    players, keeps what it was offered and answers `choose` (or every player offered)."""
+
+    def __init__(self, seed: int, card: str, choose=None):
+        super().__init__(seed)
+        self.card, self.choose = card, choose
+        self.played = False
+        self.offered: tuple[int, ...] | None = None
+
+    def answer(self, game, request):
+        if isinstance(request, Act) and request.window == "main" and not self.played:
+            hand = game.seats[request.player].hand
+            for i, action in enumerate(request.actions):
+                if action.kind == "play" and hand[action.ref].card.name == self.card:
+                    self.played = True
+                    return i
+        if isinstance(request, ChoosePlayers):
+            self.offered = request.players
+            return list(self.choose if self.choose is not None else request.players)
+        return super().answer(game, request)
+
+
+def engaged_crawl(compiled, heroes: tuple[int, ...], card: str) -> Crawl:
+    """Each hero engaged with her own level I minion on its own tile, hero 0 holding the Loot card
+    `card` and the CP to play it."""
+    game = crawl(compiled, heroes=heroes, record=True)
+    for k in range(len(heroes)):
+        game.reveal_minion(k, (0, k + 1), 1, portal=False)
+    hero = game.players[0]
+    hero.hand.append(Card(10_000, hero.table.loot[card]))
+    hero.cp = 5
+    return game
+
+
+def test_an_effect_on_each_opponent_reaches_the_minions_engaged_with_teammates(compiled):
+    """003_bd4cabbe7964005d.txt, "Portal Crawl: Minion Battle": "Cards and abilities that affect multiple
+    opponents may be applied to multiple Minions, regardless of who the Minions are engaged with."
+    Chain Lightning (`Deal 2 dmg to each opponent.`) played in hero 0's battle hits her minion and her
+    teammate's; her Attack stays on her own minion (the other loses exactly the 2)."""
+    game = engaged_crawl(compiled, (0, 3), "Chain Lightning")
+    mine, theirs = (game.engaged[k].foe.player for k in (0, 1))
+    before = (mine.health, theirs.health)
+    game.humans = {0: PlaysCard(1, "Chain Lightning")}
+    game.battle_round(0)
+    assert game.humans[0].played
+    assert theirs.health == before[1] - 2
+    assert mine.health <= before[0] - 2
+    # the teammate's minion is back in its own battle, seat 1 there, and fights on
+    assert theirs.seat == 1 and len(game.engaged[0].battles[0].seats) == 2
+    game.battle_round(1)
+    assert game.engaged[1] is None or game.engaged[1].foe.player is theirs
+
+
+def test_up_to_two_chosen_opponents_may_be_minions_engaged_with_anyone(compiled):
+    """The same rule for a choice: Volley (`Deal 3 dmg to up to 2 chosen opponents.`) offers every
+    minion in play, and the two chosen, both engaged with teammates, take the 3."""
+    game = engaged_crawl(compiled, (0, 1, 3), "Volley")
+    foes = [game.engaged[k].foe.player for k in range(3)]
+    before = [p.health for p in foes]
+    game.humans = {0: PlaysCard(1, "Volley", choose=[2, 3])}
+    game.battle_round(0)
+    assert game.humans[0].offered == (1, 2, 3)
+    assert [p.health for p in foes[1:]] == [before[1] - 3, before[2] - 3]
+
+
+def test_a_minion_felled_from_another_battle_is_defeated_for_the_active_player(compiled):
+    """A minion engaged with a teammate falls to hero 0's Chain Lightning: it is defeated ("only the
+    Active Player receives the indicated reward"), and the teammate is free."""
+    game = engaged_crawl(compiled, (0, 3), "Chain Lightning")
+    theirs = game.engaged[1]
+    theirs.foe.player.health = 2
+    game.humans = {0: PlaysCard(1, "Chain Lightning")}
+    game.battle_round(0)
+    assert theirs.minion in game.defeated and game.engaged[1] is None
+    assert next(e for e in game.events if e["e"] == "defeated")["player"] == 0
+
+
+def test_an_effect_on_one_opponent_stays_in_its_battle(compiled):
+    """Only what affects several opponents reaches further: Tripwire (`Inflict Knockdown.`) knocks
+    down hero 0's own minion, never her teammate's."""
+    game = engaged_crawl(compiled, (0, 3), "Tripwire")
+    knockdown = next(i for i, s in enumerate(compiled.statuses) if s["name"] == "Knockdown")
+    game.humans = {0: PlaysCard(1, "Tripwire")}
+    game.battle_round(0)
+    assert game.humans[0].played
+    mine, theirs = (game.engaged[k].foe.player for k in (0, 1))
+    assert not theirs.tokens.get(knockdown)
+    assert mine.tokens.get(knockdown) or any(e["e"] == "remove" and e.get("status") == "Knockdown"
+                                             for e in game.engaged[0].battles[0].events)

@@ -942,6 +942,7 @@ def test_up_to_n_chosen_players_is_asked_as_players_and_bots_help_themselves(com
     ask = ChoosePlayers("Rally", 0, (0, 1), 2, "chosen_player", "Up to 2 chosen players gain Protect", False)
     assert sorted(human.answer(game, ask)) == [0, 1]
     assert said.count("  ? type up to 2 different players of P1, P2, such as `P2`, or press Enter") == 2
+    assert "  P1 Druid (health 50); P2 Duelist (health 50)" in said  # who each one is
     typed = iter([""])
     assert human.answer(game, ask) == []
     bot = HeuristicBot(seed=1)

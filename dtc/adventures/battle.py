@@ -19,6 +19,7 @@ from dtc.adventures.objective import rerolls
 from dtc.agents.base import play
 from dtc.agents.bots import HeuristicBot
 from dtc.artifact import Artifact
+from dtc.dicethrone.damage import Incoming
 from dtc.dicethrone.engine import Game, _distinct
 from dtc.dicethrone.requests import Activate, RollDice
 from dtc.dicethrone.simulate import game_seed, wilson
@@ -145,6 +146,8 @@ class MinionBattle(KingsHandRules, Game):
         self.kings_hand_spent = 0  # this turn
         self.activated = False  # an ability was activated in this Offensive Roll Phase
         self.after_defeat = False  # the hero's full turn after a First Strike minion fell in its own
+        self.reach: list[Player] = []  # the other minions in play, for one battle round (`reach_into`)
+        self.own_teams = self.team_of
 
     @property
     def kings_hand(self) -> int:
@@ -193,11 +196,51 @@ class MinionBattle(KingsHandRules, Game):
             self.over = over
 
     def opponents(self, seat: int) -> list[int]:
-        """In the hero's turn after the minion fell, her Attack is made on the fallen minion: its dmg
-        lands on no one living, what else her ability does is hers ("you might still activate an
+        """The battle's own opponents: the hero's is her minion, a minion's (a minion in reach too) the
+        hero. In the hero's turn after the minion fell, her Attack is made on the fallen minion: its
+        dmg lands on no one living, what else her ability does is hers ("you might still activate an
         ability which provides other benefits")."""
-        out = super().opponents(seat)
-        return [MINION] if not out and self.after_defeat and seat == HERO else out
+        if seat == HERO:
+            alive = self.seats[MINION].alive
+            return [MINION] if alive or self.after_defeat else []
+        return [HERO] if self.seats[HERO].alive else []
+
+    # ------------------------------------------------------------------ other minions in reach
+    def reach_into(self, minions: list[Player]) -> None:
+        """"Cards and abilities that affect multiple opponents may be applied to multiple Minions,
+        regardless of who the Minions are engaged with" ("Minion Battle"): for one battle round the
+        other minions in play sit in this battle as seats 2, 3, ... (their own state, shared with
+        their battles), reached only by what affects several opponents (`players_for`): never by
+        what names one opponent, the Attack or the Targeting Roll Phase, and never taking a turn."""
+        self.reach = [p for p in minions if p.alive]
+        for p in self.reach:
+            p.seat = len(self.seats)
+            self.seats.append(p)
+            self.incoming.append(Incoming())
+            self.heals.append(0)
+        self.team_of = self.own_teams + tuple(range(2, len(self.seats)))  # a side each, none the hero's
+
+    def out_of_reach(self) -> None:
+        """The round is over: the other minions go back to their own battles (seat 1 there)."""
+        for p in self.reach:
+            self._trigger_index.pop(p.seat, None)  # a seat's triggers are looked up once, by seat
+            p.seat = MINION
+        self._trigger_hits.clear()
+        del self.seats[2:], self.incoming[2:], self.heals[2:]
+        self.team_of = self.own_teams
+        self.reach = []
+
+    def players_for(self, ctx, who: str) -> list[int]:
+        """The hero's `each opponent` and her `up to N chosen opponents` (`chosen_players`) reach the
+        minions in reach as well; anything else stays in the battle."""
+        found = super().players_for(ctx, who)
+        if not self.reach:
+            return found
+        if who == "each_opponent" and ctx.owner == HERO:
+            return found + [p.seat for p in self.reach if p.alive]
+        if who in ("chosen_players", "self"):
+            return found
+        return [s for s in found if s < 2 or s == ctx.owner]
 
     def defensive_roll(self, attack) -> Generator[Request, Any, None]:
         if self.after_defeat:  # "there is no longer an enemy": no Defensive Roll
@@ -214,6 +257,11 @@ class MinionBattle(KingsHandRules, Game):
             hero.health = 1
             self.event("revived", player=HERO, health=1)
         if self.after_defeat:
+            return
+        if self.reach:  # a minion in reach falling ends no battle of this one: the crawl sees it
+            alive = [s for s in (HERO, MINION) if self.seats[s].alive]
+            if self.over is None and len(alive) < 2:
+                self.finish(alive[0] if alive else None, "defeat" if alive else "draw")
             return
         super().check_defeat()
 

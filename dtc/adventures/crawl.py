@@ -381,13 +381,23 @@ class Crawl:
         engagement = self.engaged[k]
         battle = engagement.battles[k]
         bot = HeroBot(self.rng.getrandbits(32))  # drawn for a human too: the same crawl either way
-        agents = [self.humans.get(k, bot), MinionBot(self.rng.getrandbits(32))]
+        minion_seed = self.rng.getrandbits(32)
+        # "Cards and abilities that affect multiple opponents may be applied to multiple Minions,
+        # regardless of who the Minions are engaged with": the others sit in reach for this round
+        others = [e for e in self.engagements if e is not engagement]
+        battle.reach_into([e.foe.player for e in others])
+        minions = [MinionBot(minion_seed + i) for i in range(len(battle.seats) - 1)]
+        agents = [self.humans.get(k, bot)] + minions
         battle.pass_hints = [getattr(agent, "passes", None) for agent in agents]
-        drive(battle, agents, battle.steps())
+        try:
+            drive(battle, agents, battle.steps())
+        finally:
+            battle.out_of_reach()
         if not self.players[k].alive:  # and no teammate could revive her (`revive`)
             return self.finish(False, "defeat")
-        if not engagement.foe.player.alive:
-            self.defeat_minion(k, engagement)
+        for other in [engagement] + others:  # "only the Active Player receives the indicated reward"
+            if not other.foe.player.alive:
+                self.defeat_minion(k, other)
         return self.won_yet()
 
     def defeat_minion(self, k: int, engagement: Engagement) -> None:

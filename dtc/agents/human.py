@@ -417,6 +417,9 @@ class Human:
         names = ", ".join(f"P{p + 1}" for p in r.players)
         if r.text and r.text != r.owner:
             self.say(f"{spoken(r.owner)}: {r.text}")
+        # who they are: in a Portal Crawl some are Minions engaged with teammates
+        self.say("  " + "; ".join(f"P{p + 1} {game.seats[p].table.name} (health {game.seats[p].health})"
+                                  for p in r.players))
 
         def players(t: str):
             if t in ("", "0", "none"):
