@@ -37,8 +37,11 @@ def content_names(compiled) -> set[str]:
 # holds the Duelist's `Strike`; "King's Hand" is a rule of the rulebook the campaign engine runs
 # ("King's Hand": "automatically spent by the Boss/Minion during two situations"), and the Boss vs
 # modes' status of that name is found through the adventure's data (`boss_vs.kings_hand`), never by
-# name. They are blanked before the search; nothing else is.
-RULE_TERMS = ("First Strike", "King's Hand")
+# name. "Knockdown" and "Concussion" are quoted from the Boss Battle's "Special Situations" ("a
+# status effect (such as Knockdown)", "an effect (such as Concussion)"): the engine finds such a
+# status by what its effect does (`BossBattle.removal_costs`, a Boss with no Roll Objective), never
+# by name. They are blanked before the search; nothing else is.
+RULE_TERMS = ("First Strike", "King's Hand", "Knockdown", "Concussion")
 
 
 def test_no_content_name_in_the_engine(compiled):

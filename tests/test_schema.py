@@ -27,7 +27,7 @@ def test_builtin_documents_of_each_kind_are_valid(builtin):
     kinds["ruleset"] = len(builtin.content.rulesets)
     assert kinds == {"hero": 4, "card_set": 2, "status_set": 1, "ruleset": 3}
     assert len(builtin.content.minions) == 12 + 4  # the minions and the Bosses
-    assert len(builtin.content.loot) == 20 and len(builtin.content.adventures) == 1
+    assert len(builtin.content.loot) == 24 and len(builtin.content.adventures) == 1
     assert not [d for d in builtin.diagnostics if d.code.startswith("S")]
 
 
