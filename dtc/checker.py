@@ -92,6 +92,7 @@ class Checker:
         for adventure in self.content.adventures:
             self.check_adventure(adventure)
             scope = self.base_scope(self.ruleset_for(None, rulesets, adventure.doc), all_statuses)
+            scope.player_kind = "Heroes"
             for site in adventure.effects.values():  # done by the exploring hero, outside any phase
                 self.check_site(site, scope, Context("setup"))
         self.check_loot()
@@ -100,6 +101,7 @@ class Checker:
                            extra.doc.span(("adventure",)), "lint one adventure file with the content"))
         for card_set in self.content.card_sets:
             scope = self.base_scope(self.ruleset_for(None, rulesets, card_set.doc), all_statuses)
+            scope.player_kind = "Heroes"  # the cards of every hero's deck, and the Loot cards
             self.check_unique([(c.name, c.doc, c.path + ("name",)) for c in card_set.cards], "card")
             for card in card_set.cards:
                 self.check_card(card, scope, None)
@@ -252,6 +254,7 @@ class Checker:
     # -- heroes
     def hero_scope(self, hero: Hero, ruleset, shared_statuses) -> Scope:
         scope = self.base_scope(ruleset, [])
+        scope.player_kind = "Bosses" if hero.boss else "Minions" if hero.minion else "Heroes"
         scope.faces = dict(hero.faces)
         scope.dice_count = hero.dice_count
         for symbol in hero.symbols:

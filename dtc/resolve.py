@@ -71,6 +71,9 @@ class Scope:
     others: dict[str, tuple[str, str]] = field(default_factory=dict)  # another hero's status -> (hero, file)
     phrasebook: Phrasebook | None = None  # printed phrasings the text is read through
     status_phrasebook: Phrasebook | None = None  # ... in a status effect's text (its third person too)
+    # who plays the text, as a status's `restricted_to:` names players: Heroes, Minions or Bosses
+    # (None: a status's own text, held by whoever holds the status)
+    player_kind: str | None = None
 
     def book_for(self, kind: str) -> Phrasebook | None:
         """The phrasebook a text of this kind is read through."""
@@ -280,7 +283,24 @@ class Resolver:
     def s_Gain(self, s, _):
         s = self.generic(s)
         self.within_stack_limit(s.status, "gains")
+        self.not_restricted(s.status)
         return s
+
+    def not_restricted(self, ref) -> None:
+        """A status only some players may use (Chaos: "Gained and spent by various Minions and
+        Bosses ... Heroes may not use these tokens", its `restricted_to:`) gained by any other: the
+        token would be held and do nothing, so the gain is refused."""
+        kind = self.scope.player_kind
+        if kind is None or not isinstance(ref, n.NamedStatus):
+            return
+        status = self.scope.statuses.get(fold(ref.name))
+        allowed = status.data.get("restricted_to") if status is not None else None
+        if allowed and kind not in allowed:
+            who = " and ".join(allowed)
+            whose = {"Heroes": "a hero's", "Minions": "a Minion's", "Bosses": "a Boss's"}[kind]
+            self.report("C016", f"{status.name} may be used only by {who} (its `restricted_to:`), and this "
+                        f"is {whose} effect", ref.span,
+                        f"gain a status {kind} may use, or add {kind} to `restricted_to:` of {status.name}")
 
     def s_Inflict(self, s, _):
         s = self.generic(s)
@@ -583,6 +603,8 @@ class Resolver:
         if quiet and self.lookup_status(name) is None:
             return None
         stmt = make(n.NamedStatus(self.status(name, span), count, span=span))
+        if isinstance(stmt, n.Gain):  # `Gain Regenerate and 1 Chaos`: each item is a gain
+            self.not_restricted(stmt.status)
         return replace(previous, action=stmt) if isinstance(previous, n.Actor) else stmt
 
     def aimed_item(self, base, text: str, span):

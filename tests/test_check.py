@@ -1137,3 +1137,46 @@ def test_dice_tests_past_what_a_die_or_a_roll_holds_are_refused(lint_text, effec
     assert [d.code for d in result.errors] == ["C016"] and result.errors[0].message == says
     fitting = effect.replace("256", "6").replace("300", "6").replace("5 dice: On 6", "5 dice: On 2")
     assert lint_text(hero_with(one_card("roll", json.dumps(fitting)))).errors == []
+
+
+def lint_edited(tmp_path, relative: str, old: str, new: str) -> list:
+    """Lint a copy of the built-in content with one text replaced in one file: (code, line, message)."""
+    import shutil
+
+    from dtc import project
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    path = tmp_path / "content" / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return [(d.code, d.span.line if d.span else None, d.message)
+            for d in project.run([tmp_path / "content"]).errors]
+
+
+@pytest.mark.parametrize("relative, old, new, refused", [
+    # 003_bd4cabbe7964005d.txt, "Status Effects and Tokens" > "Chaos": "Gained and spent by various
+    # Minions and Bosses to power certain abilities ... Heroes may not use these tokens."
+    ("adventures/loot.yaml", "effect: Inflict Concussion.}", "effect: Gain 1 Chaos.}",
+     "Chaos may be used only by Minions and Bosses (its `restricted_to:`), and this is a hero's effect"),
+    ("heroes/druid.yaml", "effect: Gain Regenerate. Deal 5 dmg.",
+     "effect: Gain Regenerate and 1 Chaos. Deal 5 dmg.",
+     "Chaos may be used only by Minions and Bosses"),
+    # "Other Game Modes": the Boss's King's Hand tokens; a Minion's are its card's, not this status
+    ("adventures/minions.yaml", "effect: Deal 4 dmg.", "effect: Deal 4 dmg. Gain 1 King's Hand.",
+     "King's Hand may be used only by Bosses (its `restricted_to:`), and this is a Minion's effect"),
+    ("adventures/minions.yaml", "effect: Deal 4 dmg.", "effect: Deal 4 dmg. Gain 1 Chaos.", None),
+])
+def test_a_status_restricted_to_some_players_is_gained_by_no_other(tmp_path, relative, old, new, refused):
+    """Accepted means executed: a token its holder may not use would be held and do nothing."""
+    errors = lint_edited(tmp_path, relative, old, new)
+    if refused is None:
+        assert errors == []
+    else:
+        assert [code for code, *_ in errors] == ["C016"] and refused in errors[0][2], errors
+
+
+def test_restricted_to_names_a_kind_of_player(tmp_path):
+    errors = lint_edited(tmp_path, "statuses/adventures.yaml", "restricted_to: [Bosses]",
+                         "restricted_to: [Wizards]")
+    assert any(code.startswith("S") and "Heroes" in message for code, _, message in errors), errors
