@@ -603,7 +603,7 @@ class Resolver:
         if quiet and self.lookup_status(name) is None:
             return None
         stmt = make(n.NamedStatus(self.status(name, span), count, span=span))
-        if isinstance(stmt, n.Gain):  # `Gain Regenerate and 1 Chaos`: each item is a gain
+        if isinstance(stmt, n.Gain):  # `Gain 1 CP and 1 Chaos`: each item is a gain
             self.not_restricted(stmt.status)
         return replace(previous, action=stmt) if isinstance(previous, n.Actor) else stmt
 
