@@ -287,9 +287,9 @@ class Resolver:
         return s
 
     def not_restricted(self, ref) -> None:
-        """A status only some players may use (Chaos: "Gained and spent by various Minions and
-        Bosses ... Heroes may not use these tokens", its `restricted_to:`) gained by any other: the
-        token would be held and do nothing, so the gain is refused."""
+        """A status only some players may use (its `restricted_to:`, as a Dice Throne Adventures token
+        "Gained and spent by various Minions and Bosses ... Heroes may not use these tokens") gained
+        by any other: the token would be held and do nothing, so the gain is refused."""
         kind = self.scope.player_kind
         if kind is None or not isinstance(ref, n.NamedStatus):
             return
@@ -603,7 +603,7 @@ class Resolver:
         if quiet and self.lookup_status(name) is None:
             return None
         stmt = make(n.NamedStatus(self.status(name, span), count, span=span))
-        if isinstance(stmt, n.Gain):  # `Gain 1 CP and 1 Chaos`: each item is a gain
+        if isinstance(stmt, n.Gain):  # `Gain 1 CP and 1 <status>`: each item is a gain
             self.not_restricted(stmt.status)
         return replace(previous, action=stmt) if isinstance(previous, n.Actor) else stmt
 
