@@ -13,7 +13,7 @@ SEED   ?= 3
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 ## run: lint the built-in content, list its heroes, and play a narrated Dice Throne bot game with it
@@ -48,7 +48,7 @@ lint: $(STAMP)
 
 # the bench extra (yamllint, which `dtc lint` is timed against): for `make bench` only
 $(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,bench]'
 	touch $(BENCH_STAMP)
 
 ## bench: lint timings (cold and warm, against yamllint), effect-parse time per sentence, compile time,
@@ -63,6 +63,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_valeria.py
 	$(BIN)/python bench/bench_games.py
 	$(BIN)/python bench/bench_adventure.py
+	$(BIN)/python bench/bench_cluster.py
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)
 golden: $(STAMP)

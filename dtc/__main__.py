@@ -2,4 +2,5 @@
 
 from dtc.cli.main import main
 
-main()
+if __name__ == "__main__":  # not when a worker process (a Dask worker, spawned) imports it again
+    main()

@@ -17,6 +17,7 @@ from typing import Any
 
 from dtc.adventures.battle import HeroBot
 from dtc.artifact import Artifact
+from dtc.cluster import Cluster
 from dtc.dicethrone.engine import Game, _distinct
 from dtc.dicethrone.modes import Mode
 from dtc.dicethrone.requests import Act, Action, AnswerError
@@ -329,7 +330,7 @@ def play_vs(artifact: Artifact, players: list[int], many: bool, seed: int, start
 CHUNK = 20  # games per piece of work
 
 def simulate_vs(artifact: Artifact, raw: bytes, players: list[int], many: bool, games: int, seed: int,
-                jobs: int = 1) -> VsTally:
+                jobs: int = 1, cluster: Cluster | None = None) -> VsTally:
     """`games` seeded bot games over `jobs` worker processes: the same numbers for any `jobs`."""
     from dtc.adventures.pieces import run_pieces
 
@@ -338,7 +339,7 @@ def simulate_vs(artifact: Artifact, raw: bytes, players: list[int], many: bool, 
     kings_hand_status(artifact)
     work = [(players, many, seed, start, min(CHUNK, games - start)) for start in range(0, games, CHUNK)]
     total = VsTally()
-    for part in run_pieces(artifact, raw, play_vs, work, jobs):
+    for part in run_pieces(artifact, raw, play_vs, work, jobs, cluster):
         total.add(part)
     return total
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dtc.artifact import Artifact
+from dtc.cluster import Cluster
 
 MARKER = "dtc-adventure-campaign"  # the kind of file, for `session.check_writable`
 FORMAT = 1
@@ -292,13 +293,13 @@ def _campaigns(artifact: Artifact, heroes: list[str], difficulty: str, seed: int
 
 
 def simulate_campaigns(artifact: Artifact, raw: bytes, heroes: list[str], difficulty: str, games: int,
-                       seed: int, jobs: int = 1) -> dict:
+                       seed: int, jobs: int = 1, cluster: Cluster | None = None) -> dict:
     """`games` seeded bot campaigns: the Campaign Score's distribution, the sessions they took, how
     many ended (won all 8 scenarios within MAX_SESSIONS). The same numbers for any `jobs`."""
     from dtc.adventures.pieces import run_pieces
 
     work = [(heroes, difficulty, seed, start, min(CHUNK, games - start)) for start in range(0, games, CHUNK)]
-    parts = run_pieces(artifact, raw, _campaigns, work, jobs)
+    parts = run_pieces(artifact, raw, _campaigns, work, jobs, cluster)
     rows: list[tuple[int, int, int, bool]] = [row for part in parts for row in part]
     rows.sort()
     scores = sorted(r[1] for r in rows)

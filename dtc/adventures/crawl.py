@@ -18,6 +18,7 @@ from typing import Any
 from dtc.adventures.battle import HERO, Foe, HeroBot, KingsHandTable, MinionBattle, MinionBot
 from dtc.agents.base import drive
 from dtc.artifact import Artifact
+from dtc.cluster import Cluster
 from dtc.dicethrone.state import Player
 
 MAX_CRAWL_TURNS = 400  # a crawl that has not ended by then is stopped (a loss, reason "turn limit")
@@ -557,13 +558,14 @@ def play_crawls(artifact: Artifact, heroes: list[int], scenario: int, seed: int,
 
 
 def simulate_crawls(artifact: Artifact, raw: bytes, heroes: list[int], scenario: int, games: int, seed: int,
-                    jobs: int = 1, difficulty: int = 0) -> CrawlTally:
-    """`games` seeded crawls over `jobs` worker processes: the same numbers for any `jobs`."""
+                    jobs: int = 1, difficulty: int = 0, cluster: Cluster | None = None) -> CrawlTally:
+    """`games` seeded crawls over `jobs` worker processes (or a Dask `cluster`): the same numbers for
+    any `jobs`."""
     from dtc.adventures.pieces import run_pieces
 
     work = [(heroes, scenario, seed, start, min(CHUNK, games - start), difficulty)
             for start in range(0, games, CHUNK)]
     total = CrawlTally()
-    for tally in run_pieces(artifact, raw, play_crawls, work, jobs):
+    for tally in run_pieces(artifact, raw, play_crawls, work, jobs, cluster):
         total.add(tally)
     return total

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dtc.artifact import Artifact
+from dtc.cluster import Cluster
 
 _WORKER: dict[str, Any] = {}
 
@@ -25,11 +26,16 @@ def _task(job: tuple) -> Any:
 
 
 def run_pieces(artifact: Artifact, raw: bytes, play: Callable[..., Any], pieces: list[tuple],
-               jobs: int) -> list[Any]:
+               jobs: int, cluster: Cluster | None = None) -> list[Any]:
     """`play(artifact, *piece)` for every piece, in the pieces' order; with more than one job, in
-    worker processes that load the ruleset from `raw` once each (`play` is a module's function)."""
+    worker processes that load the ruleset from `raw` once each (`play` is a module's function); on
+    a Dask `cluster`, there (`dtc.cluster`)."""
     import multiprocessing
 
+    if cluster is not None:
+        from dtc.cluster import run_on_cluster
+
+        return run_on_cluster(cluster, artifact, raw, play, pieces)
     jobs = min(jobs, len(pieces))
     if jobs <= 1:
         return [play(artifact, *piece) for piece in pieces]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from dtc.cli.workers import cluster_options
+
 RULESET_HELP = ("A compiled ruleset FILE.dtcb, or a content folder (or YAML file) compiled now; default: the "
                 "built-in content.")
 
@@ -75,8 +77,9 @@ def battle(hero: str, minion: str, games: int, seed: int, health: int, ruleset_p
               help="Play whole bot campaigns of 8 scenarios instead: the Campaign Score's distribution.")
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@cluster_options
 def simulate(hero_names: str, scenario: int, games: int, seed: int, jobs: int, difficulty: str,
-             whole_campaign: bool, ruleset_path: Path | None, fmt: str) -> None:
+             whole_campaign: bool, ruleset_path: Path | None, fmt: str, cluster=None) -> None:
     """Simulate a scenario with a team of bot heroes (a Portal Crawl or a Boss Battle): win rate with
     its 95% interval, turns, Salves used, Gold and the Session Score; or, with --campaign, whole
     campaigns."""
@@ -88,8 +91,8 @@ def simulate(hero_names: str, scenario: int, games: int, seed: int, jobs: int, d
                                            ruleset_path)
     raw = artifact_mod.to_bytes(loaded.data)
     if whole_campaign:
-        _simulate_campaigns(loaded, raw, heroes, level, games, seed, jobs, fmt)
-    tally = simulate_crawls(loaded, raw, heroes, scenario, games, seed, jobs, level)
+        _simulate_campaigns(loaded, raw, heroes, level, games, seed, jobs, fmt, cluster)
+    tally = simulate_crawls(loaded, raw, heroes, scenario, games, seed, jobs, level, cluster)
     team = [loaded.players[h]["name"] for h in heroes]
     report = {"heroes": team, "scenario": scenario, "difficulty": difficulty.casefold(), "seed": seed,
               **tally.as_json()}
@@ -301,9 +304,10 @@ def _vs_options(command):
 @click.option("--heroes", "hero_names", required=True,
               help="2 to 4 heroes against the Boss, comma-separated, from the Boss' Left clockwise.")
 @_vs_options
+@cluster_options
 def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs: int, watch: bool,
                          seat: int | None, save_path: Path | None, log_path: Path | None,
-                         ruleset_path: Path | None, fmt: str) -> None:
+                         ruleset_path: Path | None, fmt: str, cluster=None) -> None:
     """Boss vs Many (3-5 players): BOSS, played by the heuristic bot as a hero is, against 2 to 4 bot
     heroes sharing one Health dial; the Boss's win rate with its 95% interval."""
     loaded = _ruleset_with_adventure(ruleset_path)
@@ -312,26 +316,27 @@ def boss_vs_many_command(boss: str, hero_names: str, games: int, seed: int, jobs
     if not 2 <= len(heroes) <= 4:
         _usage(f"--heroes: Boss vs Many is for 3 to 5 players, one Boss and 2 to 4 heroes; {len(heroes)} "
                f"given", 2)
-    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, seat, fmt, (save_path, log_path,
-                                                                                ruleset_path))
+    _run_vs(loaded, [found, *heroes], True, games, seed, jobs, watch, seat, fmt,
+            (save_path, log_path, ruleset_path), cluster)
 
 
 @adventure.command(name="boss-vs-boss")
 @click.argument("first")
 @click.argument("second")
 @_vs_options
+@cluster_options
 def boss_vs_boss_command(first: str, second: str, games: int, seed: int, jobs: int, watch: bool,
                          seat: int | None, save_path: Path | None, log_path: Path | None,
-                         ruleset_path: Path | None, fmt: str) -> None:
+                         ruleset_path: Path | None, fmt: str, cluster=None) -> None:
     """Boss vs Boss: a 1v1 duel of two Bosses (70 Health each), both played by the heuristic bot; the
     first Boss's win rate with its 95% interval."""
     loaded = _ruleset_with_adventure(ruleset_path)
     _run_vs(loaded, [_boss(loaded, first), _boss(loaded, second)], False, games, seed, jobs, watch, seat,
-            fmt, (save_path, log_path, ruleset_path))
+            fmt, (save_path, log_path, ruleset_path), cluster)
 
 
 def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs: int, watch: bool,
-            seat: int | None, fmt: str, files: tuple = (None, None, None)) -> None:
+            seat: int | None, fmt: str, files: tuple = (None, None, None), cluster=None) -> None:
     from dtc import artifact as artifact_mod
     from dtc.adventures.bossvs import ModeError, simulate_vs
     from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
@@ -345,7 +350,8 @@ def _run_vs(loaded, players: list[int], many: bool, games: int, seed: int, jobs:
     try:
         if seat is not None or watch:
             _play_vs(loaded, players, many, seed, seat, *files)
-        tally = simulate_vs(loaded, artifact_mod.to_bytes(loaded.data), players, many, games, seed, jobs)
+        tally = simulate_vs(loaded, artifact_mod.to_bytes(loaded.data), players, many, games, seed, jobs,
+                            cluster)
     except ModeError as exc:
         _usage(str(exc), EXIT_USAGE)
     report = {"mode": mode, "players": names, "seed": seed, **tally.as_json()}
@@ -461,7 +467,7 @@ def _hero(loaded, name: str) -> int:
 
 
 def _simulate_campaigns(loaded, raw: bytes, heroes: list[int], level: int, games: int, seed: int, jobs: int,
-                        fmt: str) -> None:
+                        fmt: str, cluster=None) -> None:
     from dtc.adventures.campaign import simulate_campaigns
     from dtc.adventures.crawl import scenario_cards
     from dtc.cli.main import EXIT_CLEAN, EXIT_USAGE
@@ -473,7 +479,7 @@ def _simulate_campaigns(loaded, raw: bytes, heroes: list[int], level: int, games
     names = [loaded.players[h]["name"] for h in heroes]
     difficulty = loaded.adventure["difficulties"][level]["name"]
     report = {"heroes": names, "difficulty": difficulty, "seed": seed,
-              **simulate_campaigns(loaded, raw, names, difficulty, games, seed, jobs)}
+              **simulate_campaigns(loaded, raw, names, difficulty, games, seed, jobs, cluster)}
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

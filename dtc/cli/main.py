@@ -17,6 +17,7 @@ import click
 
 from dtc import __version__
 from dtc.cli.sources import again, compiled, not_built_in, source_option
+from dtc.cli.workers import cluster_options
 
 # Stage modules are imported inside the commands that use them: `dtc disasm`
 # never loads the YAML, grammar or schema machinery, and `dtc --version` is quick.
@@ -810,8 +811,9 @@ def replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
 @click.option("--rules", help=RULES_HELP)
 @click.option("--mode", help=MODE_HELP)
 @click.option("--heroes", "hero_list", metavar="A,B,...", help="The heroes of a mode's table, in seat order.")
+@cluster_options
 def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt, rules, mode,
-             hero_list) -> None:
+             hero_list, cluster) -> None:
     """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage;
     with --mode, the tables of that mode (--heroes A,B,..., or --all: every team against every other)."""
     from itertools import combinations_with_replacement, product
@@ -825,7 +827,7 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
         table = _mode(loaded, _rules(loaded, rules), mode)
         if table.name != "1v1" or hero_list is not None:
             _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot,
-                           ruleset_path, all_pairs, fmt, _rules(loaded, rules))
+                           ruleset_path, all_pairs, fmt, _rules(loaded, rules), cluster)
     # with a bot per seat, each hero plays every opponent from the --bot seat: every ordered pair
     # (one seating only ranked the heroes by their order in the ruleset)
     seated = all_pairs and opponent_bot is not None and opponent_bot != bot
@@ -851,7 +853,7 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     raw = artifact_mod.to_bytes(loaded.data)
     total = games * len(pairs)
     tallies = _with_progress(lambda progress: run_simulation(
-        loaded, raw, pairs, games, seed, jobs, bot, progress, opponent_bot, rules), total)
+        loaded, raw, pairs, games, seed, jobs, bot, progress, opponent_bot, rules, cluster=cluster), total)
     rows = [summary((loaded.heroes[a]["name"], loaded.heroes[b]["name"]), t)
             for (a, b), t in zip(pairs, tallies, strict=True)]
     names = [h["name"] for h in loaded.heroes]
@@ -863,7 +865,7 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
 
 
 def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot, ruleset_path,
-                   all_pairs, fmt, rules) -> None:
+                   all_pairs, fmt, rules, cluster=None) -> None:
     """`dtc simulate --mode MODE`: one table (--heroes) or every table of distinct teams (--all)."""
     from itertools import combinations
 
@@ -903,7 +905,8 @@ def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, op
                    for h in names]]
     raw = artifact_mod.to_bytes(loaded.data)
     tallies = _with_progress(lambda progress: run_simulation(
-        loaded, raw, tables, games, seed, jobs, bot, progress, None, rules, table.name), games * len(tables))
+        loaded, raw, tables, games, seed, jobs, bot, progress, None, rules, table.name, cluster),
+        games * len(tables))
     sides = [[[loaded.heroes[t[s]]["name"] for s in side] for side in table.teams] for t in tables]
     rows = [table_summary(s, tally) for s, tally in zip(sides, tallies, strict=True)]
     team_rows, hero_rows = sides_field(sides, tallies)
@@ -1383,7 +1386,8 @@ def valeria_replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> 
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path), help=RULESET_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) -> None:
+@cluster_options
+def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt, cluster) -> None:
     """Bot games: mean score per seat with a 95% interval, share of wins, game length."""
     from dtc import artifact as artifact_mod
     from dtc.valeria.engine import Game, ValeriaError
@@ -1398,7 +1402,7 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt) 
         sys.exit(EXIT_USAGE)
     raw = artifact_mod.to_bytes(loaded.data)
     total = _with_progress(lambda progress: run_simulation(
-        loaded, raw, players, name, games, seed, jobs, bot, progress), games)
+        loaded, raw, players, name, games, seed, jobs, bot, progress, cluster), games)
     rows = summary(total)
     bands = band_shares(total, loaded.data["valeria"]["rules"]["bands"]) if players == 1 else None
     meta = {"players": players, "games": games, "seed": seed, "bot": bot, "sheet": name,

@@ -22,6 +22,7 @@ from dtc import odds
 from dtc.agents.base import play
 from dtc.agents.bots import BOTS
 from dtc.artifact import Artifact
+from dtc.cluster import Cluster
 from dtc.dicethrone.engine import Game
 from dtc.dicethrone.tables import rules_of
 
@@ -142,13 +143,23 @@ def _task(job: tuple) -> tuple[int, Tally]:
 
 def simulate(a: Artifact, raw: bytes, pairs: list[tuple[int, ...]], games: int, seed: int,
              jobs: int, bot: str, progress: Callable[[int], None] | None = None,
-             opponent_bot: str | None = None, rules: str | None = None, mode: str = "1v1") -> list[Tally]:
+             opponent_bot: str | None = None, rules: str | None = None, mode: str = "1v1",
+             cluster: Cluster | None = None) -> list[Tally]:
     """A Tally per pair (per table of heroes, in seat order, for another mode); `progress(n)` is told
-    as batches of games finish."""
+    as batches of games finish. On a Dask `cluster` (instead of `jobs`), the same numbers."""
     bots = (bot, opponent_bot or bot)
     work = [(k, list(heroes), seed, start, min(CHUNK, games - start), bots, rules, mode)
             for k, heroes in enumerate(pairs) for start in range(0, games, CHUNK)]
     tallies = [Tally() for _ in pairs]
+    if cluster is not None:
+        from dtc.cluster import run_on_cluster
+
+        pieces = [(heroes, seed, start, count, *bots, rules, mode)
+                  for _, heroes, seed, start, count, bots, rules, mode in work]
+        told = (lambda tally: progress(tally.games)) if progress else None
+        for job, tally in zip(work, run_on_cluster(cluster, a, raw, play_games, pieces, told), strict=True):
+            tallies[job[0]].add(tally)
+        return tallies
     jobs = min(jobs, len(work))  # no more workers than pieces of work
     # the odds tables the bots read are made (or read from the cache) once, before any worker starts
     _WORKER["odds"] = odds.book(a, rules_of(a).roll_attempts)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from dtc import artifact as artifact_mod
 from dtc.agents.base import drive
 from dtc.artifact import Artifact
+from dtc.cluster import Cluster
 from dtc.dicethrone.simulate import game_seed, worker_signals
 from dtc.valeria.bots import BOTS
 from dtc.valeria.engine import Game
@@ -85,9 +86,18 @@ def _task(job: tuple) -> Tally:
 
 
 def simulate(a: Artifact, raw: bytes, players: int, sheet: str | None, games: int, seed: int, jobs: int,
-             bot: str, progress: Callable[[int], None] | None = None) -> Tally:
+             bot: str, progress: Callable[[int], None] | None = None,
+             cluster: Cluster | None = None) -> Tally:
+    """The games in pieces over `jobs` worker processes, or on a Dask `cluster`: the same numbers."""
     work = [(players, sheet, seed, start, min(CHUNK, games - start), bot) for start in range(0, games, CHUNK)]
     total = Tally(players)
+    if cluster is not None:
+        from dtc.cluster import run_on_cluster
+
+        told = (lambda tally: progress(tally.games)) if progress else None
+        for tally in run_on_cluster(cluster, a, raw, play_games, work, told):
+            total.add(tally)
+        return total
     jobs = min(jobs, len(work))  # no more workers than pieces of work
     if jobs <= 1:
         for job in work:
