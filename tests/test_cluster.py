@@ -43,6 +43,10 @@ def local_cluster():
     ["valeria", "simulate", "--games", "40", "--seed", "2", "--format", "json"],
     ["adventure", "simulate", "--heroes", "druid,sun_elf", "--scenario", "1", "--games", "30", "--seed", "1",
      "--format", "json"],
+    ["simulate", "--mode", "2v2", "--heroes", "druid,duelist,forgemaster,sun_elf", "--games", "10",
+     "--format", "json"],
+    ["adventure", "boss-vs-many", "mad king", "--heroes", "druid,sun_elf", "--games", "10",
+     "--format", "json"],
 ])
 def test_a_cluster_gives_the_numbers_of_one_process(args):
     """Issue 24: "the numbers are byte-identical to `--jobs` runs with the same seed, whatever the

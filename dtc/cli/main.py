@@ -1446,3 +1446,7 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt, 
 from dtc.cli.adventure import adventure  # noqa: E402 - the group registers after `cli` exists
 
 cli.add_command(adventure)
+
+from dtc.cli.sweep import sweep  # noqa: E402 - registered like `adventure`
+
+cli.add_command(sweep)
