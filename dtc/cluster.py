@@ -34,9 +34,6 @@ class Cluster:
     scheduler: str | None = None
     workers: int | None = None
 
-    def describe(self) -> str:
-        return self.scheduler if self.scheduler else f"a local cluster of {self.workers} workers"
-
 
 class ClusterError(Exception):
     """The cluster cannot be used (unreachable, Dask not installed, a worker refusing the work): the

@@ -98,3 +98,30 @@ def test_a_variant_changes_the_one_number_and_keeps_the_file():
     assert differ == [("        effect: Deal 5 dmg.", "        effect: Deal 9 dmg.")]
     with pytest.raises(SweepError):
         parse_vary("druid: Ferocity")
+
+
+def test_a_ruleset_that_is_no_content_folder_is_refused(tmp_path):
+    """`--ruleset` names the content folder whose YAML is varied; a compiled file or a missing path has
+    none: one line, exit 2."""
+    for given in (tmp_path / "missing", tmp_path / "rules.dtcb"):
+        if given.suffix:
+            given.write_bytes(b"DTCB")
+        result = run("--vary", "druid: Ferocity tier 1 damage = 3..4", "--ruleset", str(given))
+        assert result.exit_code == 2
+        assert "give the content folder the hero's YAML is in" in result.output
+
+
+def test_a_hero_of_ones_own_content_folder_is_swept(tmp_path):
+    """A designer's folder: the variants are of her file, the field is her folder's other heroes."""
+    import shutil
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for name in ("druid.yaml", "duelist.yaml"):
+        shutil.copy(ROOT / "content" / "heroes" / name, folder / name)
+    result = run("--vary", "duelist: cards.0.cost = 1..2", "--games", "6", "--ruleset", str(folder),
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["hero"] == "Duelist" and report["opponents"] == ["Druid"]
+    assert [p["games"] for p in report["points"]] == [6, 6]

@@ -322,11 +322,23 @@ def _run(session, recorded: list, save_path: Path | None, command: str, resume: 
         sys.exit(EXIT_USAGE)
 
 
+def replay_options(command):
+    """LOG_FILE, `--ruleset` and `--narrate`: what `dtc replay` and `dtc valeria replay` take."""
+    command = click.option("--narrate", is_flag=True,
+                           help="Tell the game as it went (once it replays the same).")(command)
+    ruleset = click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
+                           help="The ruleset the game was played with (default: the built-in content).")
+    command = ruleset(command)
+    return click.argument("log_file", type=click.Path(path_type=Path))(command)
+
+
+def replayed_part(steps: int) -> str:
+    """What a replay of a game left before its end says."""
+    return f"replay matches: {steps} answers, as far as the game went (it was left before its end)"
+
+
 @click.command()
-@click.argument("log_file", type=click.Path(path_type=Path))
-@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
-              help="The ruleset the game was played with (default: the built-in content).")
-@click.option("--narrate", is_flag=True, help="Tell the game as it went (once it replays the same).")
+@replay_options
 def replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
     """Re-run a game log and check every request and event is the same."""
     from dtc.dicethrone.narrate import line
@@ -334,7 +346,7 @@ def replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
 
     result, steps = _replay(DICE_THRONE, log_file, ruleset_path, line if narrate else None)
     if result is None:
-        click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
+        click.echo(replayed_part(steps))
     else:
         winner = ("stopped at the turn limit" if result.reason == "turn limit"
                   else "draw" if result.winner is None else f"P{result.winner + 1} won")

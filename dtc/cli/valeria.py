@@ -18,6 +18,8 @@ from dtc.cli.game import (
     _run,
     _saved_log,
     _saved_ruleset,
+    replay_options,
+    replayed_part,
 )
 from dtc.cli.simulate import _with_progress
 from dtc.cli.workers import cluster_options
@@ -135,10 +137,7 @@ def _valeria_game(players, solo, sheet, seed, bot, auto, ruleset_path, save_path
 
 
 @valeria.command("replay")
-@click.argument("log_file", type=click.Path(path_type=Path))
-@click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
-              help="The ruleset the game was played with (default: the built-in content).")
-@click.option("--narrate", is_flag=True, help="Tell the game as it went (once it replays the same).")
+@replay_options
 def valeria_replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> None:
     """Re-run a Valeria game log and check every request and event is the same."""
     from dtc.valeria.narrate import line
@@ -146,7 +145,7 @@ def valeria_replay(log_file: Path, ruleset_path: Path | None, narrate: bool) -> 
 
     result, steps = _replay(VALERIA, log_file, ruleset_path, line if narrate else None)
     if result is None:
-        click.echo(f"replay matches: {steps} answers, as far as the game went (it was left before its end)")
+        click.echo(replayed_part(steps))
         sys.exit(EXIT_CLEAN)
     scores = ", ".join(f"P{p + 1} {s.total}" for p, s in enumerate(result.scores))
     click.echo(f"replay matches: {steps} answers, {result.turns} turns, {scores}")
