@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 SEED   ?= 3
 
-.PHONY: run test test-fast fuzz lint bench golden clean
+.PHONY: run test test-fast fuzz lint bench golden clean browser-tools
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,17 @@ run: $(STAMP)
 	@$(if $(VALERIA),cat,tail -n 12) $(VENV)/valeria-solo.txt
 
 ## test: the whole test suite (what CI runs)
-test: $(STAMP)
+test: $(STAMP) browser-tools
 	$(BIN)/python -m pytest
+
+## browser-tools: headless Chromium and poppler's pdftotext for the designer views' browser tests
+##   (tests/test_browser.py), from Debian's packages when missing and this is root on a Debian machine
+browser-tools:
+	@if command -v chromium >/dev/null && command -v pdftotext >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing chromium and poppler-utils (the browser tests need them)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; \
+	else echo "note: install chromium and poppler-utils for tests/test_browser.py (or set DTC_NO_BROWSER=1)"; fi
 
 ## fuzz: every property test with FUZZ_EXAMPLES generated inputs each (100,000: hours; no input may take
 ##   over 10 s); `make fuzz FUZZ_EXAMPLES=2000` for a shorter run
@@ -64,6 +73,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_games.py
 	$(BIN)/python bench/bench_adventure.py
 	$(BIN)/python bench/bench_cluster.py
+	$(BIN)/python bench/bench_views.py
 
 ## golden: rewrite the expected-output files under tests/cases (review the diff!)
 golden: $(STAMP)

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import replace
 from itertools import combinations_with_replacement
 from math import comb
+from pathlib import Path
 
 from dtc import dice, phrases
 from dtc import nodes as n
@@ -302,6 +303,7 @@ class Checker:
         scope = self.hero_scope(hero, ruleset, shared_statuses)
         if ruleset is not None:
             self.check_faces(hero, ruleset)
+        self.check_icons(hero)
         self.check_unique([(a.name, hero.doc, a.path + ("name",)) for a in hero.abilities], "ability")
         self.check_unique([(s.name, hero.doc, s.path + ("name",)) for s in hero.statuses],
                           "status effect")
@@ -526,6 +528,29 @@ class Checker:
         message = "the dice key " + ", and ".join(parts)
         self.add(error("C010", f"{message}: a die of {ruleset.name} has faces {said}",
                        hero.doc.span(("dice", "faces")), f"give one symbol to each face: {said}"))
+
+    def check_icons(self, hero: Hero) -> None:
+        """Issue 23, "Symbol icons": each icon a hero names is for a symbol of its dice key and is an SVG
+        or PNG file that is there (a board drawn with a missing icon would fall back silently)."""
+        from dtc.views.icons import icon_problem
+
+        dice = hero.doc.data.get("dice") if hero.minion is None and hero.boss is None else None
+        named = dice.get("icons") or {} if isinstance(dice, dict) else {}
+        base = Path(hero.doc.path).parent
+        for symbol, file in named.items():
+            path = ("dice", "icons", symbol)
+            if symbol not in hero.symbols:
+                close = difflib.get_close_matches(str(symbol), hero.symbols, n=1)
+                self.add(error("C039", f"an icon for {symbol!r}, which is not a symbol of {hero.name}'s dice",
+                               hero.doc.key_span(path),
+                               f"did you mean {close[0]!r}?" if close
+                               else f"the dice show {', '.join(hero.symbols)}"))
+                continue
+            problem = icon_problem(base / str(file))
+            if problem is not None:
+                self.add(error("C039", f"the icon file {file!r} for [{symbol}]: {problem}",
+                               hero.doc.span(path),
+                               "give a path relative to this YAML file, of an SVG or PNG file"))
 
     def check_component(self, comp: Component, scope: Scope) -> None:
         data, doc, path = comp.data, comp.doc, comp.path

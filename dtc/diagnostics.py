@@ -113,6 +113,9 @@ CODES: dict[str, Code] = {
              "a game mode's teams, turn order, shared dial or targeting do not fit its players"),
         Code("C038", "adventure-map",
              "a Portal Crawl map, or what it places and draws, cannot be played as the rulebook says"),
+        Code("C039", "icon-file",
+             "an icon named in a hero's `dice: icons:` is for no symbol of its dice, or its file is "
+             "missing or not an SVG or PNG image"),
     ]
 }
 

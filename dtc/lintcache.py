@@ -95,6 +95,8 @@ def lint_key(paths: list[Path], files: list[Path] | None) -> str | None:
             data = path.read_bytes()
         except OSError:
             return None
+        if found and b"icons:" in data:
+            return None  # a hero's own icon files are inputs too, anywhere on disk: not cached
         digest.update(b"found\0" if found else b"builtin\0")
         digest.update(os.fsencode(path) + b"\0" + hashlib.sha256(data).digest())
     return digest.hexdigest()[:32]

@@ -35,6 +35,8 @@ def test_wheel_holds_grammar_schemas_and_content(wheel):
         "dtc/_data/content/heroes/druid.yaml",
         "dtc/_data/content/rules/vanguard-2.4.3.yaml",
         "dtc/cli/main.py",
+        "dtc/views/icons/claw.svg",  # issue 23, Deliver 5: "a default icon set shipped in the wheel"
+        "dtc/views/icons/main-phase.svg",
     ]:
         assert required in names, required
 
@@ -62,3 +64,9 @@ def test_installed_dtc_works_from_another_folder(wheel, tmp_path):
     bad = subprocess.run([str(dtc), "lint", "bad.yaml"], cwd=work, capture_output=True, text=True)
     assert bad.returncode == 1 and "error[C002]" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+    board = subprocess.run([str(dtc), "board", "druid", "-o", "druid.html"], cwd=work, capture_output=True,
+                           text=True)
+    assert board.returncode == 0, board.stderr
+    page = (work / "druid.html").read_text()
+    assert 'aria-label="Claw"' in page and "<title>Claw</title>" in page  # the shipped icon, drawn

@@ -1,6 +1,7 @@
 """CLI: the `dtc` group and its console script; the commands live a group per module, each thin
 over its stage: content.py (lint, show, compile, disasm, explain, heroes, modes), game.py (play,
-replay), simulate.py (simulate, odds), valeria.py, adventure.py, sweep.py.
+replay), simulate.py (simulate, odds), valeria.py, adventure.py, sweep.py, views.py (board, print,
+report, serve).
 
 Exit codes are defined in one place (`dtc.cli.common`): 0 clean, 1 problems in the content, 2
 usage or I/O errors, 3 a dtc bug, 128+N a signal. Text diagnostics go to stderr; machine formats
@@ -33,6 +34,7 @@ from dtc.cli.game import (
 from dtc.cli.simulate import odds, simulate
 from dtc.cli.sweep import sweep
 from dtc.cli.valeria import valeria
+from dtc.cli.views import board, print_command, report, serve
 
 # the helpers the command modules and the tests import from here, as they did before the split
 __all__ = ["EXIT_CLEAN", "EXIT_PROBLEMS", "EXIT_USAGE", "_color", "_narrator", "_replay", "_resume",
@@ -46,7 +48,7 @@ def cli() -> None:
 
 
 for _command in (lint, show, compile_command, disasm, explain, heroes, modes, play, replay, simulate, odds,
-                 valeria, adventure, sweep):
+                 valeria, adventure, sweep, board, print_command, report, serve):
     cli.add_command(_command)
 
 

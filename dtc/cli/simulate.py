@@ -40,9 +40,11 @@ from dtc.cli.workers import cluster_options
 @click.option("--rules", help=RULES_HELP)
 @click.option("--mode", help=MODE_HELP)
 @click.option("--heroes", "hero_list", metavar="A,B,...", help="The heroes of a mode's table, in seat order.")
+@click.option("--html", "html_path", type=click.Path(path_type=Path),
+              help="Also write a balance report page (heatmap, rates, game lengths, odds) to this file.")
 @cluster_options
 def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pairs, fmt, rules, mode,
-             hero_list, cluster) -> None:
+             hero_list, html_path, cluster) -> None:
     """Bot-versus-bot games: win and draw rates with 95% intervals, game length, start advantage;
     with --mode, the tables of that mode (--heroes A,B,..., or --all: every team against every other)."""
     from itertools import combinations_with_replacement, product
@@ -54,6 +56,9 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     loaded = _ruleset(ruleset_path)
     if mode is not None or hero_list is not None:
         table = _mode(loaded, _rules(loaded, rules), mode)
+        if html_path is not None and (table.name != "1v1" or hero_list is not None):
+            click.echo("error: --html reports 1v1 pairs; a --mode's tables have no report page yet", err=True)
+            sys.exit(EXIT_USAGE)
         if table.name != "1v1" or hero_list is not None:
             _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot,
                            ruleset_path, all_pairs, fmt, _rules(loaded, rules), cluster)
@@ -89,7 +94,15 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
     field = field_summary(names, pairs, tallies, first_seat_only=seated) if all_pairs else None
     meta = {"games_per_pair": games, "seed": seed, "bot": bot, "opponent_bot": opponent_bot or bot,
             "ruleset": loaded.content_hash, **({"rules": rules} if rules else {})}
+    if html_path is not None:  # written before the numbers are printed: a failure leaves no output at all
+        from dtc.cli.views import report_odds, write_page
+        from dtc.views.report import report_html
+
+        data = {**meta, "pairs": rows, **({"heroes": field} if field is not None else {})}
+        write_page(html_path, report_html(data, *report_odds(loaded, loaded.content_hash)))
     _print_simulation(rows, fmt, meta, ruleset_path, field)
+    if html_path is not None and fmt == "table":
+        click.echo(f"wrote {html_path}: the balance report")
     sys.exit(EXIT_CLEAN)
 
 

@@ -92,7 +92,8 @@ def _print_table(result, report: dict) -> None:
 
 def _write_html(path: Path, result, report: dict) -> None:
     from dtc import artifact
-    from dtc.plot import Estimate, page, rates_chart
+    from dtc.plot import Estimate, rates_chart
+    from dtc.views.page import page
 
     played = [p for p in result.points if p.refused is None]
     chart = rates_chart([Estimate(p.value, p.win_rate, *p.interval) for p in played],

@@ -219,3 +219,42 @@ def valeria_simulate(players, games, seed, jobs, bot, sheet, ruleset_path, fmt, 
                 b.add_row(span, band["title"], f"{band['share']:.1%}")
             Console(width=120).print(b)
     sys.exit(EXIT_CLEAN)
+
+
+@valeria.command("sheet")
+@click.argument("name", required=False)
+@click.option("--content", "content", multiple=True, type=click.Path(path_type=Path),
+              help="The content folder (or YAML files) to read (default: the built-in content).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
+              help="The HTML file to write.")
+def valeria_sheet(name: str | None, content: tuple[Path, ...], output: Path) -> None:
+    """A player sheet as a self-contained HTML page: Citizens, Guild Tracks, Gold Chart, Wall, Roads,
+    Domains and Monster Lairs, every reward pip marked (NAME: the sheet; default the first)."""
+    from dtc.cli.views import _content_paths, _read, write_page
+    from dtc.show import slug
+    from dtc.views.page import error_page
+    from dtc.views.sheet import sheet_html
+
+    found = _read(_content_paths(content))
+    kingdom = found.result.content.valeria
+    sheets = list(kingdom.sheets) if kingdom else []
+    if not sheets:
+        click.echo("error: no Kingdoms of Valeria player sheet in the content read", err=True)
+        sys.exit(EXIT_USAGE)
+    chosen = sheets[0] if name is None else next((s for s in sheets if slug(s.name) == slug(name)), None)
+    if chosen is None:
+        known = ", ".join(s.name for s in sheets)
+        click.echo(f"error: no sheet {name!r}; sheets here: {known}", err=True)
+        sys.exit(EXIT_USAGE)
+    errors = [d for d in found.diagnostics_of(chosen.doc.path) if str(d.severity) == "error"]
+    if errors:
+        said = [found.text(d) for d in errors]
+        write_page(output, error_page(f"{chosen.name}: {len(errors)} error(s)", said,
+                                      f"fix {chosen.doc.path} (`dtc lint`) and render the sheet again."))
+        for d in errors:
+            click.echo(found.text(d), err=True)
+        click.echo(f"error: {chosen.name} has {len(errors)} error(s): {output} names them", err=True)
+        sys.exit(1)
+    write_page(output, sheet_html(chosen, kingdom.the_rules))
+    click.echo(f"wrote {output}: the {chosen.name} sheet")
+    sys.exit(EXIT_CLEAN)

@@ -46,6 +46,7 @@ class Tally:
     unfinished_turns: int = 0  # the turns of the unfinished games (the limit each)
     start_wins: int = 0  # decisive games won by the start player
     decisive: int = 0
+    lengths: dict[int, int] = field(default_factory=dict)  # turns -> games that ended after that many
 
     def count(self, result, side: int | None, position: int | None = None) -> None:
         """One game's result: a win for `side` (of the heroes as given; `position`: where it sat)."""
@@ -54,7 +55,9 @@ class Tally:
         if result.reason == "turn limit":
             self.unfinished += 1
             self.unfinished_turns += result.turns
-        elif result.winner is None:
+            return
+        self.lengths[result.turns] = self.lengths.get(result.turns, 0) + 1
+        if result.winner is None:
             self.draws += 1
         else:
             self.wins[side] += 1
@@ -75,6 +78,8 @@ class Tally:
         self.unfinished_turns += other.unfinished_turns
         self.start_wins += other.start_wins
         self.decisive += other.decisive
+        for turns, games in other.lengths.items():
+            self.lengths[turns] = self.lengths.get(turns, 0) + games
 
 
 def play_games(a: Artifact, heroes: list[int], seed: int, start: int, count: int,
@@ -211,6 +216,7 @@ def summary(names: tuple[str, str], tally: Tally) -> dict:
     low, high = wilson(tally.start_wins, decisive)
     out["start_player_win_rate"] = round(tally.start_wins / decisive, 4) if decisive else None
     out["start_player_win_rate_ci95"] = [round(low, 4), round(high, 4)] if decisive else None
+    out["game_lengths"] = {str(turns): games for turns, games in sorted(tally.lengths.items())}
     return out
 
 
