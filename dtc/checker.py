@@ -25,6 +25,7 @@ from dtc.parser import Problem, parse_effect, parse_requirement, parse_trigger
 from dtc.render import render_trigger
 from dtc.resolve import Context, Scope, fold, parse_verb_body, resolve_effect, singular
 from dtc.schema import validate_effect_ast
+from dtc.source import Span
 from dtc.verbs import compile_pattern, pattern_problems
 
 # Warnings an author may `allow` with a reason; errors can never be allowed.
@@ -36,8 +37,14 @@ NEEDS_TRIGGER = {"status", "passive", "component"}
 class Checker:
     """Collects diagnostics over one `Content`."""
 
-    def __init__(self, content: Content):
+    def __init__(self, content: Content, hero_statuses: list[tuple[str, str, list[str]]] | None = None):
         self.content = content
+        # every hero's (name, file, status names) in file order, for the heroes not in `content`
+        # too (`project.run(keep_heroes=False)` checks them one at a time); None: content's heroes
+        self.hero_statuses = hero_statuses
+        self.hero_names: dict[str, Span] = {}  # each hero name (folded) checked so far, where it is
+        self.rulesets: list[Ruleset] = []
+        self.shared_statuses: list[Status] = []
         self.diags: list[Diagnostic] = []
         self.book = phrases.EMPTY  # every phrasebook of the content, checked (`check_phrasebooks`)
         self.status_book = phrases.EMPTY  # ... with the phrases for status effects' text
@@ -70,13 +77,20 @@ class Checker:
 
     # -- entry
     def run(self) -> list[Diagnostic]:
-        self.check_allow_entries()
-        rulesets = self.check_rulesets()
+        self.check_shared()
+        for hero in self.content.heroes:
+            self.check_one_hero(hero)
+        self.check_rest()
+        return self.diags
+
+    def check_shared(self) -> None:
+        """What every hero is checked against: rulesets, phrasebooks, the shared status effects."""
+        self.check_allow_entries([s.doc for s in self.content.status_sets]
+                                 + [c.doc for c in self.content.card_sets])
+        self.rulesets = rulesets = self.check_rulesets()
         self.book = self.check_phrasebooks(for_status=False)
         self.status_book = self.check_phrasebooks()
-        self.check_unique(
-            [(h.name, h.doc, ("hero",)) for h in self.content.heroes], "hero")
-        all_statuses = [s for ss in self.content.status_sets for s in ss.statuses]
+        self.shared_statuses = all_statuses = [s for ss in self.content.status_sets for s in ss.statuses]
         self.check_unique([(s.name, s.doc, s.path + ("name",)) for s in all_statuses], "status effect")
         for status_set in self.content.status_sets:
             scope = self.base_scope(self.ruleset_for(None, rulesets, status_set.doc), all_statuses)
@@ -84,8 +98,19 @@ class Checker:
                 scope.dice_types[fold(die.name)] = die
             for status in status_set.statuses:
                 self.check_status(status, scope)
-        for hero in self.content.heroes:
-            self.check_hero(hero, rulesets, all_statuses)
+
+    def check_one_hero(self, hero: Hero) -> None:
+        """One hero, after `check_shared`, in file order (a second hero of a name is the one reported)."""
+        self.check_allow_entries([hero.doc])
+        span = hero.doc.span(("hero",))
+        first = self.hero_names.setdefault(fold(hero.name), span)
+        if first is not span:
+            self.add(_named_twice(hero.name, "hero", first, span))
+        self.check_hero(hero, self.rulesets, self.shared_statuses)
+
+    def check_rest(self) -> None:
+        """What comes after the heroes: minions, adventures, Loot, card sets."""
+        rulesets, all_statuses = self.rulesets, self.shared_statuses
         self.check_unique([(m.name, m.doc, m.minion.objective.path[:2] + ("name",) if m.minion else ("boss",))
                            for m in self.content.minions], "minion")
         for minion in self.content.minions:
@@ -106,7 +131,6 @@ class Checker:
             self.check_unique([(c.name, c.doc, c.path + ("name",)) for c in card_set.cards], "card")
             for card in card_set.cards:
                 self.check_card(card, scope, None)
-        return self.diags
 
     # -- names
     def check_unique(self, items, what: str, report_from: int = 0) -> None:
@@ -117,10 +141,7 @@ class Checker:
             key = fold(name)
             if key in seen and i >= report_from:
                 first_doc, first_path = seen[key]
-                where = first_doc.span(first_path)
-                self.add(error("C008", f"two {_plural(what)} are named `{name}` (the first at "
-                               f"{where.path}:{where.line})", doc.span(path),
-                               "rename one of them"))
+                self.add(_named_twice(name, what, first_doc.span(first_path), doc.span(path)))
             else:
                 seen[key] = (doc, path)
 
@@ -139,11 +160,8 @@ class Checker:
                               "to use the shared one, delete this entry; if it is another status, rename it, "
                               "or `allow: {shadowed-status: <why>}` on it"), hero.doc, status.path)
 
-    def check_allow_entries(self) -> None:
-        docs = {id(d): d for h in self.content.heroes for d in [h.doc]}
-        docs.update({id(s.doc): s.doc for s in self.content.status_sets})
-        docs.update({id(c.doc): c.doc for c in self.content.card_sets})
-        for doc in docs.values():
+    def check_allow_entries(self, docs: list) -> None:
+        for doc in {id(d): d for d in docs}.values():  # a document once, however many sets it holds
             for path, allow in _allow_dicts(doc.data, ()):
                 for key in allow:
                     code = CODES.get(key) or CODE_BY_NAME.get(key)
@@ -277,22 +295,25 @@ class Checker:
             for die in ss.dice:
                 scope.dice_types[fold(die.name)] = die
         for name, owners in self.status_owners().items():
-            owner = next((o for o in owners if o is not hero), None)
+            owner = next((o for o in owners if o[1] != hero.doc.path), None)
             if owner is not None:
-                scope.others.setdefault(name, (owner.name, owner.doc.path))
+                scope.others.setdefault(name, owner)
         return _shielded(scope)
 
-    def status_owners(self) -> dict[str, list[Hero]]:
-        """Each hero status name (folded) with its first two heroes, in file order: another hero's
-        status named in an effect is reported with its owner. Built once: asked of every hero, going
-        through every other hero's statuses made a folder of 2,000 heroes quadratic."""
+    def status_owners(self) -> dict[str, list[tuple[str, str]]]:
+        """Each hero status name (folded) with its first two heroes (name, file), in file order: another
+        hero's status named in an effect is reported with its owner. Built once: asked of every hero,
+        going through every other hero's statuses made a folder of 2,000 heroes quadratic."""
         if self._status_owners is None:
             self._status_owners = {}
-            for other in self.content.heroes:
-                for status in other.statuses:
-                    owners = self._status_owners.setdefault(fold(status.name), [])
-                    if len(owners) < 2 and all(o is not other for o in owners):
-                        owners.append(other)
+            heroes = self.hero_statuses
+            if heroes is None:
+                heroes = [(h.name, h.doc.path, [s.name for s in h.statuses]) for h in self.content.heroes]
+            for hero_name, path, statuses in heroes:
+                for status in statuses:
+                    owners = self._status_owners.setdefault(fold(status), [])
+                    if len(owners) < 2 and all(o[1] != path for o in owners):
+                        owners.append((hero_name, path))
         return self._status_owners
 
     def check_hero(self, hero: Hero, rulesets, shared_statuses) -> None:
@@ -1328,6 +1349,11 @@ def _allow_dicts(data, path):
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from _allow_dicts(value, path + (i,))
+
+
+def _named_twice(name: str, what: str, first: Span, span: Span) -> Diagnostic:
+    return error("C008", f"two {_plural(what)} are named `{name}` (the first at {first.path}:{first.line})",
+                 span, "rename one of them")
 
 
 def _plural(word: str) -> str:

@@ -70,7 +70,7 @@ def lint(paths: list[Path], use_cache: bool = True):
             return cached
     from dtc import project
 
-    result = project.run(paths)
+    result = project.run(paths, keep_heroes=False)  # a lint needs no heroes kept: memory
     # stored only when the files it read are those of the key, unchanged while it ran
     if folder is not None and _covered(result, files) and lint_key(paths, key_files(paths)) == key:
         store(folder, key, result)

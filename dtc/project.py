@@ -8,11 +8,12 @@ designer's lone hero file can be checked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dtc import model
-from dtc.checker import check
+from dtc.checker import Checker, check
 from dtc.diagnostics import Diagnostic, Findings, Severity, error, sort_key, warning
 from dtc.loader import Document, load_file
 from dtc.resources import data_dir
@@ -116,14 +117,20 @@ def load_documents(files: list[Path], result: Result) -> list[tuple[str, Documen
     return documents
 
 
-def run(paths: list[Path], builtin_rules: bool = True) -> Result:
-    """Load and check everything under `paths`."""
+def run(paths: list[Path], builtin_rules: bool = True, keep_heroes: bool = True) -> Result:
+    """Load and check everything under `paths`.
+
+    With `keep_heroes=False` (`dtc lint`), a hero file is read and checked only once everything
+    else is, and let go before the next: memory grows with what is reported, not with the heroes
+    (issue "Hardening": 2,000 heroes). The diagnostics are the same; `content` lacks those heroes.
+    """
     result = Result(model.Content())
     files, problems = discover(paths)
     result.diagnostics.extend(problems)
     result.usage_error = any(d.severity == Severity.ERROR for d in problems)  # not a broken link's warning
     result.files = len(files)
-    documents = load_documents(files, result)
+    later = {} if keep_heroes else {path: stub for path in files if (stub := hero_stub(path)) is not None}
+    documents = load_documents([path for path in files if path not in later], result)
     if builtin_rules and not any(kind == "ruleset" for kind, _ in documents):
         rules = sorted(p for p in (builtin_content_dir() / "rules").glob("*.yaml") if p.name != PHRASEBOOK)
         quiet = Result(model.Content())
@@ -135,10 +142,136 @@ def run(paths: list[Path], builtin_rules: bool = True) -> Result:
         documents = load_documents([builtin_content_dir() / "rules" / PHRASEBOOK], quiet) + documents
         result.sources.update(quiet.sources)
     result.content = model.build(documents)
-    result.diagnostics.extend(check(result.content))
+    if later:
+        if not _check_heroes_one_by_one(files, later, result):
+            return run(paths, builtin_rules)  # a file was not the hero it looked like: all at once
+    else:
+        result.diagnostics.extend(check(result.content))
     result.content.valeria = _valeria(documents, result)
     result.diagnostics.sort(key=sort_key)
     return result
+
+
+def _check_heroes_one_by_one(files: list[Path], later: dict[Path, tuple], result: Result) -> bool:
+    """Check the content with the heroes of `later` read one at a time, in file order among the
+    others; False when one of them is not the hero its stub said (what it holds may change how the
+    others read: the caller checks everything at once instead)."""
+    order = {display_path(path): i for i, path in enumerate(files)}
+    loaded = {hero.doc.path: hero for hero in result.content.heroes}
+    file_of = {display_path(path): path for path in later}
+    stubs = {shown: later[path] for shown, path in file_of.items()}
+    stubs.update({path: (hero.name, _status_names(hero)) for path, hero in loaded.items()})
+    heroes = sorted(stubs, key=lambda path: order.get(path, -1))
+    checker = Checker(result.content, [(stubs[path][0], path, list(stubs[path][1])) for path in heroes])
+    checker.check_shared()
+    for path in heroes:
+        hero = loaded.get(path)
+        if hero is None:
+            documents = load_documents([file_of[path]], result)
+            if documents and documents[0][0] != "hero":
+                return False
+            hero = model.build(documents).heroes[0] if documents else None
+            said = (hero.name, _status_names(hero)) if hero is not None else None
+            if said != stubs[path] and (hero is not None or stubs[path][1]):
+                return False  # not the hero the text looked like; a broken file's statuses were counted
+        if hero is not None:
+            checker.check_one_hero(hero)
+    checker.check_rest()
+    result.diagnostics.extend(checker.diags)
+    return True
+
+
+def _status_names(hero: model.Hero) -> tuple[str, ...]:
+    return tuple(s.name for s in hero.statuses)
+
+
+_UNUSUAL = re.compile(r"(?:^|[\s\[{,])[&*!]\S|<<|\t|\r|^(?:---|\.\.\.)|^%", re.M)
+_TOP_KEY = re.compile(r"^([^\s#:'\"-][^:#]*?):(?:[ \t]|$)")
+_ITEM = re.compile(r"^( *)- ")
+_NAME = re.compile(r"^( *)(?:- )?name:[ \t]+(.*?)[ \t]*$")
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 '.!-]*")
+_NOT_TEXT = re.compile(r"(?i)(true|false|yes|no|on|off|null|y|n)")
+
+
+def hero_stub(path: Path) -> tuple[str, tuple[str, ...]] | None:
+    """A hero file's name and its status effects' names, read from the text of the usual block
+    layout without loading it, or None (not plainly a hero: it is loaded with the rest). Only a
+    guess of what to check later: the hero, once loaded, must say the same."""
+    from dtc.schema import KINDS
+
+    try:
+        if not path.is_file() or path.stat().st_size > 1 << 20:
+            return None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if _UNUSUAL.search(text):
+        return None  # anchors, aliases, merges, tabs, several documents: the loader's to read
+    lines = text.split("\n")
+    top = _top_keys(lines)
+    if top is None or [k for k in KINDS if k in top] != ["hero"]:
+        return None
+    name = _scalar(lines[top["hero"]].partition(":")[2])
+    if name is None:
+        return None
+    if "status_effects" not in top:
+        return name, ()
+    statuses = _status_block_names(lines, top["status_effects"])
+    return None if statuses is None else (name, statuses)
+
+
+def _top_keys(lines: list[str]) -> dict[str, int] | None:
+    """Each top-level key of a block mapping and its line (0-based), or None (not one)."""
+    top = {}
+    for i, line in enumerate(lines):
+        if line and not line.startswith((" ", "#")):
+            found = _TOP_KEY.match(line)
+            if found is None:
+                return None
+            top[found.group(1)] = i
+    return top
+
+
+def _status_block_names(lines: list[str], start: int) -> tuple[str, ...] | None:
+    """The `name:` of each item of the block list under `status_effects:` at line `start`."""
+    value = lines[start].partition(":")[2].strip()
+    if value == "[]":
+        return ()
+    if value:
+        return None
+    block = []
+    for line in lines[start + 1:]:
+        if line and not line.startswith((" ", "#")):
+            break
+        block.append(line)
+    indents = [len(m.group(1)) for line in block if (m := _ITEM.match(line))]
+    if not indents:
+        return None
+    indent = min(indents)
+    names: list[str] = []
+    for line in block:
+        item = _ITEM.match(line)
+        if item and len(item.group(1)) == indent:
+            names.append("")  # a new status, its name to come
+        found = _NAME.match(line)
+        if found and names and (len(found.group(1)) == indent and line.lstrip().startswith("- ")
+                                or len(found.group(1)) == indent + 2):
+            if names[-1]:
+                return None
+            names[-1] = _scalar(found.group(2)) or ""
+    return tuple(names) if names and all(names) else None
+
+
+def _scalar(value: str) -> str | None:
+    """A YAML scalar that is plainly text, or None."""
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == "'" and "'" not in value[1:-1]:
+        return value[1:-1]
+    if len(value) >= 2 and value[0] == value[-1] == '"' and not any(c in value[1:-1] for c in '"\\'):
+        return value[1:-1]
+    if _PLAIN.fullmatch(value) and not _NOT_TEXT.fullmatch(value):
+        return value
+    return None
 
 
 def _valeria(documents: list[tuple[str, Document]], result: Result):

@@ -1180,3 +1180,62 @@ def test_restricted_to_names_a_kind_of_player(tmp_path):
     errors = lint_edited(tmp_path, "statuses/adventures.yaml", "restricted_to: [Bosses]",
                          "restricted_to: [Wizards]")
     assert any(code.startswith("S") and "Heroes" in message for code, _, message in errors), errors
+
+
+# -- `dtc lint` checks heroes one at a time (issue "Hardening", Deliver 2: 2,000 heroes in bounded memory)
+
+def _said(result):
+    return [(d.code, str(d.severity), d.message, d.hint, d.suppressed,
+             d.span and (d.span.path, d.span.line, d.span.col, d.span.end_line, d.span.end_col))
+            for d in result.diagnostics]
+
+
+def _lint_both_ways(paths):
+    from dtc import project
+
+    whole, one_by_one = project.run(paths), project.run(paths, keep_heroes=False)
+    assert _said(one_by_one) == _said(whole)
+    assert (one_by_one.files, one_by_one.unreadable, one_by_one.usage_error) == (
+        whole.files, whole.unreadable, whole.usage_error)
+    assert set(one_by_one.sources) == set(whole.sources)  # every file quoted by `dtc lint`
+    return whole, one_by_one
+
+
+def test_heroes_read_one_by_one_are_the_heroes_the_loader_reads():
+    from dtc import project
+
+    heroes = project.builtin().content.heroes
+    stubs = [project.hero_stub(path) for path in sorted((ROOT / "content" / "heroes").glob("*.yaml"))]
+    assert stubs == [(hero.name, tuple(s.name for s in hero.statuses)) for hero in heroes]
+    # and the lint lets them go: none is kept in the content it returns
+    assert project.run([ROOT / "content"], keep_heroes=False).content.heroes == []
+
+
+def test_lint_one_hero_at_a_time_says_what_checking_all_at_once_says(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = content_copy(tmp_path, "druid.yaml")
+    heroes = folder / "heroes"
+    druid = (heroes / "druid.yaml").read_text(encoding="utf-8")
+    (heroes / "zz-druid-again.yaml").write_text(druid)  # a second hero named Druid: C008 at the second
+    other = with_hero(**{"hero: Tester": "hero: Other", "name: Wound": "name: 'Bruise'",
+                         "effect: Deal 4 dmg.": "effect: Deal 4 dmg. Inflict Shape Shift."})
+    (heroes / "a-other.yaml").write_text(other.lstrip("\n"))  # inflicts Shape Shift, the Druid's own
+    whole, _ = _lint_both_ways([folder])
+    assert [d.code for d in whole.errors].count("C008") == 1 and diag(whole, "C008").span.path.endswith(
+        "zz-druid-again.yaml")
+    assert diag(whole, "C002").hint.startswith("`Shape Shift` is Druid's own status effect")
+
+
+@pytest.mark.parametrize("broken", [
+    "abilities: [\n",  # not YAML: the file's statuses were counted as a hero's, then it did not load
+    "dice: 3\n",  # a schema error: likewise
+    "status_effects:\n  - &first\n    name: Again\n",  # an anchor: loaded with the rest, not later
+])
+def test_lint_one_hero_at_a_time_with_a_broken_or_unusual_hero(tmp_path, monkeypatch, broken):
+    monkeypatch.chdir(tmp_path)
+    folder = content_copy(tmp_path, "druid.yaml")
+    other = with_hero(**{"hero: Tester": "hero: Other",
+                         "effect: Deal 4 dmg.": "effect: Deal 4 dmg. Inflict Wound."})
+    (folder / "heroes" / "b-other.yaml").write_text(other.lstrip("\n") + broken)
+    whole, _ = _lint_both_ways([folder])
+    assert whole.errors  # each is reported, the same way
