@@ -101,6 +101,7 @@ def _lint_compile_play(text: str, folder: Path):
 @example(site=NUMBER_SITES[16], number="5e0", data=None)  # cost 5e0: "has the wrong type" in compile
 @example(site=NUMBER_SITES[18], number=str(2**31), data=None)  # 2^31 copies: 20 GB
 @example(site=NUMBER_SITES[14], number="9" * 5000, data=None)  # Python's integer digit limit
+@example(site=NUMBER_SITES[17], number="2.0", data=None)  # `level: 2.0`, an enum, linted clean
 def test_any_number_in_a_hero_lints_to_a_diagnostic_or_compiles_and_plays(site, number, data,
                                                                           tmp_path_factory):
     """Issue "Hardening", "Lint accepts => compile and run succeed": 65,536 dmg, `On 1-<huge>`,

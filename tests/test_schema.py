@@ -157,6 +157,37 @@ def test_a_whole_number_written_with_a_point_is_refused_where_lint_passed_it(lin
     assert found and "written with a point (write `2`)" in found[0].message
 
 
+def test_a_numeric_enum_is_of_whole_numbers_too():
+    """JSON Schema's `enum: [2, 3]` takes 2.0 (equal as JSON numbers): an upgrade card's `level: 2.0`
+    linted clean and the artifact then refused it (found by make fuzz). Each enum of numbers says
+    `type: integer` as well, so lint refuses it where it is."""
+    def enums(node):
+        if isinstance(node, dict):
+            if "enum" in node and all(isinstance(v, int) for v in node["enum"]):
+                yield node
+            for value in node.values():
+                yield from enums(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from enums(value)
+
+    found = [(path.name, node) for path in sorted((ROOT / "schemas").glob("*.json"))
+             for node in enums(json.loads(path.read_text(encoding="utf-8")))]
+    assert len(found) >= 3  # card level, Boss scenario, Portal Crawl scenario
+    assert [name for name, node in found if node.get("type") != "integer"] == []
+
+
+def test_a_boss_scenario_written_with_a_point_is_refused(tmp_path, monkeypatch):
+    from dtc import project
+
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "content" / "adventures" / "fallen-barbarian.yaml").read_text(encoding="utf-8")
+    assert "\nscenario: 2\n" in text
+    (tmp_path / "boss.yaml").write_text(text.replace("\nscenario: 2\n", "\nscenario: 2.0\n"))
+    found = [d for d in project.run([tmp_path / "boss.yaml"]).diagnostics if d.code == "S001"]
+    assert found and "written with a point" in found[0].message and found[0].span.line == 16
+
+
 @pytest.mark.parametrize("old, new", [
     ("  starting_hand: 4", "  starting_hand: " + "1" + "0" * 19),  # 10**19: `dtc simulate` hung on 10**100
     ("  hand_limit: 6", "  hand_limit: 1000"),
