@@ -9,6 +9,7 @@ NUL byte) needs no port, no websocket and no library; the flags keep Chromium of
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -81,20 +82,16 @@ class Browser:
 
     def close(self) -> None:
         """End the browser and remove its throwaway profile."""
-        try:
+        with contextlib.suppress(BrowserError):  # it may be gone already (crashed, or killed)
             self.call("Browser.close", timeout=5)
-        except BrowserError:
-            pass
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
         for fd in (self._to_child, self._from_child):
-            try:
+            with contextlib.suppress(OSError):  # closed already by an earlier close()
                 os.close(fd)
-            except OSError:
-                pass
         shutil.rmtree(self.profile, ignore_errors=True)
 
     # ------------------------------------------------------------ protocol
@@ -164,11 +161,9 @@ class Page:
         """Wait until `expression` is true in the page; the seconds it took."""
         start = time.monotonic()
         while True:
-            try:
+            with contextlib.suppress(BrowserError):  # the page is between documents (navigating, reloading)
                 if self.evaluate(f"!!({expression})"):
                     return time.monotonic() - start
-            except BrowserError:
-                pass  # the page is between documents (navigating, reloading)
             if time.monotonic() - start > timeout:
                 raise BrowserError(f"the page did not show {expression!r} within {timeout:g} s")
             time.sleep(0.05)

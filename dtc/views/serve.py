@@ -180,8 +180,8 @@ def make_server(preview: Preview, port: int = 0) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, *args) -> None:  # quiet: the terminal shows what the command says
-            pass
+        def log_message(self, *args) -> None:
+            """Quiet: the terminal shows what the command says, not a line per request."""
 
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
