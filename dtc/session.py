@@ -271,8 +271,8 @@ def check_writable(path: Path, marker: str | None = None, setup: dict | None = N
 
 
 def _held_game(path: Path) -> dict | None:
-    """The head of the dtc save or log in the file ({} when empty or unreadable, or when its first line
-    is no JSON object of its own); None when it is no dtc file."""
+    """The head of the dtc save or log in the file ({} when empty or unreadable); None when it is no dtc
+    file, or one whose kind cannot be read (cut short in its marker: it may be any game's)."""
     try:
         with open(path, "rb") as f:
             start = f.read(1 << 20)
@@ -288,8 +288,8 @@ def _held_game(path: Path) -> dict | None:
         # a save longer than what was read: its marker still says what it is (a Valeria save is
         # not written over by a Dice Throne one however long it is)
         marker = _DTC_MARKER.match(start)
-        return {"dtc": marker.group(1).decode("ascii")} if marker else {}
-    return head if isinstance(head, dict) else {}
+        return {"dtc": marker.group(1).decode("ascii")} if marker else None
+    return head if isinstance(head, dict) else None
 
 
 def _other_game(held: dict, setup: dict) -> bool:

@@ -272,3 +272,71 @@ def test_saves_and_logs_are_written_only_over_their_own_game(game, flag, kind, j
         elif kind == "fifo":
             assert not target.is_file()
     assert not list(folder.glob(".*partial*")), "a half-written file was left behind"
+
+
+def _setup_of(game: str, folder: Path) -> dict:
+    """The setup of the seed-3 game a session checks a target against (what its save's head holds
+    beside the file's own fields)."""
+    head = json.loads(_dtc_file(game, "--save", "3", folder).split(b"\n", 1)[0])
+    return {k: v for k, v in head.items()
+            if k not in ("dtc", "version", "engine", "ruleset_file", "log_file", "answers")}
+
+
+@settings(max_examples=examples(300), deadline=BOUND,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(GAMES)), flag=st.sampled_from(["--save", "--log"]),
+       kind=st.sampled_from(KINDS), junk=st.binary(min_size=1, max_size=300),
+       text=st.text(min_size=1, max_size=300), cut=st.integers(0, 400))
+def test_the_write_guard_leaves_every_file_but_its_own_games(game, flag, kind, junk, text, cut,
+                                                              tmp_path_factory):
+    """The check every save and log goes through before a game starts (`session.check_writable`),
+    on every kind of file, a dtc file cut short too: it lets through only nothing, an empty file and
+    a save (log) of the same game and kind, refuses anything else in one line naming the file, and
+    never changes what it looks at."""
+    from dtc.session import SessionError, check_writable
+
+    folder = tmp_path_factory.mktemp("guard")
+    other_game = next(g for g in GAMES if g != game)
+    other_flag = "--log" if flag == "--save" else "--save"
+    own = _dtc_file(game, flag, "3", folder)
+    content = {
+        "empty": b"", "same": own, "same, read-only": own,
+        "same game, other seed": _dtc_file(game, flag, "4", folder),
+        "other kind": _dtc_file(game, other_flag, "3", folder)[:cut or None],
+        "other game": _dtc_file(other_game, flag, "3", folder)[:cut or None],
+        "other game's other kind": _dtc_file(other_game, other_flag, "3", folder),
+        "text": text.encode("utf-8", "surrogatepass"), "bytes": junk,
+        "json": json.dumps({"name": text}).encode(),
+        "dtc-looking": b'{"dtc": "dtc-' + re.sub(rb"[^a-z]", b"", junk)[:20] + b'"}',
+    }
+    target = folder / "target.json"
+    if kind in content:
+        target.write_bytes(content[kind])
+    elif kind == "directory":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind.startswith("link to"):
+        real = folder / "real.json"
+        real.write_bytes(own if kind == "link to same" else _dtc_file(other_game, flag, "3", folder))
+        target.symlink_to(real)
+    if kind == "same, read-only":
+        os.chmod(target, 0o444)
+    before = target.read_bytes() if target.is_file() else None
+    # a cut-short file of another kind can lose its head: what is left is no dtc file, refused all the same
+    writable = kind in ("missing", "empty", "same", "link to same") or (
+        kind in ("text", "bytes") and not content[kind].strip()) or (
+        kind in ("other kind", "other game") and not content[kind].strip())
+    try:
+        check_writable(target, MARKERS[game, flag], _setup_of(game, folder))
+        refused = None
+    except SessionError as exc:
+        refused = str(exc)
+    if writable:
+        assert refused is None, (kind, refused)
+    else:
+        assert refused is not None, kind
+        assert "\n" not in refused and str(target) in refused, refused
+    if before is not None:
+        assert target.read_bytes() == before, kind
+    assert target.exists() == (kind != "missing")
