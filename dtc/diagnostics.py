@@ -14,7 +14,7 @@ from enum import StrEnum
 from pathlib import PurePosixPath
 from urllib.parse import quote
 
-from dtc.source import SourceFile, Span
+from dtc.source import SourceFile, Span, hidden_character, looks_like_a_space
 
 
 class Findings:
@@ -64,6 +64,7 @@ CODES: dict[str, Code] = {
         Code("Y011", "recursive-alias", "an alias refers to a node that contains it"),
         Code("Y012", "compiled-ruleset", "a compiled ruleset (.dtcb) was given where content is read"),
         Code("Y013", "number-too-long", "a number is written with more digits than any content needs"),
+        Code("Y014", "hidden-character", "text holds a character that cannot be seen for what it is"),
         Code("S001", "schema", "the document does not match its schema"),
         Code("S002", "unknown-kind", "the document kind is not known"),
         Code("S003", "unknown-key", "a key is not allowed here"),
@@ -217,10 +218,18 @@ def _snippet(text: str, start: int, width: int) -> tuple[str, str]:
         text = ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
         start += (1 if left else 0) - left
         width = min(width, len(text) - start)
-    shown = "".join("\ufffd" if (ord(ch) < 32 and ch != "\t") or ord(ch) == 127 else ch for ch in text)
+    shown = "".join("\ufffd" if _unseen(ch) else ch for ch in text)
     caret = "".join("\t" if ch == "\t" else " " * _cells(ch) for ch in shown[:start])
     caret += "^" * max(1, sum(_cells(ch) for ch in shown[start:start + width]))
     return shown, caret
+
+
+def _unseen(ch: str) -> bool:
+    """A control character, or one that prints as nothing (a right-to-left override would turn the
+    line around): shown as U+FFFD so the caret stays under it."""
+    if ch < " " or ch == "\x7f":
+        return ch != "\t"
+    return hidden_character(ch) == 0 and not looks_like_a_space(ch)
 
 
 def _cells(ch: str) -> int:

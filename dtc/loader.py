@@ -39,7 +39,16 @@ from ruamel.yaml.events import (
 from ruamel.yaml.reader import ReaderError
 
 from dtc.diagnostics import Diagnostic, error
-from dtc.source import SourceFile, Span, TextMap, display_path
+from dtc.source import (
+    SourceFile,
+    Span,
+    TextMap,
+    character_name,
+    display_path,
+    hidden_character,
+    looks_like_a_space,
+    visible,
+)
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 64
@@ -348,6 +357,7 @@ class _Composer:
                              "content needs", event,
                              f"write a number of at most {MAX_NUMBER_CHARS} characters "
                              "(quote it if it is text)")
+            self._hidden(event)
             self._add(_scalar(event), event, size=1)
         elif isinstance(event, AliasEvent):
             self._alias(event)
@@ -355,6 +365,26 @@ class _Composer:
             self._open(event)
         elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
             self._close()
+
+    def _hidden(self, event: ScalarEvent) -> None:
+        """A character in a key or value that cannot be seen for what it is: an error at it (the
+        document is still read through, so every such place is named at once)."""
+        at = hidden_character(event.value)
+        if at is None:
+            return
+        mark = event.start_mark
+        line, col = TextMap(event.value, self.doc.source.text, mark.index, mark.line + 1,
+                            mark.column + 1).position(at)
+        ch = event.value[at]
+        shown = visible(event.value if len(event.value) <= 40 else event.value[:37] + "...")
+        if looks_like_a_space(ch):
+            message = f"`{shown}` holds {character_name(ch)}, which looks like a space but is not one"
+            hint = "type a plain space in its place (text copied from a PDF often carries these)"
+        else:
+            message = f"`{shown}` holds {character_name(ch)}, which cannot be seen"
+            hint = (f"delete it (an editor may show it as `<{ord(ch):04x}>`): a name or a sentence must be "
+                    "what it looks like")
+        self.diagnostics.append(error("Y014", message, Span.point(self.doc.path, line, col), hint))
 
     def _count(self, n: int, event) -> None:
         self.expanded += n

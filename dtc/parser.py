@@ -34,6 +34,7 @@ from dtc import nodes as n
 from dtc import phrases
 from dtc.phrases import Phrasebook
 from dtc.resources import cache_dir, data_dir
+from dtc.source import character_name, hidden_character, looks_like_a_space
 
 START_SYMBOLS = ["effect", "requirement", "amount", "trigger"]
 
@@ -278,6 +279,10 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
         ch = text[pos] if pos < len(text) else ""
+        if ch and hidden_character(ch) == 0:  # nothing to show between backticks
+            hint = ("type a plain space in its place" if looks_like_a_space(ch) else "delete it: it prints "
+                    "as nothing")
+            return Problem("P004", f"unexpected character {character_name(ch)} in {what}", pos, pos + 1, hint)
         return Problem("P004", f"unexpected character `{ch}` in {what}", pos, pos + 1,
                        _char_hint(ch, start))
     if isinstance(exc, UnexpectedEOF) or (

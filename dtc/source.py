@@ -6,6 +6,8 @@ diagnostic can show the offending source line with a caret under it.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,6 +142,57 @@ def _align(value: str, source: str, start: int, line: int, col: int) -> list[tup
         advance(1)
     positions.append((cur_line, cur_col))
     return positions
+
+
+# Characters that print as nothing (format characters such as U+200B ZERO WIDTH SPACE, U+FEFF, the
+# soft hyphen, the bidirectional controls), as a plain space without being one (U+00A0 NO-BREAK
+# SPACE, copied in from a PDF), or as nothing known (private use, unassigned). In a name they make
+# two names that look alike differ (`Swipe` and `Swi\u200bpe`); in effect text, a word nobody can see
+# is wrong. A tab, a newline and the zero-width joiner inside an emoji are what they look like.
+_HIDDEN_CATEGORIES = {"Cf", "Co", "Cn", "Cs", "Cc", "Zs", "Zl", "Zp"}
+_SEEN_AS_WHAT_THEY_ARE = {" ", "\t", "\n", "\r"}
+_ZERO_WIDTH_JOINER = "\u200d"
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def hidden_character(text: str) -> int | None:
+    """The offset of the first character of `text` that a reader cannot see for what it is (an
+    invisible character, a space that is not a plain space), or None."""
+    if text.isascii():  # nearly every string: no loop
+        control = _ASCII_CONTROL.search(text)
+        return control.start() if control else None
+    for i, ch in enumerate(text):
+        if ch in _SEEN_AS_WHAT_THEY_ARE or unicodedata.category(ch) not in _HIDDEN_CATEGORIES:
+            continue
+        if ch == _ZERO_WIDTH_JOINER and _inside_emoji(text, i):
+            continue
+        return i
+    return None
+
+
+def _inside_emoji(text: str, i: int) -> bool:
+    """A zero-width joiner between two symbols (`🧙\u200d♀`) is part of one emoji."""
+    return 0 < i < len(text) - 1 and all(
+        unicodedata.category(text[j])[0] in "SM" for j in (i - 1, i + 1))
+
+
+def character_name(ch: str) -> str:
+    """A character as a diagnostic names it: `U+00A0 (NO-BREAK SPACE)`."""
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
+
+
+def visible(text: str) -> str:
+    """`text` with every character that prints as nothing written as `<U+200B>` (for a message)."""
+    if hidden_character(text) is None:
+        return text
+    return "".join(f"<U+{ord(ch):04X}>" if hidden_character(ch) == 0 and not looks_like_a_space(ch)
+                   else ch for ch in text)
+
+
+def looks_like_a_space(ch: str) -> bool:
+    """Whether a hidden character shows as a space (a no-break space), not as nothing."""
+    return unicodedata.category(ch) == "Zs"
 
 
 def read_bounded(path: Path | str, limit: int) -> bytes:

@@ -126,6 +126,36 @@ def test_not_utf8():
     assert d.code == "Y002" and (d.span.line, d.span.col) == (1, 10)
 
 
+def test_a_byte_order_mark_is_read_past_and_changes_no_position():
+    """Editors on Windows start UTF-8 files with U+FEFF: harmless there, so read past (issue
+    "Hardening": "the UTF-8 BOM ... stay accepted only where harmless")."""
+    text = "hero: Druid\ndice:\n  faces: {1: Claw}\n"
+    plain, _ = load_bytes(text.encode(), "h.yaml")
+    marked, diags = load_bytes(b"\xef\xbb\xbf" + text.encode(), "h.yaml")
+    assert diags == [] and marked.data == plain.data and marked.spans == plain.spans
+
+
+@pytest.mark.parametrize("value,at,what", [
+    ("Ma\u200bul", 3, "U+200B (ZERO WIDTH SPACE)"),
+    ("Shape\u00a0Shift", 6, "U+00A0 (NO-BREAK SPACE)"),
+    ("Wound\ufeff", 6, "U+FEFF (ZERO WIDTH NO-BREAK SPACE)"),
+    ("Sun\u202eMarked", 4, "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+    ("A\u200dB", 2, "U+200D (ZERO WIDTH JOINER)"),
+])
+def test_a_character_that_cannot_be_seen_is_an_error_at_its_place(value, at, what):
+    """`Maul` and `Ma\u200bul` print alike and are two names: every key and value with such a
+    character is refused at the character, and the message shows where it is."""
+    doc, diags = load_text(f"statuses:\n  - name: {value}\n    {value}: 1\n", "s.yaml")
+    assert doc is None and [d.code for d in diags] == ["Y014", "Y014"]
+    assert [(d.span.line, d.span.col) for d in diags] == [(2, 11 + at - 1), (3, 5 + at - 1)]
+    assert what in diags[0].message
+
+
+def test_tabs_and_an_emoji_joined_by_a_zero_width_joiner_are_what_they_look_like():
+    doc, diags = load_text('summary: "a\tb, \U0001f9d9\u200d\u2640 wizard"\n', "s.yaml")
+    assert diags == [] and doc.data["summary"] == "a\tb, \U0001f9d9\u200d\u2640 wizard"
+
+
 def test_syntax_error_points_at_the_problem():
     doc, diags = load_text("a: [1, 2\nb: 3\n", "s.yaml")
     d = only(diags)

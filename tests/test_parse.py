@@ -416,6 +416,20 @@ def test_errors_have_codes_and_positions(text, code, start):
     assert problems[0].start == start
 
 
+@pytest.mark.parametrize("text,start,named,hint", [
+    ("Deal 4\u00a0dmg.", 6, "U+00A0 (NO-BREAK SPACE)", "plain space"),
+    ("Deal\u202e 4 dmg.", 4, "U+202E (RIGHT-TO-LEFT OVERRIDE)", "delete it"),
+    ("Gain 1\u00adCP.", 6, "U+00AD (SOFT HYPHEN)", "delete it"),
+])
+def test_a_character_that_cannot_be_seen_is_named_by_its_code_point(text, start, named, hint):
+    """`dtc explain` reads text as typed: a no-break space or an invisible character is named, never
+    shown between backticks as nothing."""
+    _, problems = parse_effect(text)
+    assert [(p.code, p.start) for p in problems][:1] == [("P004", start)]
+    assert named in problems[0].message and "`" not in problems[0].message
+    assert hint in problems[0].hint
+
+
 def test_run_together_amounts_read_as_printed_with_a_style_warning():
     # cards print `3CP` and `2dmg`: accepted as written, the spacing only a warning (`--strict` fails)
     for text, spaced in [("heal5.", "heal 5."), ("deal 5dmg.", "deal 5 dmg."), ("gain1 CP.", "gain 1 CP."),
