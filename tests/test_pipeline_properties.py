@@ -217,6 +217,23 @@ KINDS = ["missing", "empty", "same", "same, read-only", "same game, other seed",
          "link to same", "link to other game"]
 
 
+def _lay(target: Path, kind: str, content: dict, own: bytes, other: bytes) -> None:
+    """Put at `target` the kind of file (KINDS) a game's save or log is pointed at: `own` is a file
+    of that game, `other` one of another game."""
+    if kind in content:
+        target.write_bytes(content[kind])
+    elif kind == "directory":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind.startswith("link to"):
+        real = target.parent / "real.json"
+        real.write_bytes(own if kind == "link to same" else other)
+        target.symlink_to(real)
+    if kind == "same, read-only":
+        os.chmod(target, 0o444)
+
+
 @settings(max_examples=examples(25), deadline=BOUND,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(sorted(GAMES)), flag=st.sampled_from(["--save", "--log"]),
@@ -241,18 +258,7 @@ def test_saves_and_logs_are_written_only_over_their_own_game(game, flag, kind, j
         "json": json.dumps({"name": text}).encode(),
         "dtc-looking": b'{"dtc": "dtc-' + re.sub(rb"[^a-z]", b"", junk)[:20] + b'"}',
     }
-    if kind in content:
-        target.write_bytes(content[kind])
-    elif kind == "directory":
-        target.mkdir()
-    elif kind == "fifo":
-        os.mkfifo(target)
-    elif kind.startswith("link to"):
-        real = folder / "real.json"
-        real.write_bytes(_dtc_file(game if kind == "link to same" else other_game, flag, "3", folder))
-        target.symlink_to(real)
-    if kind == "same, read-only":
-        os.chmod(target, 0o444)
+    _lay(target, kind, content, _dtc_file(game, flag, "3", folder), _dtc_file(other_game, flag, "3", folder))
     before = target.read_bytes() if target.is_file() else None
     # an empty file, or one of white space only, holds nothing to lose
     writable = kind in ("missing", "empty", "same", "link to same") or (
@@ -310,18 +316,7 @@ def test_the_write_guard_leaves_every_file_but_its_own_games(game, flag, kind, j
         "dtc-looking": b'{"dtc": "dtc-' + re.sub(rb"[^a-z]", b"", junk)[:20] + b'"}',
     }
     target = folder / "target.json"
-    if kind in content:
-        target.write_bytes(content[kind])
-    elif kind == "directory":
-        target.mkdir()
-    elif kind == "fifo":
-        os.mkfifo(target)
-    elif kind.startswith("link to"):
-        real = folder / "real.json"
-        real.write_bytes(own if kind == "link to same" else _dtc_file(other_game, flag, "3", folder))
-        target.symlink_to(real)
-    if kind == "same, read-only":
-        os.chmod(target, 0o444)
+    _lay(target, kind, content, own, _dtc_file(other_game, flag, "3", folder))
     before = target.read_bytes() if target.is_file() else None
     # a cut-short file of another kind can lose its head: what is left is no dtc file, refused all the same
     writable = kind in ("missing", "empty", "same", "link to same") or (
