@@ -34,7 +34,8 @@ def examples(ci: int) -> int:
 @dataclass(frozen=True)
 class Share:
     """One property test in the long run: its part of its stage's inputs, and what one input of it
-    typically costs (ms, measured; only to start the longest first and to say how long the run takes)."""
+    typically costs (ms, measured on this 2-core machine under load; only to start the longest first
+    and to say how long the run takes)."""
 
     test: str
     part: float
@@ -51,31 +52,31 @@ ART = "tests/test_artifact.py::"
 ENGINE = "tests/test_engine_properties.py::"
 VALERIA = "tests/test_valeria_play.py::"
 STAGES: dict[str, list[Share]] = {
-    "parse": [Share(PROPS + "test_random_text_never_crashes_the_parser", 0.4, 0.5),
-              Share(PROPS + "test_word_salad_never_crashes_the_parser", 0.4, 0.5),
-              Share(PROPS + "test_sentences_generated_from_the_grammar_parse_and_round_trip", 0.2, 25)],
-    "load": [Share(PROPS + "test_random_yaml_never_crashes_the_loader", 1.0, 0.5)],
-    "check": [Share(PROPS + "test_mutated_hero_files_give_diagnostics_never_exceptions", 0.45, 20),
-              Share(PIPE + "test_verb_patterns_with_many_parameters_match_in_bounded_work", 0.45, 0.5),
-              Share(PIPE + "test_lint_of_a_hero_verb_with_many_parameters_ends", 0.05, 35),
+    "parse": [Share(PROPS + "test_random_text_never_crashes_the_parser", 0.4, 5),
+              Share(PROPS + "test_word_salad_never_crashes_the_parser", 0.4, 7),
+              Share(PROPS + "test_sentences_generated_from_the_grammar_parse_and_round_trip", 0.2, 100)],
+    "load": [Share(PROPS + "test_random_yaml_never_crashes_the_loader", 1.0, 1)],
+    "check": [Share(PROPS + "test_mutated_hero_files_give_diagnostics_never_exceptions", 0.45, 35),
+              Share(PIPE + "test_verb_patterns_with_many_parameters_match_in_bounded_work", 0.45, 3),
+              Share(PIPE + "test_lint_of_a_hero_verb_with_many_parameters_ends", 0.05, 80),
               Share(PROPS + "test_lint_of_heroes_one_at_a_time_says_what_checking_all_at_once_says",
-                    0.05, 60)],
+                    0.05, 200)],
     "compile": [Share(PIPE + "test_any_number_in_a_hero_lints_to_a_diagnostic_or_compiles_and_plays",
-                      1.0, 30),
-                Share(PIPE + "test_effects_past_the_encoders_limits_are_refused_by_lint_or_play", 0.05, 70)],
-    "verify": [Share(ART + "test_flipped_dropped_and_inserted_bytes_never_crash_the_loader", 0.7, 4),
-               Share(ART + "test_rehashed_mutations_either_fail_verification_or_run_safely", 0.15, 60),
+                      1.0, 50),
+                Share(PIPE + "test_effects_past_the_encoders_limits_are_refused_by_lint_or_play", 0.05, 65)],
+    "verify": [Share(ART + "test_flipped_dropped_and_inserted_bytes_never_crash_the_loader", 0.7, 20),
+               Share(ART + "test_rehashed_mutations_either_fail_verification_or_run_safely", 0.15, 65),
                Share(ART + "test_any_payload_edit_with_the_hash_recomputed_is_refused_in_one_line_or_plays",
-                     0.15, 60)],
-    "run": [Share(ENGINE + "test_any_game_keeps_the_rules_and_ends", 0.2, 15),
-            Share(ENGINE + "test_same_seed_same_game", 0.1, 18),
-            Share(ENGINE + "test_a_bot_that_says_it_passes_would_pass", 0.3, 8),
+                     0.15, 85)],
+    "run": [Share(ENGINE + "test_any_game_keeps_the_rules_and_ends", 0.2, 27),
+            Share(ENGINE + "test_same_seed_same_game", 0.1, 14),
+            Share(ENGINE + "test_a_bot_that_says_it_passes_would_pass", 0.3, 9),
             Share(ENGINE + "test_skipping_the_bots_that_pass_plays_the_same_game", 0.15, 15),
-            Share(ENGINE + "test_any_game_of_a_mode_keeps_the_rules_and_ends", 0.15, 25),
-            Share(ENGINE + "test_same_seed_same_game_in_every_mode", 0.04, 60),
-            Share(VALERIA + "test_any_game_marks_in_order_keeps_the_limits_and_ends", 0.04, 70),
-            Share(VALERIA + "test_same_seed_same_game", 0.02, 130)],
-    "save": [Share(PIPE + "test_the_write_guard_leaves_every_file_but_its_own_games", 0.95, 1),
+            Share(ENGINE + "test_any_game_of_a_mode_keeps_the_rules_and_ends", 0.15, 29),
+            Share(ENGINE + "test_same_seed_same_game_in_every_mode", 0.04, 37),
+            Share(VALERIA + "test_any_game_marks_in_order_keeps_the_limits_and_ends", 0.04, 37),
+            Share(VALERIA + "test_same_seed_same_game", 0.02, 97)],
+    "save": [Share(PIPE + "test_the_write_guard_leaves_every_file_but_its_own_games", 0.95, 5),
              Share(PIPE + "test_saves_and_logs_are_written_only_over_their_own_game", 0.05, 90)],
 }
 
@@ -92,6 +93,7 @@ class Outcome:
     stopped: str = ""
     seconds: float = 0.0
     status: int = -1
+    commit: str = ""  # the dtc commit the test ran on (a long run may be made in parts)
 
     @property
     def passed(self) -> bool:
@@ -133,12 +135,36 @@ def log_of(share: Share, logs: Path) -> Path:
 
 
 def read_log(share: Share, asked: int, text: str) -> Outcome:
-    """What a test's long run did, from its output: pytest's last line and Hypothesis's statistics."""
+    """What a test's long run did, from its output: pytest's last line and Hypothesis's statistics (and
+    the commit it ran on, from the log's first line)."""
     found = read_statistics(text)
     closing = re.findall(r"^=*\s*(\d+ \w+.*?) in ([\d.]+)s", text, re.M)  # "1 passed in 12.34s"
     said, seconds = closing[-1] if closing else ("", "0")
+    commit = re.match(r"# dtc fuzz: .* at commit (\S+)", text)
     return Outcome(share, asked, found["inputs"], found["failing"], found["typical"], found["stopped"],
-                   float(seconds), 0 if said.strip() == "1 passed" else 1)
+                   float(seconds), 0 if said.strip() == "1 passed" else 1, commit.group(1) if commit else "")
+
+
+def commit_of(root: Path) -> str:
+    """The commit the tests run on, `-dirty` when tracked files are changed ("" outside git)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=root, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                 capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("-dirty" if changed else "")
+
+
+def done_before(share: Share, asked: int, logs: Path) -> Outcome | None:
+    """`--resume`: the test's log already holds a passing run of all its inputs (or of every distinct
+    input there was)."""
+    if not log_of(share, logs).exists():
+        return None
+    outcome = read_log(share, asked, log_of(share, logs).read_text(encoding="utf-8", errors="replace"))
+    enough = outcome.inputs >= asked or "nothing left" in outcome.stopped
+    return outcome if outcome.passed and enough else None
 
 
 def run_one(share: Share, inputs: int, logs: Path, root: Path) -> Outcome:
@@ -146,6 +172,8 @@ def run_one(share: Share, inputs: int, logs: Path, root: Path) -> Outcome:
     asked = asked_of(share, inputs)
     env = {**os.environ, "DTC_FUZZ_EXAMPLES": str(asked)}
     with open(log_of(share, logs), "w", encoding="utf-8") as out:
+        out.write(f"# dtc fuzz: {share.test} with {asked} inputs at commit {commit_of(root) or '?'}\n")
+        out.flush()
         status = subprocess.call(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rf", "--hypothesis-show-statistics",
              share.test], cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -171,7 +199,8 @@ def report(outcomes: list[Outcome], inputs: int, stages: list[str]) -> tuple[str
             verdict = "passed" if o.passed else f"FAILED (exit {o.status}, {o.failing} failing)"
             ran_out = "  (ran out of distinct inputs)" if o.passed and "nothing left" in o.stopped else ""
             lines.append(f"  {short_name(o.share)}: {o.inputs:,} of {o.asked:,}{ran_out}, "
-                         f"{o.seconds:,.0f} s, typical {o.typical or '?'}: {verdict}")
+                         f"{o.seconds:,.0f} s, typical {o.typical or '?'}: {verdict}"
+                         + (f" (commit {o.commit})" if o.commit else ""))
     return "\n".join(lines), good
 
 
@@ -184,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", action="append", choices=sorted(STAGES), help="only these stages")
     parser.add_argument("--report", action="store_true",
                         help="run nothing: the table of the logs already there (a run made stage by stage)")
+    parser.add_argument("--resume", action="store_true",
+                        help="leave out the tests whose log already holds a passing run of all their inputs")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parent.parent
     logs = args.logs if args.logs.is_absolute() else root / args.logs
@@ -196,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         table, good = report(outcomes, args.inputs, stages)
         print(f"{table}\n{'all passed' if good else 'FAILED'}")
         return 0 if good else 1
+    done = {s: found for s in shares
+            if args.resume and (found := done_before(s, asked_of(s, args.inputs), logs))}
+    for share, found in done.items():
+        print(f"  done before: {short_name(share)} ({found.inputs:,} inputs, commit {found.commit or '?'})")
+    shares = [s for s in shares if s not in done]
     shares.sort(key=lambda s: -asked_of(s, args.inputs) * s.ms)  # the longest first: the jobs end together
     core_seconds = sum(asked_of(s, args.inputs) * s.ms for s in shares) / 1000
     print(f"fuzzing {len(shares)} property tests, {args.inputs:,} inputs a stage ({', '.join(stages)}), "
@@ -209,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         return outcome
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        outcomes = list(pool.map(one, shares))
+        outcomes = [*done.values(), *pool.map(one, shares)]
     table, good = report(outcomes, args.inputs, stages)
     summary = f"{table}\n{'all passed' if good else 'FAILED'} in {time.perf_counter() - start:,.0f} s\n"
     (logs / "summary.txt").write_text(summary, encoding="utf-8")

@@ -3536,3 +3536,29 @@ def test_a_hero_printed_with_six_dice_rolls_six(tmp_path):
     assert len(first["dice"]) == 6 and first["dice"] == [6] * 6
     assert any(type(r).__name__ == "Activate" and any("Master of the Blade!" in c.label for c in r.choices)
                for r in seen)
+
+
+def test_triggers_that_set_each_other_off_for_ever_are_cut_and_the_game_goes_on(tmp_path):
+    """Two dial effects lint accepts and that set each other off for ever (reads 5: down 1; reads 4: up
+    1) raised a RecursionError (exit 3) in `dtc simulate` and `dtc play` (issue "Hardening": "Lint
+    accepts ⇒ compile and run succeed"). "Follow the chain until it runs out" (Vanguard, Quick
+    Reference) gives no end to such a chain: it is cut after MAX_TRIGGER_CHAIN effects, said in the
+    game's events, and the game plays on to its end."""
+    from dtc.dicethrone.engine import MAX_TRIGGER_CHAIN
+    from dtc.dicethrone.narrate import line
+
+    compiled = compiled_with_cards(tmp_path, "sun-elf.yaml", "", replace=[(
+        "        effect: Whenever this dial reads 5, immediately flip it over to the Dawn side.\n",
+        "        effect: Whenever this dial reads 5, reduce Sun Dial by 1.\n"
+        "      - side: Dusk\n"
+        "        effect: Whenever this dial reads 4, increase Sun Dial by 1.\n")])
+    cut = []
+    for seed in range(1, 6):
+        game = Game(compiled, [compiled.hero("sun_elf")[0], compiled.hero("druid")[0]], seed)
+        result = play(game, [HeuristicBot(seed), HeuristicBot(seed + 1)])
+        assert result.winner is not None or result.turns > 0
+        cut += [e for e in game.events if e["e"] == "chain_cut"]
+        if cut:
+            assert f"cut after {MAX_TRIGGER_CHAIN}" in line(game, cut[0])
+            break
+    assert cut, "no game of five reached the dial's loop"

@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 import fuzzing
-from fuzzing import STAGES, Outcome, Share, asked_of, read_log, report
+from fuzzing import STAGES, Outcome, asked_of, done_before, read_log, report
 
 TESTS = Path(__file__).resolve().parent
 
@@ -67,7 +67,7 @@ def test_the_run_reads_hypothesis_statistics_and_pytest_closing_line():
 
 
 def test_a_stage_short_of_its_inputs_or_a_failing_test_fails_the_run():
-    share = Share("tests/test_properties.py::test_random_yaml_never_crashes_the_loader", 1.0, 0.5)
+    share = STAGES["load"][0]
     good = Outcome(share, 1000, inputs=1000, status=0)
     table, ok = report([good], 1000, ["load"])
     assert ok and "load: 1,000 inputs" in table
@@ -75,3 +75,17 @@ def test_a_stage_short_of_its_inputs_or_a_failing_test_fails_the_run():
     assert not ok and "FEWER THAN 1,000" in table
     table, ok = report([Outcome(share, 1000, inputs=1000, failing=1, status=1)], 1000, ["load"])
     assert not ok and "FAILED" in table
+
+
+def test_a_run_in_parts_resumes_past_the_tests_already_done_and_says_on_which_commit(tmp_path):
+    """`make fuzz` is hours long: `--resume` leaves out a test whose log holds a passing run of all its
+    inputs, and the table names the commit each test ran on."""
+    share = STAGES["load"][0]
+    log = fuzzing.log_of(share, tmp_path)
+    log.write_text(f"# dtc fuzz: {share.test} with 1000 inputs at commit abc1234567\n" + PASSED)
+    found = done_before(share, 1000, tmp_path)
+    assert found is not None and found.commit == "abc1234567"
+    assert "(commit abc1234567)" in report([found], 1000, ["load"])[0]
+    assert done_before(share, 2000, tmp_path) is None  # fewer inputs than asked: run again
+    log.write_text(PASSED.replace("1 passed", "1 failed"))
+    assert done_before(share, 1000, tmp_path) is None

@@ -532,3 +532,37 @@ def test_cards_with_the_words_for_many_players_do_what_they_say(compiled, tmp_pa
     card = give_card(team, 1, "Both Ways")
     drive(team.run(card.card.chunk, team.ctx(1, team.seats[1].table.index)), answers())
     assert [(e["target"], e["amount"]) for e in events(team, "deal")] == [(2, 1), (3, 3)]
+
+
+def test_a_mode_of_sides_of_different_sizes_is_simulated(tmp_path):
+    """A mode lint accepts plays in `dtc simulate --mode` too (issue "Hardening": "Lint accepts ⇒
+    compile and run succeed"): sides of 2 and 1 heroes raised a ValueError (exit 3) in the seat
+    rotation, and `--all` counted every side as the first one's size. Such sides keep their seats."""
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from dtc.cli.main import cli
+
+    root = tmp_path / "content"
+    shutil.copytree("content", root)
+    rules = root / "rules" / "vanguard-2.4.3.yaml"
+    rules.write_text(rules.read_text().replace("modes:\n", "modes:\n  uneven:\n    players: 3\n"
+                                               "    starting_health: 30\n    teams: [[1, 2], [3]]\n"
+                                               "    turn_order: clockwise\n    targeting: choose\n", 1))
+    runner = CliRunner()
+    one = runner.invoke(cli, ["simulate", "--mode", "uneven", "--heroes", "druid,duelist,sun_elf", "--games",
+                              "4", "--seed", "1", "--format", "json", "--ruleset", str(root)])
+    assert one.exit_code == 0, one.output
+    [played] = json.loads(one.output)["tables"]
+    assert [side["heroes"] for side in played["sides"]] == [["Druid", "Duelist"], ["Sun Elf"]]
+    assert played["games"] == 4
+    every = runner.invoke(cli, ["simulate", "--mode", "uneven", "--all", "--games", "1", "--format", "json",
+                                "--ruleset", str(root)])
+    assert every.exit_code == 0, every.output
+    tables = [[side["heroes"] for side in t["sides"]] for t in json.loads(every.output)["tables"]]
+    # 4 heroes: a team of two (6 ways) against one of the two left (2 ways), each table once
+    assert len(tables) == 12 and all(len(pair) == 2 and len(lone) == 1 for pair, lone in tables)
+    assert all(len({*pair, *lone}) == 3 for pair, lone in tables)
+    assert len({(tuple(pair), tuple(lone)) for pair, lone in tables}) == 12

@@ -304,6 +304,21 @@ def test_a_file_that_is_not_simulate_json_is_refused_in_one_line(tmp_path, text,
         check_results(json.loads(text))
 
 
+@pytest.mark.parametrize("lengths", [{"\u00b2": 1}, {"9" * 5000: 1}, {"99999999": 5}, {"0": 1},
+                                     {"401": 1}, {"12": True}, {"12": -1}])
+def test_game_lengths_no_game_can_have_are_refused_in_one_line(results, tmp_path, lengths):
+    """A superscript `²` passed `isdigit` and then int() raised (exit 3); 5,000 nines passed Python's
+    digit limit; a game of 99,999,999 turns drew its histogram for ever. A game length is a whole
+    number of turns a game can last (the engine stops at MAX_TURNS)."""
+    _, data = results
+    edited = json.loads(json.dumps(data))
+    edited["pairs"][0]["game_lengths"] = lengths
+    (tmp_path / "r.json").write_text(json.dumps(edited))
+    out = run("report", tmp_path / "r.json", "-o", tmp_path / "r.html")
+    assert out.exit_code == 2 and "pairs[0].game_lengths is not turns -> games" in out.output
+    assert "internal error" not in out.output and not (tmp_path / "r.html").exists()
+
+
 def test_a_mirror_pair_is_one_cell_and_another_pair_fills_both(results):
     _, data = results
     names, cells = matchup_cells(data["pairs"])

@@ -109,7 +109,6 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
 def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot, ruleset_path,
                    all_pairs, fmt, rules, cluster=None) -> None:
     """`dtc simulate --mode MODE`: one table (--heroes) or every table of distinct teams (--all)."""
-    from itertools import combinations
 
     from dtc import artifact as artifact_mod
     from dtc.dicethrone.simulate import sides_field, table_summary
@@ -118,7 +117,8 @@ def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, op
     if opponent_bot is not None:
         click.echo("error: --vs-bot is for 1v1 games; with --mode one --bot plays every seat", err=True)
         sys.exit(EXIT_USAGE)
-    size = len(table.teams[0])
+    sizes = [len(side) for side in table.teams]
+    size = max(sizes)
     if all_pairs:
         if heroes_ or hero_list:
             click.echo("error: give the heroes or --all, not both", err=True)
@@ -127,16 +127,13 @@ def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, op
             click.echo(f"error: mode {table.name} needs teams of {size}; the ruleset has "
                        f"{len(loaded.heroes)} heroes", err=True)
             sys.exit(EXIT_USAGE)
-        teams = list(combinations(range(len(loaded.heroes)), size))
-        # a hero sits at a table once (one hero box each): teams of different heroes only
-        tables = [[h for team in chosen for h in team] for chosen in combinations(teams, len(table.teams))
-                  if len({h for team in chosen for h in team}) == size * len(table.teams)]
+        tables = _tables_of(len(loaded.heroes), sizes)
         if not tables:
             click.echo(f"error: mode {table.name} seats {table.players} different heroes; the ruleset has "
                        f"{len(loaded.heroes)}", err=True)
             sys.exit(EXIT_USAGE)
         # the mode's sides are seats; its teams here are listed side by side in seat order
-        tables = [_seated(table, t, size) for t in tables]
+        tables = [_seated(table, t) for t in tables]
     else:
         if heroes_ and hero_list:
             click.echo("error: give the heroes as arguments or as --heroes, not both", err=True)
@@ -179,13 +176,41 @@ def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, op
     sys.exit(EXIT_CLEAN)
 
 
-def _seated(table, heroes: list[int], size: int) -> list[int]:
+def _tables_of(heroes: int, sizes: list[int]) -> list[list[int]]:
+    """Every table of different heroes (one hero box each) for sides of these sizes, listed team after
+    team; sides of one size are alike, so a table is listed once (its teams of that size in order)."""
+    from itertools import combinations
+
+    tables: list[list[int]] = []
+
+    def place(k: int, used: set[int], chosen: list[tuple[int, ...]]) -> None:
+        if k == len(sizes):
+            tables.append([h for team in chosen for h in team])
+            return
+        like = [team for team, size in zip(chosen, sizes, strict=False) if size == sizes[k]]
+        for team in combinations([h for h in range(heroes) if h not in used], sizes[k]):
+            if not like or team > like[-1]:
+                place(k + 1, used | set(team), [*chosen, team])
+
+    place(0, set(), [])
+    return tables
+
+
+def _seated(table, heroes: list[int]) -> list[int]:
     """Heroes listed team after team, put in the seats of the mode's sides (side k's seats get team k)."""
     placed = [0] * len(heroes)
-    for k, side in enumerate(table.teams):
-        for j, seat in enumerate(side):
-            placed[seat] = heroes[k * size + j]
+    listed = iter(heroes)
+    for side in table.teams:
+        for seat in side:
+            placed[seat] = next(listed)
     return placed
+
+
+def _seating(places: list[list[int]]) -> str:
+    """How the sides sat (dicethrone.simulate.play_tables): in turn first when they are of one size."""
+    if len({len(side) for side in places}) == 1:
+        return "the sides take turns sitting first"
+    return "sides of different sizes keep their seats"
 
 
 def _print_tables(meta: dict, rows: list[dict], teams: list[dict] | None, heroes: list[dict],
@@ -196,7 +221,7 @@ def _print_tables(meta: dict, rows: list[dict], teams: list[dict] | None, heroes
     games = meta["games_per_table"]
     console = Console(width=120)
     t = Table(title=f"{meta['mode']}: {games} game{'s' * (games != 1)} per table, seed {meta['seed']}, "
-                    f"{meta['bot']} bots (the sides take turns sitting first)")
+                    f"{meta['bot']} bots ({_seating(meta['places'])})")
     for column in ["table", "side", "wins (95% CI)", "wins by place", "draws", "avg turns",
                    "start player wins"]:
         t.add_column(column)

@@ -48,6 +48,11 @@ from dtc.opcodes import Op
 from dtc.vm import VM, ChooseOption, ChoosePlayer, FindDefender, Request, RunContext, Window, change_options
 
 MAX_TURNS = 400
+# Effects one chain of triggers may set off before it is cut: content can make two triggers set each
+# other off for ever (a dial's "reads 5: reduce it by 1" beside "reads 4: increase it by 1"), and the
+# rules ("follow the chain until it runs out") never say what to do when it does not; no chain of
+# the built-in content comes near it.
+MAX_TRIGGER_CHAIN = 100
 REROLL = "re-roll"  # `announce`: back to step 1 with the unused roll attempts
 # Roll Phase action cards "may only be played during an Offensive Roll Phase, Defensive Roll Phase,
 # or Targeting Roll Phase" ("Action Cards"): by the phase, not the window (a `Then` of an Upkeep
@@ -106,6 +111,7 @@ class Game(GameState):
         self._turn_mark = artifact.phases.index("turn") if "turn" in artifact.phases else -1
         self._skip_marks: dict[tuple[str, bool], tuple[int, ...]] = {}  # `skipping`
         self.window_depth = 0
+        self.chain_left: int | None = None  # effects the chain of triggers now running may still set off
         # "Instant Action cards cannot be interrupted", nor Roll Phase ones by them, and "if a Status
         # Effect is spent, its effects cannot be interrupted": no windows while one resolves
         self.uninterruptible = 0
@@ -996,9 +1002,25 @@ class Game(GameState):
         return outcome
 
     def drain(self) -> Generator[Request, Any, None]:
-        """Run queued triggers (a dial reading 5, a status gained at its limit...)."""
+        """Run queued triggers (a dial reading 5, a status gained at its limit...); the triggers they
+        set off run within (drain again), all of one chain at most MAX_TRIGGER_CHAIN."""
+        outermost = self.chain_left is None
+        if outermost:
+            self.chain_left = MAX_TRIGGER_CHAIN
+        try:
+            yield from self._drain()
+        finally:
+            if outermost:
+                self.chain_left = None
+
+    def _drain(self) -> Generator[Request, Any, None]:
         guard = 0
         while self.queue and guard < 50:
+            if not self.chain_left:
+                self.event("chain_cut", effects=MAX_TRIGGER_CHAIN, left=len(self.queue))
+                self.queue.clear()
+                return
+            self.chain_left -= 1
             guard += 1
             q = self.queue.pop(0)
             ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,

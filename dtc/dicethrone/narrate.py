@@ -161,6 +161,9 @@ def line(game: Game, e: dict) -> str | None:
         return f"{who(game, p)} flips {e['status']} to \"{e['side']}\""
     if kind == "component":
         return f"{who(game, p)}: {e['name']} is {e['value']}{_moved_by(game, p, e)}"
+    if kind == "chain_cut":
+        return (f"The chain of triggered effects is cut after {e['effects']}: they set each other off for "
+                f"ever ({e['left']} more left undone).")
     if kind == "dial_side":
         return f"{who(game, p)}: {e['name']} turns to {e['side']}"
     if kind in ("play", "sell", "discard", "use"):

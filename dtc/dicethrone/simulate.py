@@ -105,14 +105,16 @@ def play_tables(a: Artifact, heroes: list[int], seed: int, start: int, count: in
     """Games start..start+count-1 of a table of the mode (`heroes` in seat order, the mode's sides
     from it), one bot kind in every seat. Game i moves every side i places round the table (a side
     keeps its seats together), so each side sits first as often as the others: wins are counted
-    per side as given, and per side position (`seat_wins`)."""
+    per side as given, and per side position (`seat_wins`). Sides of different sizes (`teams: [[1, 2],
+    [3]]`) cannot trade seats: they keep their own, and side position is side."""
     table = rules_of(a, rules, mode).mode
     sides = table.teams
+    movable = len({len(side) for side in sides}) == 1
     tally = Tally(wins=[0] * len(sides), seat_wins=[0] * len(sides))
     names = " vs ".join(" & ".join(a.heroes[heroes[s]]["name"] for s in side) for side in sides)
     for index in range(start, start + count):
         s = game_seed(seed, f"{table.name}: {names}", index)
-        shift = index % len(sides)  # side k of the heroes given sits at position (k + shift)
+        shift = index % len(sides) if movable else 0  # side k of the heroes given sits at position k + shift
         placed = [0] * len(heroes)
         for k, side in enumerate(sides):
             for seat, at in zip(side, sides[(k + shift) % len(sides)], strict=True):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from dtc.dicethrone.engine import MAX_TURNS
 from dtc.plot import Cell, heatmap, histogram, interval_bars, odds_chart
 from dtc.views.page import page
 
@@ -50,14 +51,23 @@ def check_results(data) -> None:
             raise ReportError(f"pairs[{k}]: 'hero' and 'opponent' are names")
         lengths = pair.get("game_lengths", {})
         if not isinstance(lengths, dict) or not all(
-                str(t).isdigit() and isinstance(g, int) and g >= 0 for t, g in lengths.items()):
-            raise ReportError(f"pairs[{k}].game_lengths is not turns -> games")
+                _turns(t) and isinstance(g, int) and not isinstance(g, bool) and g >= 0
+                for t, g in lengths.items()):
+            raise ReportError(f"pairs[{k}].game_lengths is not turns -> games (turns a whole number from "
+                              f"1 to {MAX_TURNS}, a game's most)")
     for k, hero in enumerate(data.get("heroes") or []):
         interval = hero.get("win_rate_ci95") if isinstance(hero, dict) else None
         if (not isinstance(hero, dict) or not _rate(hero.get("win_rate"))
                 or not isinstance(hero.get("hero"), str) or not isinstance(interval, list)
                 or len(interval) != 2 or not all(map(_rate, interval))):
             raise ReportError(f"heroes[{k}] is not a hero's name, win rate and interval")
+
+
+def _turns(key) -> bool:
+    """A game length as simulate writes it: the turns, in ASCII digits, of a game that can be played
+    (`²` passes `isdigit`, and a length of 99,999,999 turns drew a histogram as long)."""
+    return (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 4
+            and 1 <= int(key) <= MAX_TURNS)
 
 
 def _rate(value) -> bool:
