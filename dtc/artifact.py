@@ -34,6 +34,7 @@ from typing import Any
 
 from dtc import __version__, payload
 from dtc.chunk import expand_lines
+from dtc.dice import MAX_DICE_STATES, ways_to_fall
 from dtc.dicethrone.modes import ModeError, mode_from_data
 from dtc.disasm import DecodeError, Instruction, instructions
 from dtc.opcodes import (
@@ -619,6 +620,11 @@ class _Verifier:
             if not (value.isascii() and value.isdigit()):
                 self.fail(where, f"face {value!r} is not a number")
             self.index(symbol, self.data["symbols"], where, "symbol")
+        abilities = [a for a in h.get("abilities") or [] if isinstance(a, dict)]
+        rolled = [dice["count"], *(a.get("dice") or 0 for a in abilities)]
+        if max(ways_to_fall(len(dice["faces"]), n) for n in rolled) > MAX_DICE_STATES:
+            self.fail(where, f"its dice fall in more ways than the {MAX_DICE_STATES:,} the odds weigh "
+                      "(lint: C040)")
         for j, comp in enumerate(self.key(h, "components", list, where)):
             self.component(self.obj(comp, f"{where}.components[{j}]"), f"{where}.components[{j}]", h)
             for k, e in enumerate(self.key(comp, "effects", list, f"{where}.components[{j}]")):

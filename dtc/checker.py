@@ -324,6 +324,7 @@ class Checker:
         scope = self.hero_scope(hero, ruleset, shared_statuses)
         if ruleset is not None:
             self.check_faces(hero, ruleset)
+        self.check_dice_size(hero)
         self.check_icons(hero)
         self.check_unique([(a.name, hero.doc, a.path + ("name",)) for a in hero.abilities], "ability")
         self.check_unique([(s.name, hero.doc, s.path + ("name",)) for s in hero.statuses],
@@ -549,6 +550,26 @@ class Checker:
         message = "the dice key " + ", and ".join(parts)
         self.add(error("C010", f"{message}: a die of {ruleset.name} has faces {said}",
                        hero.doc.span(("dice", "faces")), f"give one symbol to each face: {said}"))
+
+    def check_dice_size(self, hero: Hero) -> None:
+        """`dtc odds`, the board and the bots weigh every way a hero's dice can fall (every multiset of
+        them, and of fewer: C(faces + dice, dice)): 5 dice of 6 faces are 462 ways, 10 of 20 faces 30
+        million (hours and gigabytes, found by an attacker's pass). A roll past MAX_DICE_STATES is
+        refused where its number of dice is written."""
+        faces = len(hero.faces)
+        rolled = [(hero.dice_count, ("dice", "count"))] + [
+            (a.dice, a.path + ("dice",)) for a in hero.abilities if a.kind == "defensive" and a.dice]
+        for count, path in rolled:
+            ways = dice.ways_to_fall(faces, count)
+            if ways <= dice.MAX_DICE_STATES:
+                continue
+            most = max((d for d in range(1, count) if dice.ways_to_fall(faces, d) <= dice.MAX_DICE_STATES),
+                       default=0)
+            self.add(error("C040", f"{count} dice of {faces} faces fall in {ways:,} ways, more than the "
+                           f"{dice.MAX_DICE_STATES:,} the exact odds and the bots can weigh",
+                           hero.doc.span(path),
+                           f"roll at most {most} dice of {faces} faces, or give the die fewer faces"
+                           if most else "give the die fewer faces"))
 
     def check_icons(self, hero: Hero) -> None:
         """Issue 23, "Symbol icons": each icon a hero names is for a symbol of its dice key and is an SVG

@@ -117,6 +117,8 @@ CODES: dict[str, Code] = {
         Code("C039", "icon-file",
              "an icon named in a hero's `dice: icons:` is for no symbol of its dice, or its file is "
              "missing or not an SVG or PNG image"),
+        Code("C040", "dice-too-many",
+             "a hero's dice fall in more ways than the exact odds and the bots can weigh"),
     ]
 }
 

@@ -437,7 +437,7 @@ RULESET = Record({
     "damage_total": Record({"order": Text(words=("add_then_multiply",)),
                             "multipliers": Text(words=("independent_on_subtotal",)),
                             "rounding": Text(words=("up", "down"))}, {"source": Text(LONG_TEXT)}),
-    "dice_faces": Many(Int(0, 99), most=100),
+    "dice_faces": Many(Int(1, 99), least=2, most=20),
 })
 
 _TABLE = Many(Text(), most=INDEX)

@@ -1239,3 +1239,48 @@ def test_lint_one_hero_at_a_time_with_a_broken_or_unusual_hero(tmp_path, monkeyp
     (folder / "heroes" / "b-other.yaml").write_text(other.lstrip("\n") + broken)
     whole, _ = _lint_both_ways([folder])
     assert whole.errors  # each is reported, the same way
+
+
+def test_dice_that_fall_in_more_ways_than_the_odds_can_weigh_are_refused_at_their_count(tmp_path):
+    """Issue "Hardening", "No hangs on hostile content": 10 dice of 20 faces (each within its schema)
+    linted clean, and `dtc odds`, `simulate` and `play` then ran for minutes into gigabytes (30 million
+    ways to fall). C040 at the number of dice, with how many may be rolled."""
+    import shutil
+
+    from dtc import project
+
+    root = tmp_path / "content"
+    shutil.copytree(ROOT / "content", root)
+    faces = ", ".join(str(v) for v in range(1, 21))
+    rules = root / "rules" / "vanguard-2.4.3.yaml"
+    rules.write_text(rules.read_text().replace("dice_faces: [1, 2, 3, 4, 5, 6]", f"dice_faces: [{faces}]"))
+    druid = root / "heroes" / "druid.yaml"
+    text = druid.read_text()
+    symbols = ["Claw", "Claw", "Claw", "Paw", "Paw", "Leaf"]
+    key = ", ".join(f"{v}: {symbols[(v - 1) % 6]}" for v in range(1, 21))
+    text = text.replace("  faces: {1: Claw, 2: Claw, 3: Claw, 4: Paw, 5: Paw, 6: Leaf}",
+                        f"  faces: {{{key}}}")
+    druid.write_text(text.replace("  count: 5\n", "  count: 10\n", 1))
+    found = [d for d in project.run([root]).diagnostics if d.code == "C040"]
+    assert len(found) == 1, found
+    line = next(i for i, t in enumerate(druid.read_text().splitlines(), 1) if t == "  count: 10")
+    assert found[0].span.path.endswith("druid.yaml") and found[0].span.line == line
+    assert "10 dice of 20 faces fall in 30,045,015 ways" in found[0].message
+    assert found[0].hint.startswith("roll at most 5 dice of 20 faces")
+
+
+def test_a_ruleset_die_face_0_is_refused_at_the_ruleset_not_at_every_hero(tmp_path):
+    """`dice_faces: [0, 1, ...]` was blamed on each of 20 heroes and bosses, with the hint to give face 0
+    a symbol, which the dice key cannot (faces are numbered from 1)."""
+    import shutil
+
+    from dtc import project
+
+    root = tmp_path / "content"
+    shutil.copytree(ROOT / "content", root)
+    rules = root / "rules" / "vanguard-2.4.3.yaml"
+    rules.write_text(rules.read_text().replace("dice_faces: [1, 2, 3, 4, 5, 6]",
+                                               "dice_faces: [0, 1, 2, 3, 4, 5, 6]"))
+    errors = project.run([root]).errors
+    assert len(errors) == 1 and errors[0].span.path.endswith("vanguard-2.4.3.yaml"), [str(d) for d in errors]
+    assert "dice_faces" in errors[0].message and "at least 1" in errors[0].message

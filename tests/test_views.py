@@ -127,6 +127,10 @@ def test_dtc_board_writes_the_page_and_refuses_an_unknown_hero(designer):
     assert not (designer / "x.html").exists()
     missing = run("board", "druid", "--content", "nowhere", "-o", "x.html")
     assert missing.exit_code == 2 and "no such file or folder" in missing.output
+    # every command that reads content names it with --ruleset (README), the views too
+    named = run("board", "druid", "--ruleset", ".", "-o", "named.html")
+    assert named.exit_code == 0 and (designer / "named.html").read_text() == (
+        designer / "out" / "druid.html").read_text()
 
 
 def test_a_page_never_loads_anything_from_the_network(built):

@@ -23,7 +23,7 @@ from math import comb
 from typing import Any
 
 from dtc import odds
-from dtc.dice import STRAIGHT_LENGTH
+from dtc.dice import MAX_DICE_STATES, STRAIGHT_LENGTH, ways_to_fall
 from dtc.dicethrone.requests import Act, Activate, ChooseDefense, RollDice, SellDown
 from dtc.dicethrone.tables import chooses_first, sets_form, spent_chunks, uses
 from dtc.opcodes import PREVENTING, TARGETS, Op
@@ -588,8 +588,8 @@ class HeuristicBot:
             if len(counts) >= DEFENCE_SETTINGS:
                 counts.clear()
             dice = counts[key] = odds.defence_dice(game.a, p.table.index, defence.chunk, components, p.sides)
-        if not dice:
-            return 0.0
+        if not dice or ways_to_fall(len(p.table.faces), dice) > MAX_DICE_STATES:
+            return 0.0  # none, or more ways to fall than can be weighed (`roll 10 dice instead` of 20 faces)
         setting = (defence.chunk, tuple(components), tuple(p.sides), dice)
         outcomes = self.defence_outcomes(game, seat, setting)
         incoming = game.incoming[seat]

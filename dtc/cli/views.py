@@ -10,7 +10,8 @@ import click
 
 from dtc.cli.common import EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE
 
-CONTENT_HELP = "The content folder (or YAML files) to read (default: the built-in content)."
+CONTENT_HELP = ("The content folder (or YAML files) to read, as every command names it (`--content` is "
+                "the same; default: the built-in content).")
 
 
 def _content_paths(content: tuple[Path, ...]) -> list[Path]:
@@ -65,7 +66,8 @@ def write_page(path: Path, html: str) -> None:
 
 @click.command()
 @click.argument("hero")
-@click.option("--content", "content", multiple=True, type=click.Path(path_type=Path), help=CONTENT_HELP)
+@click.option("--ruleset", "--content", "content", multiple=True, type=click.Path(path_type=Path),
+              help=CONTENT_HELP)
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The HTML file to write (default: HERO.html here).")
 def board(hero: str, content: tuple[Path, ...], output: Path | None) -> None:
@@ -94,7 +96,8 @@ def board(hero: str, content: tuple[Path, ...], output: Path | None) -> None:
 @click.command("print")
 @click.option("--hero", "hero_names", multiple=True,
               help="A hero to print (name or slug; again for more). Default: every hero.")
-@click.option("--content", "content", multiple=True, type=click.Path(path_type=Path), help=CONTENT_HELP)
+@click.option("--ruleset", "--content", "content", multiple=True, type=click.Path(path_type=Path),
+              help=CONTENT_HELP)
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True, help="The sheet size.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
