@@ -49,6 +49,14 @@ def test_a_variant_lint_refuses_is_reported_and_skipped():
     assert "closest to 50%: 2" in result.output
 
 
+def test_a_sweep_whose_every_value_is_refused_says_so_and_fails():
+    """It said "2 games against each of no hero per value" (attacker's pass): nothing was played."""
+    result = run("--vary", "druid: Wound stack limit = 0..0", "--games", "2")
+    assert result.exit_code == 1
+    assert "no value could be played" in result.output and "no hero" not in result.output
+    assert "every value was refused" in result.output
+
+
 def test_the_same_numbers_on_a_cluster_and_with_jobs():
     args = ["--vary", "duelist: cards.0.cost = 1..2", "--games", "12", "--format", "json"]
     alone = run(*args)
