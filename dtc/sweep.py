@@ -173,6 +173,8 @@ def _by_path(document, path: str, where: str):
             key: int | str = int(part)
         elif isinstance(node, dict) and part in node:
             key = part
+        elif isinstance(node, dict) and part.isdigit() and int(part) in node:  # `faces: {1: Claw}`
+            key = int(part)
         else:
             raise SweepError(f"--vary: `{'.'.join(parts[:depth + 1])}` is not in {where} (keys and list "
                              "positions from 0, joined by dots)")

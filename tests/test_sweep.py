@@ -90,6 +90,8 @@ def test_the_html_page_plots_each_value_with_its_rate(tmp_path):
     ("druid: card Lucky Break cost = 0..3", "no card `Lucky Break` in heroes/druid.yaml"),
     ("druid: cards.99.cost = 0..3", "`cards.99` is not in heroes/druid.yaml"),
     ("druid: hero = 0..3", "`hero` is 'Druid' in heroes/druid.yaml, not a whole number"),
+    # a dice key's faces are numbers in the YAML: `dice.faces.1` was "not in heroes/druid.yaml"
+    ("druid: dice.faces.1 = 0..3", "`dice.faces.1` is 'Claw' in heroes/druid.yaml, not a whole number"),
 ])
 def test_what_cannot_be_varied_is_one_line_and_exit_2(vary, says):
     result = run("--vary", vary, "--games", "5")
