@@ -367,6 +367,10 @@ class _Verifier:
             self.fail("rulesets", "two rulesets of one name, or two defaults")
         for i, r in enumerate(d["rulesets"]):
             modes = self.key(r, "modes", dict, f"rulesets[{i}]")
+            one_on_one = modes.get("1v1")
+            if not isinstance(one_on_one, dict) or one_on_one.get("players") != 2 or "teams" in one_on_one:
+                self.fail(f"rulesets[{i}].modes", "needs `1v1`, two players each alone (the game played "
+                          "unless another mode is named)")
             for name, mode in modes.items():
                 try:
                     mode_from_data(name, self.obj(mode, f"rulesets[{i}].modes.{name}"))

@@ -348,6 +348,10 @@ def test_any_payload_edit_with_the_hash_recomputed_is_refused_in_one_line_or_pla
     (lambda img: img["heroes"][0]["cards"][3].update(cost=True), "heroes[0].cards[3].cost"),
     (lambda img: img["heroes"][0].update(extra=1), "heroes[0]: unexpected field `extra`"),
     (lambda img: img["heroes"][0]["dice"].update(count=0), "heroes[0].dice.count"),
+    # found by `make fuzz`: a ruleset whose modes were emptied was accepted, and a game of it raised
+    # KeyError '1v1' (every command plays 1v1 unless told another mode)
+    (lambda img: img["rulesets"][1].update(modes={}), "rulesets[1].modes: needs `1v1`"),
+    (lambda img: img["rulesets"][0]["modes"]["1v1"].update(players=3), "rulesets[0].modes: needs `1v1`"),
     # 10 dice of 20 faces: 30 million ways to fall, `dtc odds` ran to gigabytes (lint: C040)
     (lambda img: img["heroes"][0]["dice"].update(
         count=10, faces={str(v): img["heroes"][0]["dice"]["faces"]["1"] for v in range(1, 21)}),

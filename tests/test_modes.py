@@ -566,3 +566,22 @@ def test_a_mode_of_sides_of_different_sizes_is_simulated(tmp_path):
     assert len(tables) == 12 and all(len(pair) == 2 and len(lone) == 1 for pair, lone in tables)
     assert all(len({*pair, *lone}) == 3 for pair, lone in tables)
     assert len({(tuple(pair), tuple(lone)) for pair, lone in tables}) == 12
+
+
+def test_a_ruleset_without_the_1v1_game_is_refused_at_its_modes(tmp_path):
+    """Every command plays 1v1 unless told another mode ("Game Setup": "for a 1v1 game"): a ruleset
+    without it, or with a 1v1 of three players, is refused by lint where the modes are written."""
+    import shutil
+
+    from dtc import project
+
+    root = tmp_path / "content"
+    shutil.copytree("content", root)
+    rules = root / "rules" / "vanguard-2.4.3.yaml"
+    rules.write_text(rules.read_text().replace("  1v1:\n    players: 2\n", "  duel:\n    players: 2\n", 1))
+    marvel = root / "rules" / "marvel.yaml"
+    marvel.write_text(marvel.read_text().replace("  1v1:\n    players: 2\n", "  1v1:\n    players: 3\n", 1))
+    errors = project.run([root]).errors
+    assert sorted((d.code, d.span.path.rsplit("/", 1)[-1], d.message) for d in errors) == [
+        ("S001", "marvel.yaml", "`players` must be one of `2`; got `3`"),
+        ("S004", "vanguard-2.4.3.yaml", "`modes` is missing `1v1`")]
