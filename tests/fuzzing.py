@@ -81,6 +81,9 @@ STAGES: dict[str, list[Share]] = {
 }
 
 
+NOT_RUN, UNFINISHED = -1, -2  # an Outcome's status besides pytest's exit code
+
+
 @dataclass
 class Outcome:
     """What one property test's long run did, read from pytest's and Hypothesis's output."""
@@ -92,7 +95,7 @@ class Outcome:
     typical: str = ""
     stopped: str = ""
     seconds: float = 0.0
-    status: int = -1
+    status: int = NOT_RUN
     commit: str = ""  # the dtc commit the test ran on (a long run may be made in parts)
 
     @property
@@ -141,8 +144,9 @@ def read_log(share: Share, asked: int, text: str) -> Outcome:
     closing = re.findall(r"^=*\s*(\d+ \w+.*?) in ([\d.]+)s", text, re.M)  # "1 passed in 12.34s"
     said, seconds = closing[-1] if closing else ("", "0")
     commit = re.match(r"# dtc fuzz: .* at commit (\S+)", text)
+    status = (0 if said.strip() == "1 passed" else 1) if closing else UNFINISHED
     return Outcome(share, asked, found["inputs"], found["failing"], found["typical"], found["stopped"],
-                   float(seconds), 0 if said.strip() == "1 passed" else 1, commit.group(1) if commit else "")
+                   float(seconds), status, commit.group(1) if commit else "")
 
 
 def commit_of(root: Path) -> str:
@@ -185,18 +189,28 @@ def run_one(share: Share, inputs: int, logs: Path, root: Path) -> Outcome:
 
 def report(outcomes: list[Outcome], inputs: int, stages: list[str]) -> tuple[str, bool]:
     """The table of the run, stage by stage, and whether every test passed and every stage got its
-    inputs (a test that ran out of distinct inputs says so)."""
+    inputs. A test whose generator has no more distinct inputs than it ran ("nothing left to do":
+    Hypothesis ran each of them) has had them all: a stage of such tests is whole with fewer, and
+    says so."""
     lines, good = [], True
     for stage in stages:
         shares = STAGES[stage]
         done = [o for o in outcomes if o.share in shares]
         total = sum(o.inputs for o in done)
-        short = total < inputs
+        exhausted = all(o.inputs >= o.asked or "nothing left" in o.stopped for o in done)
+        short = total < inputs and not exhausted
         good &= all(o.passed for o in done) and not short and len(done) == len(shares)
-        fewer = f"  (FEWER THAN {inputs:,})" if short else ""
+        if short:
+            fewer = f"  (FEWER THAN {inputs:,})"
+        elif total < inputs:
+            fewer = f"  (every input its tests can generate; fewer than {inputs:,})"
+        else:
+            fewer = ""
         lines.append(f"{stage}: {total:,} inputs{fewer}")
         for o in done:
-            verdict = "passed" if o.passed else f"FAILED (exit {o.status}, {o.failing} failing)"
+            verdict = ("passed" if o.passed else "NOT RUN" if o.status == NOT_RUN
+                       else "NOT FINISHED (its log has no closing line)" if o.status == UNFINISHED
+                       else f"FAILED (exit {o.status}, {o.failing} failing)")
             ran_out = "  (ran out of distinct inputs)" if o.passed and "nothing left" in o.stopped else ""
             lines.append(f"  {short_name(o.share)}: {o.inputs:,} of {o.asked:,}{ran_out}, "
                          f"{o.seconds:,.0f} s, typical {o.typical or '?'}: {verdict}"

@@ -89,3 +89,17 @@ def test_a_run_in_parts_resumes_past_the_tests_already_done_and_says_on_which_co
     assert done_before(share, 2000, tmp_path) is None  # fewer inputs than asked: run again
     log.write_text(PASSED.replace("1 passed", "1 failed"))
     assert done_before(share, 1000, tmp_path) is None
+
+
+def test_a_stage_whose_tests_ran_every_input_they_can_generate_is_whole_and_says_so():
+    """The compile stage's number test has about 72,000 distinct inputs (sites x numbers x forms):
+    Hypothesis runs each and stops ("nothing left to do"); the stage is whole, and the table says it
+    had fewer than asked. A test that merely stopped short is not."""
+    share = STAGES["load"][0]
+    ran_all = Outcome(share, 1000, inputs=700, status=0, stopped="nothing left to do")
+    table, ok = report([ran_all], 1000, ["load"])
+    assert ok and "every input its tests can generate; fewer than 1,000" in table
+    assert "(ran out of distinct inputs)" in table
+    table, ok = report([Outcome(share, 1000, inputs=700, status=0, stopped="settings.max_examples")],
+                       1000, ["load"])
+    assert not ok and "FEWER THAN 1,000" in table
