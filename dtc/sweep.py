@@ -3,10 +3,10 @@ compiled as any content is, then simulated against the field (`dtc sweep`).
 
 What varies is written as a designer says it, `HERO: WHAT = LOW..HIGH [step N]`:
 
-* `druid: Ferocity tier 1 damage = 3..6`: the first `N dmg` of an ability's text (its tier's);
-* `druid: card Ferocity II cost = 0..3`: a card's CP cost;
-* `druid: Wound stack limit = 1..4`: a status effect's Stack Limit;
-* `druid: cards.2.cost = 0..3`: any whole number of the hero's YAML by its path (keys and list
+* `barbarian: Smack tier 1 damage = 3..6`: the first `N dmg` of an ability's text (its tier's);
+* `barbarian: card Rage cost = 0..3`: a card's CP cost;
+* `barbarian: Mangled stack limit = 1..4`: a status effect's Stack Limit;
+* `barbarian: cards.2.cost = 0..3`: any whole number of the hero's YAML by its path (keys and list
   positions, from 0, joined by dots).
 
 A variant the schemas or the checker refuse is reported with its first diagnostic and skipped.
@@ -32,9 +32,9 @@ _VARY = re.compile(r"^\s*(?P<hero>[^:=]+?)\s*:\s*(?P<what>[^=]+?)\s*=\s*(?P<low>
 _TIER = re.compile(r"^(?P<name>.+?)\s+tier\s+(?P<tier>\d+)\s+damage$", re.IGNORECASE)
 _DMG = re.compile(r"\b(\d+)(?=\s+(?:\w+\s+)?(?:dmg|damage)\b)", re.IGNORECASE)
 ABILITY_LISTS = ("offensive", "defensive", "passive", "ultimate")
-SYNTAX = ("write `HERO: WHAT = LOW..HIGH [step N]`, such as `druid: Ferocity tier 1 damage = 3..6`, "
-          "`druid: card Ferocity II cost = 0..3`, `druid: Wound stack limit = 1..4` or "
-          "`druid: cards.2.cost = 0..3`")
+SYNTAX = ("write `HERO: WHAT = LOW..HIGH [step N]`, such as `barbarian: Smack tier 1 damage = 3..6`, "
+          "`barbarian: card Rage cost = 0..3`, `barbarian: Mangled stack limit = 1..4` or "
+          "`barbarian: cards.2.cost = 0..3`")
 
 
 class SweepError(Exception):

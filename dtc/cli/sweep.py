@@ -14,9 +14,9 @@ from dtc.cli.workers import cluster_options
 
 @click.command()
 @click.option("--vary", "vary_text", required=True, metavar="'HERO: WHAT = LOW..HIGH [step N]'",
-              help="The number to vary: `druid: Ferocity tier 1 damage = 3..6`, `druid: card Ferocity "
-                   "II cost = 0..3`, `druid: Wound stack limit = 1..4`, or a path in the hero's YAML, "
-                   "`druid: cards.2.cost = 0..3`.")
+              help="The number to vary: `barbarian: Smack tier 1 damage = 3..6`, `barbarian: card Rage "
+                   "cost = 0..3`, `barbarian: Mangled stack limit = 1..4`, or a path in the hero's YAML, "
+                   "`barbarian: cards.2.cost = 0..3`.")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
               help="Games against each other hero, for each value.")
 @click.option("--seed", type=int, default=1, show_default=True)
