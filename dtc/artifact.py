@@ -96,8 +96,13 @@ class Artifact:
 
     version: str
     content_hash: str
-    data: dict
-    chunks: list[LoadedChunk]
+    data: dict = field(repr=False)  # a ruleset is hundreds of kB: a report naming it says its hash
+    chunks: list[LoadedChunk] = field(repr=False)
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        """How a test report (Hypothesis's pretty printer, IPython) shows it: as `repr` does, without
+        the hundreds of kB of its data."""
+        printer.text(repr(self))
 
     @cached_property
     def sources(self) -> list[str]:

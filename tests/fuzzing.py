@@ -197,7 +197,7 @@ def report(outcomes: list[Outcome], inputs: int, stages: list[str]) -> tuple[str
         shares = STAGES[stage]
         done = [o for o in outcomes if o.share in shares]
         total = sum(o.inputs for o in done)
-        exhausted = all(o.inputs >= o.asked or "nothing left" in o.stopped for o in done)
+        exhausted = all(o.inputs >= o.asked or (o.passed and "nothing left" in o.stopped) for o in done)
         short = total < inputs and not exhausted
         good &= all(o.passed for o in done) and not short and len(done) == len(shares)
         if short:

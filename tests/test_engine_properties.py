@@ -15,7 +15,7 @@ default, smaller slice.
 from __future__ import annotations
 
 from fuzzing import BOUND, examples
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dtc.agents.base import play
@@ -125,13 +125,27 @@ class PassChecker:
         return self.inner.answer(game, request)
 
 
-@GAMES
-@given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
-def test_a_bot_that_says_it_passes_would_pass(compiled, seed, heroes):
+def _passes_checked(compiled, seed: int, heroes) -> int:
+    """A game of two PassCheckers, every request asked (a recorder); how often `passes` said pass."""
     game = Game(compiled, list(heroes), seed)
     agents = [PassChecker(seed + seat) for seat in range(2)]
-    play(game, agents, recorder=lambda request, answer: None)  # a recorder: every request is asked
-    assert sum(a.shortcuts for a in agents) > 0
+    play(game, agents, recorder=lambda request, answer: None)
+    return sum(a.shortcuts for a in agents)
+
+
+@GAMES
+@given(seed=st.integers(0, 2**32 - 1), heroes=st.tuples(HEROES, HEROES))
+# found by `make fuzz` (its 21,382nd game): a 12-turn game in which no bot could pass unasked, which
+# is no error; that the shortcut is taken at all is the test below
+@example(seed=568, heroes=(3, 1))
+def test_a_bot_that_says_it_passes_would_pass(compiled, seed, heroes):
+    _passes_checked(compiled, seed, heroes)
+
+
+def test_the_pass_shortcut_is_taken_in_most_games(compiled):
+    """The property above checks something: in most games a bot passes unasked, often."""
+    taken = [_passes_checked(compiled, seed, (seed % 4, (seed // 4) % 4)) for seed in range(10)]
+    assert sum(1 for t in taken if t) >= 8 and sum(taken) >= 50, taken
 
 
 @settings(max_examples=examples(10), deadline=BOUND)
