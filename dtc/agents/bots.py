@@ -587,9 +587,12 @@ class HeuristicBot:
         if dice is None:
             if len(counts) >= DEFENCE_SETTINGS:
                 counts.clear()
-            dice = counts[key] = odds.defence_dice(game.a, p.table.index, defence.chunk, components, p.sides)
-        if not dice or ways_to_fall(len(p.table.faces), dice) > MAX_DICE_STATES:
-            return 0.0  # none, or more ways to fall than can be weighed (`roll 10 dice instead` of 20 faces)
+            dice = odds.defence_dice(game.a, p.table.index, defence.chunk, components, p.sides)
+            if ways_to_fall(len(p.table.faces), dice) > MAX_DICE_STATES:
+                dice = 0  # more ways to fall than can be weighed (`roll 7 dice instead` of 20 faces)
+            counts[key] = dice
+        if not dice:
+            return 0.0
         setting = (defence.chunk, tuple(components), tuple(p.sides), dice)
         outcomes = self.defence_outcomes(game, seat, setting)
         incoming = game.incoming[seat]

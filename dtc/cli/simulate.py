@@ -109,7 +109,6 @@ def simulate(heroes_, games, seed, jobs, bot, opponent_bot, ruleset_path, all_pa
 def _simulate_mode(loaded, table, heroes_, hero_list, games, seed, jobs, bot, opponent_bot, ruleset_path,
                    all_pairs, fmt, rules, cluster=None) -> None:
     """`dtc simulate --mode MODE`: one table (--heroes) or every table of distinct teams (--all)."""
-
     from dtc import artifact as artifact_mod
     from dtc.dicethrone.simulate import sides_field, table_summary
     from dtc.dicethrone.simulate import simulate as run_simulation

@@ -1007,33 +1007,30 @@ class Game(GameState):
         outermost = self.chain_left is None
         if outermost:
             self.chain_left = MAX_TRIGGER_CHAIN
+        guard = 0
         try:
-            yield from self._drain()
+            while self.queue and guard < 50:
+                if not self.chain_left:
+                    self.event("chain_cut", effects=MAX_TRIGGER_CHAIN, left=len(self.queue))
+                    self.queue.clear()
+                    return
+                self.chain_left -= 1
+                guard += 1
+                q = self.queue.pop(0)
+                ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
+                               attacker=self.attack.attacker if self.attack else None,
+                               defender=self.attack.defender if self.attack else None, source=q.named)
+                healing, gaining = q.moment == "healed", q.moment == "gained"
+                self.healed_firing += healing
+                self.gained_firing += gaining
+                try:
+                    yield from self.run(q.chunk, ctx)
+                finally:
+                    self.healed_firing -= healing
+                    self.gained_firing -= gaining
         finally:
             if outermost:
                 self.chain_left = None
-
-    def _drain(self) -> Generator[Request, Any, None]:
-        guard = 0
-        while self.queue and guard < 50:
-            if not self.chain_left:
-                self.event("chain_cut", effects=MAX_TRIGGER_CHAIN, left=len(self.queue))
-                self.queue.clear()
-                return
-            self.chain_left -= 1
-            guard += 1
-            q = self.queue.pop(0)
-            ctx = self.ctx(q.player, q.hero, status=q.status, token=q.token, event_value=q.event_value,
-                           attacker=self.attack.attacker if self.attack else None,
-                           defender=self.attack.defender if self.attack else None, source=q.named)
-            healing, gaining = q.moment == "healed", q.moment == "gained"
-            self.healed_firing += healing
-            self.gained_firing += gaining
-            try:
-                yield from self.run(q.chunk, ctx)
-            finally:
-                self.healed_firing -= healing
-                self.gained_firing -= gaining
 
     def in_chosen_order(self, a: int, jobs: list[Queued]) -> Generator[Request, Any, None]:
         """"If there are multiple effects, the Active Player may choose the order in which they are
