@@ -554,7 +554,8 @@ class _Verifier:
             return
         t = self.obj(t, where)
         on = self.key(t, "on", str, where)
-        known = {"during", "turn_edge", "phase_edge", "conclude", "attacked", "attacking", "spent",
+        known = {"during", "turn_edge", "phase_edge", "conclude", "attacked", "attacking", "attack_landed",
+                 "spent",
                  "gained_at_limit", "reads", "would_exceed", "any_time", "damaged_by_phase",
                  "damaged", "gained", "spends_status", "healed", "plays_card"}
         if on not in known:

@@ -90,6 +90,7 @@ class Checker:
         self.rulesets = rulesets = self.check_rulesets()
         self.book = self.check_phrasebooks(for_status=False)
         self.status_book = self.check_phrasebooks()
+        self.check_lexicons()
         self.shared_statuses = all_statuses = [s for ss in self.content.status_sets for s in ss.statuses]
         self.check_unique([(s.name, s.doc, s.path + ("name",)) for s in all_statuses], "status effect")
         for status_set in self.content.status_sets:
@@ -221,6 +222,17 @@ class Checker:
             self._phrases = self.phrase_entries()
         return phrases.phrasebook([(say, means) for say, means, status_only in self._phrases
                                    if for_status or not status_only])
+
+    def check_lexicons(self) -> None:
+        """A lexicon document is the built-in one (content/rules/lexicon.yaml, linted with the rest of
+        the content): the language reads only that one, so another would lint clean and not be read."""
+        builtin = phrases.lexicon()
+        for doc in self.content.lexicons:
+            if phrases.lexicon_entries(doc.data) != (builtin.numbers, builtin.words):
+                self.add(error("C041", "this lexicon is not read: the effect language's words are the "
+                               "built-in lexicon's", doc.key_span(("lexicon",)),
+                               "write the wording in a phrasebook (`phrasebook:`, `say:` and `means:`), "
+                               "which the content's texts are read through"))
 
     def phrase_entries(self) -> list[tuple[str, str, bool]]:
         entries = []
@@ -1084,7 +1096,10 @@ class Checker:
 
     # -- one piece of effect text
     def check_site(self, site: Site, scope: Scope, ctx: Context) -> None:
-        effect, problems = parse_effect(site.text, scope.book_for(ctx.kind))
+        book = scope.book_for(ctx.kind)
+        if ctx.kind == "status" and ctx.status is not None and book is not None:
+            book = book.in_text_of(ctx.status.name)
+        effect, problems = parse_effect(site.text, book)
         for p in problems:
             self.at_site(site, _named_hint(p, site.text, scope))
         if effect is None or any(p.severity == "error" for p in problems):

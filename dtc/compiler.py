@@ -367,7 +367,8 @@ class Compiler:
                 return {"on": "plays_card"}
             key, value = CARD_KINDS[fold(t.kind)]
             return {"on": "plays_card", key: value}
-        simple = {n.Attacking: "attacking", n.Spent: "spent", n.GainedAtLimit: "gained_at_limit",
+        simple = {n.Attacking: "attacking", n.AttackLanded: "attack_landed", n.Spent: "spent",
+                  n.GainedAtLimit: "gained_at_limit",
                   n.Gained: "gained", n.AnyTime: "any_time", n.Healed: "healed"}
         return {"on": simple[type(t)]}
 

@@ -119,6 +119,8 @@ CODES: dict[str, Code] = {
              "missing or not an SVG or PNG image"),
         Code("C040", "dice-too-many",
              "a hero's dice fall in more ways than the exact odds and the bots can weigh"),
+        Code("C041", "lexicon-not-read",
+             "a lexicon other than the built-in one: the language's words are its own, and it is not read"),
     ]
 }
 
@@ -136,6 +138,8 @@ class Diagnostic:
     hint: str | None = None
     suppressed: str | None = None  # the author's reason, when an `allow` covers it
     notes: tuple[str, ...] = field(default=())
+    # the text that replaces the span, from a hint "did you mean `X`?" (`dtc.fix`; `dtc lint --fix`)
+    fix: str | None = None
 
     @property
     def name(self) -> str:
@@ -155,6 +159,8 @@ class Diagnostic:
             out.update(self.span.to_json())
         if self.hint:
             out["hint"] = self.hint
+        if self.fix is not None:
+            out["fix"] = self.fix
         if self.notes:
             out["notes"] = list(self.notes)
         if self.suppressed is not None:
@@ -315,6 +321,8 @@ def render_sarif(diags: list[Diagnostic], version: str) -> str:
                     }
                 }
             ]
+        if d.fix is not None and d.span:
+            result["fixes"] = [_sarif_fix(d)]
         if d.suppressed is not None:
             result["suppressions"] = [{"kind": "inSource", "justification": d.suppressed}]
         results.append(result)
@@ -336,6 +344,19 @@ def render_sarif(diags: list[Diagnostic], version: str) -> str:
         ],
     }
     return json.dumps(log, indent=2, ensure_ascii=False)
+
+
+def _sarif_fix(d: Diagnostic) -> dict:
+    """A SARIF fix: the diagnostic's span replaced by its `fix` (what `dtc lint --fix` writes)."""
+    region = {"startLine": d.span.line, "startColumn": d.span.col,
+              "endLine": d.span.end_line, "endColumn": d.span.end_col}
+    return {
+        "description": {"text": d.hint},
+        "artifactChanges": [{
+            "artifactLocation": _sarif_location(d.span.path),
+            "replacements": [{"deletedRegion": region, "insertedContent": {"text": d.fix}}],
+        }],
+    }
 
 
 def _sarif_location(path: str) -> dict:

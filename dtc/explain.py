@@ -1,4 +1,5 @@
-"""Explain: a hero and a line of effect text in; its tokens, tree, bytecode and a run out.
+"""Explain: a player (a hero, a Minion or a Boss) and a line of effect text in; its tokens, tree,
+bytecode and a run out.
 
 For designers learning the language (`dtc explain --hero HERO "..."`): each
 stage's view of the same text, then a trace of the VM running it against a
@@ -66,12 +67,18 @@ def tokens(text: str) -> list[str]:
 
 
 def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
-            seed: int, status: Any = None, timing: str = "main") -> Explanation:
+            seed: int, status: Any = None, timing: str = "main", run: bool = True) -> Explanation:
     """Every stage's view of `text` as `hero`'s effect of the given kind (`--as status`: the text
-    of `status`, the hero's first one when not given; a card's `timing`: main, roll or instant)."""
+    of `status`, the hero's first one when not given; a card's `timing`: main, roll or instant).
+    `hero` may be a Minion or a Boss. Without `run`, only what reading and checking make (the
+    content has errors, so nothing is compiled)."""
     site = _site(text, kind, hero, timing)
     checker, scope = _hero_checker(content, hero)
     book = scope.book_for(kind)
+    if kind == "status" and status is None and hero.statuses:
+        status = hero.statuses[0]
+    if kind == "status" and status is not None and book is not None:
+        book = book.in_text_of(status.name)  # the status's own name stands for `this token`
     try:
         reading = phrases.read(text, book).text
     except phrases.Unsettled:
@@ -91,9 +98,11 @@ def explain(content: Content, hero: Hero, text: str, kind: str, roll: list[int],
         result.note = ("this sentence is the moment of the tiers' effects below it: it runs nothing of its "
                        "own, and each tier's line that names no moment runs at it")
         return result
+    if not run:
+        return result
     loaded, chunk_index, first_new = _compile(content, hero, site, status if kind == "status" else None)
     result.listing = "\n".join(format_chunk(loaded, i) for i in range(first_new, len(loaded.chunks)))
-    result.trace = _run(loaded, content.heroes.index(hero), chunk_index, roll, seed, kind)
+    result.trace = _run(loaded, player_index(content, hero), chunk_index, roll, seed, kind)
     return result
 
 
@@ -138,15 +147,30 @@ def _compile(content: Content, hero: Hero, site: Site, status: Any) -> tuple[Art
     compiler = Compiler(content)
     image = compiler.compile()
     first_new = len(compiler.chunks)
-    chunk_index = compiler.effect_chunk(site, _Scope(hero, content.heroes.index(hero), status))
+    chunk_index = compiler.effect_chunk(site, _Scope(hero, player_index(content, hero), status))
     image["chunks"] = [c.to_json() for c in compiler.chunks]
     return artifact_mod.load(artifact_mod.to_bytes(image)), chunk_index, first_new
+
+
+def player_index(content: Content, player: Hero) -> int:
+    """The player's index in a compiled ruleset: the heroes count first, then Minions and Bosses."""
+    every = list(content.heroes) + list(content.minions)
+    return next(i for i, p in enumerate(every) if p is player)  # by identity: a dataclass's == is deep
+
+
+def _opponent(loaded, player: int) -> int:
+    """Who player 2 plays: the next hero (a Minion's or a Boss's is the first hero); the player
+    itself when there is no other."""
+    heroes = len(loaded.heroes)
+    if player >= heroes:
+        return 0 if heroes else player
+    return (player + 1) % heroes
 
 
 def _run(loaded, hero_index: int, chunk_index: int, roll: list[int], seed: int, kind: str) -> list[str]:
     lines: list[str] = []
     vm = VM(loaded)
-    other = (hero_index + 1) % len(loaded.heroes) if len(loaded.heroes) > 1 else hero_index
+    other = _opponent(loaded, hero_index)
     state = SampleState(loaded, [hero_index, other])
     chunk = loaded.chunks[chunk_index]
 
@@ -161,14 +185,14 @@ def _run(loaded, hero_index: int, chunk_index: int, roll: list[int], seed: int, 
 
     trace.seen = 0
     vm.trace = trace
-    faces = {int(v): s for v, s in loaded.heroes[hero_index]["dice"]["faces"].items()}
+    faces = {int(v): s for v, s in loaded.players[hero_index]["dice"]["faces"].items()}
     status = chunk.status if kind == "status" else None
     ctx = RunContext(0, hero_index, attacker=0, defender=1, roll=list(roll), faces=faces,
                      status=status, token=0)
     if status is not None:
         state.gain_status(0, status, 1, 0)
-    lines.append(f"sample state: player 1 plays {loaded.heroes[hero_index]['name']}, player 2 "
-                 f"plays {loaded.heroes[other]['name']}; current roll {roll or 'none'}")
+    lines.append(f"sample state: player 1 plays {loaded.players[hero_index]['name']}, player 2 "
+                 f"plays {loaded.players[other]['name']}; current roll {roll or 'none'}")
     run = vm.run(chunk_index, ctx, state, random.Random(seed))
     try:
         request = next(run)

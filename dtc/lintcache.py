@@ -68,9 +68,9 @@ def lint(paths: list[Path], use_cache: bool = True):
         cached = load(folder / f"{key}.json", key)
         if cached is not None:
             return cached
-    from dtc import project
+    from dtc import fix
 
-    result = project.run(paths, keep_heroes=False)  # a lint needs no heroes kept: memory
+    result = fix.lint(paths)
     # stored only when the files it read are those of the key, unchanged while it ran
     if folder is not None and _covered(result, files) and lint_key(paths, key_files(paths)) == key:
         store(folder, key, result)
@@ -226,16 +226,17 @@ def _plain(d: Diagnostic) -> dict:
     span = d.span
     return {"code": d.code, "severity": str(d.severity), "message": d.message,
             "span": None if span is None else [span.path, span.line, span.col, span.end_line, span.end_col],
-            "hint": d.hint, "suppressed": d.suppressed, "notes": list(d.notes)}
+            "hint": d.hint, "suppressed": d.suppressed, "notes": list(d.notes), "fix": d.fix}
 
 
 def _diagnostic(data: dict) -> Diagnostic:
     """A diagnostic as `_plain` wrote it (ValueError, KeyError or TypeError when it is not)."""
-    span, hint, suppressed = data["span"], data["hint"], data["suppressed"]
-    if data["code"] not in CODES or not all(x is None or isinstance(x, str) for x in (hint, suppressed)):
+    span, hint, suppressed, fix = data["span"], data["hint"], data["suppressed"], data["fix"]
+    if data["code"] not in CODES or not all(x is None or isinstance(x, str)
+                                            for x in (hint, suppressed, fix)):
         raise ValueError("not a diagnostic")
     return Diagnostic(
         data["code"], Severity(data["severity"]), str(data["message"]),
         None if span is None else Span(str(span[0]), *(int(x) for x in span[1:])),
-        hint, suppressed, tuple(str(n) for n in data["notes"]))
+        hint, suppressed, tuple(str(n) for n in data["notes"]), fix)
 

@@ -17,6 +17,7 @@ its span in the file.
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import re
@@ -71,6 +72,8 @@ class Document:
     # where each located string value starts in the text (its line and column are its span's start):
     # one int per string, not a tuple, for heroes by the thousand
     scalar_starts: dict[PathKey, int] = field(default_factory=dict)
+    # the names of the items `without` left out: other text naming one is no news (`project`)
+    left_out: tuple[str, ...] = ()
 
     def span(self, path: PathKey) -> Span:
         """The span of the value at `path`, or of its nearest located ancestor."""
@@ -118,6 +121,38 @@ class Document:
         for part in path:
             node = node[part]
         return node
+
+    def without(self, items: set[PathKey]) -> Document:
+        """A copy of this mapping document without some of its items, each an entry of a top-level
+        list, `(key, index)`, or a top-level value, `(key,)`; the entries after one left out move up,
+        and so do their positions. What a schema error inside one card leaves to check of its file."""
+        data = dict(self.data)
+        gone: dict[Any, list[int]] = {}  # each list's indices left out, in order
+        for path in items:
+            if len(path) == 1:
+                data.pop(path[0], None)
+            else:
+                gone.setdefault(path[0], []).append(path[1])
+        for key, indices in gone.items():
+            indices.sort()
+            data[key] = [v for i, v in enumerate(data[key]) if i not in indices]
+        copy = Document(self.path, self.source, data)
+        copy.spans, copy.key_spans, copy.scalar_starts = (
+            _moved_up(table, items, gone) for table in (self.spans, self.key_spans, self.scalar_starts))
+        return copy
+
+
+def _moved_up(table: dict[PathKey, int], items: set[PathKey], gone: dict[Any, list[int]]) -> dict:
+    """`table` without the paths into the items left out, the later entries of their lists moved up."""
+    out = {}
+    for path, value in table.items():
+        if path[:1] in items or path[:2] in items:
+            continue
+        indices = gone.get(path[0]) if len(path) > 1 else None
+        if indices:
+            path = (path[0], path[1] - bisect.bisect_left(indices, path[1])) + path[2:]
+        out[path] = value
+    return out
 
 
 _BITS = 21  # a line or a column of a file of at most MAX_FILE_BYTES fits in 21 bits

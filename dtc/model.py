@@ -313,6 +313,7 @@ class Content:
     card_sets: list[CardSet] = field(default_factory=list)
     rulesets: list[Ruleset] = field(default_factory=list)
     phrasebooks: list[Phrasebook] = field(default_factory=list)
+    lexicons: list[Document] = field(default_factory=list)  # checked to be the built-in one
     minions: list[Hero] = field(default_factory=list)  # Dice Throne Adventures minions, in file order
     adventures: list[Adventure] = field(default_factory=list)  # Dice Throne Adventures rules as data
     loot: list[Loot] = field(default_factory=list)  # Dice Throne Adventures Loot cards (in `card_sets` too)
@@ -338,6 +339,8 @@ def build(documents: list[tuple[str, Document]]) -> Content:
             content.rulesets.append(Ruleset(doc.data["ruleset"], doc, doc.data))
         elif kind == "phrasebook":
             content.phrasebooks.append(_phrasebook(doc))
+        elif kind == "lexicon":
+            content.lexicons.append(doc)
         elif kind == "minion_set":
             content.minions.extend(_minion(doc, i, m) for i, m in enumerate(doc.data["minions"]))
         elif kind == "loot_set":

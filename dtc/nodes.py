@@ -323,6 +323,14 @@ class Attacked:
 
 
 @dataclass(frozen=True, slots=True)
+class AttackLanded:
+    """Once this Attack's dmg has landed: where `If this Attack deals at least 5 dmg, ...` is read
+    (never written: the resolver puts the sentence there)."""
+
+    span: Offsets | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
 class Attacking:
     """`When Attacking`: your Offensive Ability is an Attack."""
 
@@ -417,7 +425,7 @@ class PlaysCard:
 
 
 Trigger = (
-    During | TurnEdge | PhaseEdge | Conclude | Attacked | Attacking | Spent | GainedAtLimit |
+    During | TurnEdge | PhaseEdge | Conclude | Attacked | Attacking | AttackLanded | Spent | GainedAtLimit |
     Reads | WouldExceed | AnyTime | DamagedByPhase | Damaged | Gained | SpendsStatus | Healed | PlaysCard
 )
 
@@ -1116,7 +1124,7 @@ NODE_TYPES: dict[str, type] = {
         ExtraRollAttempt, DiscardRandom,
         TotalRoll, ValueRolled, ComponentValue, Half, SymbolNeed, OfAKind, Straight, ValueRange, AnyOf,
         OtherResult,
-        Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, Spent,
+        Requirement, During, TurnEdge, PhaseEdge, Conclude, Attacked, Attacking, AttackLanded, Spent,
         GainedAtLimit, Reads, WouldExceed, AnyTime, DamagedByPhase, Damaged, Gained, SpendsStatus,
         Healed, PlaysCard,
         InForm, AtPosition, YouHave, YouDid, OnSide,

@@ -581,6 +581,10 @@ def hero_report(artifact: Artifact, hero: int, attempts: int = 3, upgrades: bool
     if every:
         union = b.table(hero, every)
         report["any"] = [union.chance(k) for k in range(1, attempts + 1)]
+    if "minion" in data:  # "7. Minion Step": a Minion re-rolls for its Roll Objective, not an ability
+        objective = b.table(hero, [data["minion"]["objective"]])
+        report["objective"] = {"requirement": requirement_text(artifact, data["minion"]["objective"]),
+                               "chances": [objective.chance(k) for k in range(1, attempts + 1)]}
     report["defensive"] = [{"ability": leveled(a["name"], level) if upgrades else a["name"],
                             "dice": a.get("dice") or 0, "outcomes": defense_outcomes(artifact, hero, a)}
                            for a, level in abilities if a.get("kind") == "defensive"]

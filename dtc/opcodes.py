@@ -196,7 +196,8 @@ MANY = frozenset({"each_opponent", "each_player", "chosen_players", "leader"})
 MAX_SEATS = 6  # "5-6 Player Games": the most players a Dice Throne game has
 CHOSEN = frozenset({"chosen_opponent", "chosen_player", "chosen_teammate", "self_or_chosen_teammate"})
 COMPARISONS = ("at_least", "more_than", "fewer_than", "exactly")
-TURN_COUNTS = ("dealt_this_turn", "attacked_this_turn")  # TURN_COUNT's operand
+# TURN_COUNT's operand; `attack_dealt`: the dmg her Attack dealt, read once it has landed
+TURN_COUNTS = ("dealt_this_turn", "attacked_this_turn", "attack_dealt")
 # THEN's operand: which break in play its window is (a `Then`, after a Defensive Roll, after the dice an
 # effect rolls, before they count)
 THEN_WINDOWS = ("then", "after defensive roll", "after effect roll")
@@ -289,7 +290,8 @@ _ROWS = [
     (Op.PAID, (), 0, 1, False, "push the CP paid last in this run (`per CP spent`)"),
     (Op.REMOVED, (), 0, 1, False, "push the tokens removed last in this run (`per token removed`)"),
     (Op.TURN_COUNT, ("u8",), 0, 1, False,
-     "push what the actor did this turn: 0 the dmg her effects dealt or added, 1 the times she was Attacked"),
+     "push what the actor did this turn: 0 the dmg her effects dealt or added, 1 the times she was Attacked, "
+     "2 the dmg her Attack dealt (once it has landed)"),
     (Op.EXTRA_ROLL, (), 1, 0, False,
      "N more Roll Attempts for the actor's Offensive Roll Phase under way (none outside it)"),
     (Op.DISCARD_RANDOM, (), 1, 0, False, "the actor discards N cards at random (the seeded RNG)"),

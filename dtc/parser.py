@@ -9,14 +9,13 @@ offsets into the text; the checker maps them to file positions.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import re
 import sys
 import tempfile
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import lark
@@ -29,6 +28,7 @@ from lark.exceptions import (
     UnexpectedToken,
     VisitError,
 )
+from lark.lexer import PatternRE, PatternStr, TerminalDef
 
 from dtc import nodes as n
 from dtc import phrases
@@ -74,7 +74,7 @@ def lark_parser() -> Lark:
     """The Lark LALR parser, built once per process and cached on disk per user."""
     text = grammar_text()
     key = hashlib.sha256(
-        f"{text}\0{lark.__version__}\0{sys.version_info[:2]}".encode()
+        f"{text}\0{_WORD_GOES_ON}\0{KEYWORD_PRIORITY}\0{lark.__version__}\0{sys.version_info[:2]}".encode()
     ).hexdigest()[:20]
     folder = cache_dir()
     path = folder / f"effect-{key}.lark-cache" if folder else None
@@ -91,10 +91,42 @@ def lark_parser() -> Lark:
         start=START_SYMBOLS,
         propagate_positions=True,
         maybe_placeholders=False,
+        edit_terminals=whole_word,
     )
     if path is not None:
         _save_atomically(parser, path)
     return parser
+
+
+KEYWORD_PRIORITY = 2  # above WORD's, so that where both may stand a keyword is read as itself
+_WORD_GOES_ON = r"(?![A-Za-z0-9'’-])"
+
+
+def whole_word(terminal: TerminalDef) -> None:
+    """A keyword of letters matches only a whole word (`the` never the start of `their`).
+
+    Lark's contextual lexer tries, where no name may stand, only the keywords the parser accepts
+    there, and a plain string matches the start of a longer word: `At the end of their turn` read
+    `the` + `ir`.  The keyword becomes a regex that no letter may follow; its priority over WORD
+    keeps it the keyword where a name could stand too (Lark's own rule for a string a regex also
+    matches)."""
+    pattern = terminal.pattern
+    if not isinstance(pattern, PatternStr) or not pattern.value[-1:].isalpha():
+        return
+    terminal.pattern = PatternRE(re.escape(pattern.value) + _WORD_GOES_ON, pattern.flags,
+                                 pattern.raw)
+    terminal.priority = KEYWORD_PRIORITY
+
+
+def keyword_text(terminal: TerminalDef) -> str | None:
+    """The word or mark a keyword terminal stands for (`the`, `re-roll`, `&`); None for the
+    terminals of names, numbers and symbols."""
+    pattern = terminal.pattern
+    if pattern.type == "str":
+        return pattern.value
+    if terminal.priority == KEYWORD_PRIORITY and pattern.raw and pattern.raw.startswith('"'):
+        return pattern.raw.rstrip("i")[1:-1]  # the grammar's own `"the"i`
+    return None
 
 
 def _save_atomically(parser: Lark, path) -> None:
@@ -150,9 +182,10 @@ def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Pr
     except UnexpectedInput as exc:
         first = _explain(exc, reading.text, start)
         if first.hint is None:  # a structural failure: how the phrasebook says what it begins like
-            printed_at = reading.span(first.start, first.end)[0]
+            printed_at, printed_end = reading.span(first.start, first.end)
             sentence = text[:printed_at].rsplit(".", 1)[-1]
-            first = replace(first, hint=phrases.written_so(book, sentence))
+            around = " ".join(sentence.split()[-2:] + [text[printed_at:printed_end]])
+            first = replace(first, hint=phrases.written_so(book, sentence, around))
         later = _later_problems(reading.text, first) if start == "effect" else []
         return None, notes + [_printed(p, reading) for p in [first, *later]]
     builder = _Builder(reading.text)
@@ -250,21 +283,112 @@ def _terminal_display(name: str) -> str:
     if name in _DESCRIBE:
         return _DESCRIBE[name]
     for t in lark_parser().terminals:
-        if t.name == name and t.pattern.type == "str":
-            return f"`{t.pattern.value}`"
+        if t.name == name and keyword_text(t) is not None:
+            return f"`{keyword_text(t)}`"
     return name.lower()
 
 
 def core_word_guess(text: str) -> str | None:
     """`text` with its first word, a misspelled word of the language, written right (`Gian Charge` ->
-    `Gain Charge`); None when it is no near miss."""
+    `Gain Charge`, `Dureing your Upkeep Phase` -> `During ...`); None when it is no near miss."""
     first, _, rest = text.partition(" ")
-    words = [w.casefold() for w in _CLAUSE_STARTS]
-    close = difflib.get_close_matches(first.casefold(), words, n=1, cutoff=0.7)
-    if not close or close[0] == first.casefold():
+    word = near_word(first, sentence_starts())
+    if word is None:
         return None
-    word = close[0].capitalize() if first[:1].isupper() else close[0]
-    return f"{word} {rest}".strip()
+    return f"{_cased_like(word, first)} {rest}".strip()
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Letters inserted, deleted, changed or swapped with the next one to make `b` of `a` (the
+    Damerau-Levenshtein distance), or `limit + 1` once it is more than `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def near_word(word: str, candidates) -> str | None:
+    """The one candidate `word` is a typo of: one edit away (two for words of 8 letters or more:
+    `sucessfully`), the nearest when several are; None when none is, or two are as near."""
+    folded = word.casefold()
+    if len(folded) < 3 or not folded.replace("'", "").replace("-", "").isalpha():
+        return None
+    limit = 2 if len(folded) >= 8 else 1
+    scored = sorted((edit_distance(folded, c.casefold(), limit), c) for c in set(candidates)
+                    if c.casefold() != folded and len(c) >= 3)
+    scored = [(d, c) for d, c in scored if d <= limit]
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def _cased_like(word: str, written: str) -> str:
+    return word[:1].upper() + word[1:] if written[:1].isupper() else word
+
+
+@lru_cache(maxsize=1)
+def sentence_starts() -> frozenset[str]:
+    """The words a sentence of the language may begin with (`deal`, `during`, `if`, `choose` ...)."""
+    accepts = lark_parser().parse_interactive("", start="effect").accepts()
+    return frozenset(w for w in (_keyword_of(name) for name in accepts) if w and w.isalpha())
+
+
+@cache
+def _keyword_of(name: str) -> str | None:
+    for t in lark_parser().terminals:
+        if t.name == name:
+            return keyword_text(t)
+    return None
+
+
+_RESTRICTION = re.compile(
+    r"^(?:(?:play|use)\b.*\b(?:only|unless)\b|(?:only|can only|may only)\b.*\bplay|playable\b|"
+    r"(?:this card )?(?:can(?:not|'t)?|may)(?: only)? be played\b|not playable\b)", re.I)
+_LABELS = {"unique", "instant", "instant action", "main phase", "roll phase", "roll phase card",
+           "main phase card", "ultimate", "undefendable", "unblockable", "unavoidable", "upgrade",
+           "hero upgrade", "action", "action card", "equipment", "loot", "passive", "passive ability"}
+_MOMENT = re.compile(r"^(?:when|whenever|after|before|upon|each time|every time|as soon as|on a|on an|on the|"
+                     r"at the|at any|if a|if an|if the|once)\b[^,.]*", re.I)
+
+
+def not_an_effect(text: str) -> tuple[str, str] | None:
+    """What a sentence that is no effect is, as (message, hint): a play restriction, a card label,
+    a moment the language has no trigger for; None when it reads like an effect."""
+    sentence = " ".join(text.split()).rstrip(".!")
+    if _RESTRICTION.match(sentence):
+        return (f"`{sentence}` is a play restriction, not an effect",
+                "a card says when it is played with its `timing:` (main, roll or instant); a restriction "
+                "beyond that cannot be said yet: leave it out of the effect")
+    if sentence.casefold() in _LABELS:
+        return (f"`{sentence}` is a card label, not an effect",
+                "the card's fields say it: `kind:` (action, upgrade, unique), `timing:` (main, roll, "
+                "instant); the labels the text may carry are `Attack Modifier.`, `Persistent.`, "
+                "`Ultimate.` and `Stack Limit: N.`")
+    return None
+
+
+def unknown_moment(text: str, at: int) -> str | None:
+    """The moment a sentence begins with, when the problem at `at` lies inside it and the language
+    has no trigger for it (`On a failed Offensive Roll, ...`)."""
+    begin = text.rfind(".", 0, at) + 1
+    sentence = text[begin:]
+    lead = len(sentence) - len(sentence.lstrip())
+    moment = _MOMENT.match(sentence.lstrip())
+    if moment is None or "," not in sentence[lead + moment.end():lead + moment.end() + 1]:
+        return None
+    if not begin + lead <= at < begin + lead + moment.end():
+        return None
+    return moment.group(0).strip()
 
 
 def _expected(names: set[str]) -> str:
@@ -301,6 +425,18 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     where = token.start_pos or 0
     end = token.end_pos if token.end_pos is not None else where + 1
     hint = None
+    words = {w for w in (_keyword_of(e) for e in expected) if w and w.isalpha()}
+    synonyms = {say: means for say, means in phrases.lexicon().words if means.casefold() in words}
+    # a typo of a synonym (`outcme`) is told as the synonym the designer meant, which reads as the word
+    typo = near_word(token.value, words | set(synonyms)) if token.value[:1].isalpha() else None
+    if typo is not None:  # a word one edit from what may stand here (or from its synonym): that alone
+        return Problem("P001", f"unexpected `{token.value}` in {what}; expected {_expected(expected)}",
+                       where, max(end, where + 1), f"did you mean `{_cased_like(typo, token.value)}`?")
+    moment = unknown_moment(text, where) if start == "effect" else None
+    if moment is not None:
+        return Problem("P001", f"there is no trigger `{moment}`", where, max(end, where + 1),
+                       "the moments the language knows are in docs/effect-language.md, \"Triggers\" "
+                       "(`When you are Attacked`, `At the start of your Upkeep Phase`, `When spent`, ...)")
     if token.type in _CLAUSE_STARTS and ("DOT" in expected or "AND" in expected):
         return Problem("P001", f"`{token.value}` starts a new clause, but the one before it has "
                        "not ended", where, max(end, where + 1),
@@ -361,7 +497,17 @@ def _eof_hint(text: str) -> str | None:
 
 def _per(items: list, meta) -> Any:
     """The amount, or `amount for each <countable>` when a `per` follows it."""
-    return n.Per(items[0], items[1], span=_off(meta)) if len(items) > 1 else items[0]
+    return _times_count(items[0], items[1], meta) if len(items) > 1 else items[0]
+
+
+def _times_count(amount: Any, count: Any, meta) -> Any:
+    """`amount per count`, as printed: in `4 + 1 dmg per <status> token` the `per` takes the term it
+    follows (4 + (1 per token)), never the whole sum."""
+    if isinstance(amount, n.Sum):
+        last = amount.terms[-1]
+        per = n.Per(last, count, span=_off(meta))
+        return replace(amount, terms=amount.terms[:-1] + (per,))
+    return n.Per(amount, count, span=_off(meta))
 
 
 def _at_most(compare: str, count: int) -> tuple[str, int]:
@@ -459,6 +605,10 @@ def _wrap(guards: list, body: tuple) -> tuple:
     return body
 
 
+# what no player does, or what joins the clause before it: a subject is not carried onto these
+_NO_SUBJECT = (n.Item, n.VerbCall, n.AttackBecomes, n.PhaseFails, n.Instead)
+
+
 @v_args(meta=True)
 class _Builder(Transformer):
     """Builds `dtc.nodes` from Lark trees; problems found on the way are collected."""
@@ -468,6 +618,7 @@ class _Builder(Transformer):
         self.text = text
         self.problems: list[Problem] = []
         self.saw_up_to = False  # an `up to N chosen ...` was parsed: look for one left where none goes
+        self.yours: set[int] = set()  # the clauses written with `you` as their subject (by id)
 
     # -- effect structure
     def effect(self, meta, steps_per_sentence):
@@ -663,6 +814,7 @@ class _Builder(Transformer):
             replace(c, joined=True) if i > 0 and isinstance(c, (n.VerbCall, n.Item)) else c
             for i, c in enumerate(items[:-1] if instead else items)
         ]
+        clauses = self._subjects_carried(clauses)
         for i, c in enumerate(clauses):  # `spend 3 CP to heal 2 and gain 1 CP`: the payment buys both
             if isinstance(c, n.Cost) and i + 1 < len(clauses):
                 clauses[i:] = [replace(c, action=c.action + tuple(clauses[i + 1:]))]
@@ -671,6 +823,22 @@ class _Builder(Transformer):
         if instead:
             return (n.Instead(tuple(clauses), span=_off(meta)),)
         return tuple(clauses)
+
+    def _subjects_carried(self, clauses: list) -> list:
+        """`The Attacker adds 1 dmg to the Attack and gains 1 CP`: a clause with no subject of its
+        own, after one with a subject, is done by that subject (as English reads it); `you` named
+        again takes it back (`... and you gain 1 CP`)."""
+        out: list = []
+        subject = None
+        for c in clauses:
+            if isinstance(c, n.Actor):
+                subject = c.target
+            elif id(c) in self.yours:
+                subject = None
+            elif subject is not None and not isinstance(c, _NO_SUBJECT):
+                c = n.Actor(subject, c, span=c.span)
+            out.append(c)
+        return out
 
     def _choices_of_many(self, clauses: list, meta) -> list:
         """A clause aimed at `up to N chosen opponents` becomes a `ChooseUpTo` around it, aimed at the
@@ -726,6 +894,7 @@ class _Builder(Transformer):
     def subject_action(self, meta, items):
         who, action = items
         if who == "self":
+            self.yours.add(id(action))  # `you` said: no subject carried onto it (`_subjects_carried`)
             return action
         return n.Actor(who, action, span=_off(meta))
 
@@ -1035,7 +1204,7 @@ class _Builder(Transformer):
             elif isinstance(extra, _Plus):
                 amount = n.Sum((amount, extra.amount), span=_off(meta))
             else:
-                amount = n.Per(amount, extra, span=_off(meta))
+                amount = _times_count(amount, extra, meta)
         return _Damage(amount, damage_type, False)
 
     def plus(self, meta, items):
@@ -1222,6 +1391,11 @@ class _Builder(Transformer):
         """`If you dealt 8 dmg or more this turn` (no number: any dmg)."""
         compare, count = _comparison(items, "at_least", 1)
         return n.YouHave(compare, count, "dmg", "dealt_this_turn", span=_off(meta))
+
+    def attack_dealt(self, meta, items):
+        """`If this Attack deals at least 5 dmg` (no number: any dmg)."""
+        compare, count = _comparison(items, "at_least", 1)
+        return n.YouHave(compare, count, "dmg", "attack_dealt", span=_off(meta))
 
     def attacked_this_turn(self, meta, _):
         return n.YouHave("at_least", 1, "Attacks", "attacked_this_turn", span=_off(meta))

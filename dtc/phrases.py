@@ -17,6 +17,12 @@ dmg" -> "receive 3 dmg"); a phrasebook that never settles is reported.
 
 Numbers written against a word (`3CP`, `2dmg`), as cards often print them, are
 spaced first; that is a style warning, not an error.
+
+Before the phrases, every text is read through the lexicon (`content/rules/lexicon.yaml`, the
+built-in one: it is part of the language, like the grammar): word-level knowledge that applies
+wherever a word can stand — number words (`two` -> `2`, `one of your dice`) and synonyms
+(`outcome` -> `result`, `randomly` -> `at random`). The phrasebook's own `say` patterns are read
+through it too, so a phrase is written once, in the language's words.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+
+from dtc.resources import data_dir
 
 AMOUNT_PARAMS = frozenset({"n", "m", "k", "amount", "count"})
 WORD_PARAMS = frozenset({"kind", "type", "word"})  # one word: `take {n} {kind} dmg`
@@ -63,6 +71,9 @@ class Phrasebook:
     key: str = ""
     by_first: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
     names: re.Pattern | None = field(default=None, compare=False, repr=False, hash=False)
+    shielded: tuple[str, ...] = field(default=(), compare=False, repr=False, hash=False)
+    # read first, before names are shielded: a status's own name where `this token` stands
+    own: Phrasebook | None = field(default=None, compare=False, repr=False, hash=False)
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -70,9 +81,14 @@ class Phrasebook:
     def shielding(self, names) -> Phrasebook:
         """The same phrases, leaving the given names as written."""
         words = sorted({" ".join(x.split()) for x in names if x and x.strip()}, key=lambda x: (-len(x), x))
-        if not words or not self.phrases:
+        if not words:
             return self
         return _shielding(self, tuple(words))
+
+    def in_text_of(self, status: str) -> Phrasebook:
+        """The phrases for the text of the status itself: its own name stands where `this token`
+        does (`A player afflicted with Stun ...` in Stun's text is `you`)."""
+        return _in_text_of(self, status)
 
 
 def spaced(word: str) -> str:
@@ -138,8 +154,11 @@ def _words_param(token: str) -> bool:
     return m is not None and m.group(1) not in AMOUNT_PARAMS
 
 
-def compile_phrase(say: str, means: str) -> Phrase:
-    """The regex for a `say` pattern (check it with `pattern_problems` first)."""
+def compile_phrase(say: str, means: str, lexical: bool = True) -> Phrase:
+    """The regex for a `say` pattern (check it with `pattern_problems` first); `lexical`: the
+    pattern is read through the lexicon first, as the texts it will match are."""
+    if lexical:
+        say = in_lexicon_words(say)
     tokens = say.split()
     parts = []
     params = []
@@ -173,9 +192,11 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
-def phrasebook(entries: list[tuple[str, str]]) -> Phrasebook:
+def phrasebook(entries: list[tuple[str, str]], lexical: bool = True) -> Phrasebook:
     """A phrasebook of (say, means) pairs that `pattern_problems` accepts."""
-    phrases = [compile_phrase(say, means) for say, means in entries]
+    phrases = [compile_phrase(say, means, lexical) for say, means in entries]
+    # a phrase the lexicon already says (`damage` -> `dmg`) would rewrite its meaning into itself
+    phrases = [p for p in phrases if p.say.casefold().split() != p.means.casefold().split()]
     by_first: dict[str, list[Phrase]] = {}
     for p in phrases:
         by_first.setdefault(p.first, []).append(p)
@@ -185,16 +206,65 @@ def phrasebook(entries: list[tuple[str, str]]) -> Phrasebook:
     return Phrasebook(tuple(phrases), key, {k: tuple(v) for k, v in by_first.items()})
 
 
-EMPTY = phrasebook([])
+EMPTY = phrasebook([], lexical=False)
 
 
-def written_so(book: Phrasebook | None, words: str) -> str | None:
+# ----------------------------------------------------------------- the lexicon
+
+LEXICON_FILE = ("rules", "lexicon.yaml")  # under the built-in content
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The language's words: number words and synonyms, each entry (say, means)."""
+
+    numbers: tuple[tuple[str, int], ...]
+    words: tuple[tuple[str, str], ...]
+    book: Phrasebook = field(compare=False, repr=False)
+
+
+def lexicon_entries(data: dict) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, str], ...]]:
+    """The (word, number) and (say, means) entries of a lexicon document's data."""
+    numbers = tuple((str(word), int(value)) for word, value in (data.get("numbers") or {}).items())
+    words = []
+    for entry in data.get("words") or ():
+        says = entry["say"] if isinstance(entry["say"], list) else [entry["say"]]
+        words.extend((str(say), str(entry["means"])) for say in says)
+    return numbers, tuple(words)
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The built-in lexicon (a broken one is a bug of dtc's own files: it raises)."""
+    from ruamel.yaml import YAML
+
+    path = data_dir("content").joinpath(*LEXICON_FILE)
+    numbers, words = lexicon_entries(YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8")))
+    entries = [(word, str(value)) for word, value in numbers] + list(words)
+    return Lexicon(numbers, words, phrasebook(entries, lexical=False))
+
+
+def in_lexicon_words(text: str) -> str:
+    """`text` with the lexicon's words read (`change the value of one die` -> `... of 1 die`)."""
+    return read(text).text
+
+
+_PLAIN = frozenset({"the", "a", "an", "of", "to", "your", "you", "on", "in", "and", "or", "this", "it"})
+
+
+def written_so(book: Phrasebook | None, words: str, around: str | None = None) -> str | None:
     """How the phrasebook says what `words` begin like (`Take two points of dmg` -> the phrase `take {n}
-    dmg`, read `receive {n} dmg`), as a hint; None when no phrase begins with that word."""
+    dmg`, read `receive {n} dmg`), as a hint; None when no phrase begins with that word. With `around`
+    (the words at the problem), only phrases that share one of those words: others would lead away."""
     first = _WORD.search(words)
     if book is None or first is None:
         return None
-    found = book.by_first.get(stem(first.group(0)), ())[:3]
+    found = book.by_first.get(stem(first.group(0)), ())
+    if around is not None:
+        near = {stem(w) for w in _WORD.findall(around)} - _PLAIN
+        found = tuple(p for p in found
+                      if near & ({stem(w) for w in _WORD.findall(_PARAM.sub(" ", p.say))} - _PLAIN))
+    found = found[:3]
     if not found:
         return None
     shown = "; ".join(f"`{p.say}` (read `{p.means}`)" for p in found)
@@ -203,10 +273,27 @@ def written_so(book: Phrasebook | None, words: str) -> str | None:
 
 @lru_cache(maxsize=256)
 def _shielding(book: Phrasebook, words: tuple[str, ...]) -> Phrasebook:
+    if not words:
+        return Phrasebook(book.phrases, book.key, book.by_first, own=book.own)
     alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
     names = re.compile(_BOUNDARY_BEFORE + f"(?:{alternatives})" + _BOUNDARY_AFTER, re.IGNORECASE)
     key = hashlib.sha256((book.key + "\0" + "\0".join(words)).encode()).hexdigest()
-    return Phrasebook(book.phrases, key, book.by_first, names)
+    return Phrasebook(book.phrases, key, book.by_first, names, words, book.own)
+
+
+# how a status effect's text names the one holding it, with the status's own name for `this token`
+_HOLDER_OF = ("a player afflicted with {}", "the player afflicted with {}", "a player with {}",
+              "the player with {}", "a player who has {}")
+
+
+@lru_cache(maxsize=1024)
+def _in_text_of(book: Phrasebook, status: str) -> Phrasebook:
+    name = " ".join(status.split())
+    if not name or pattern_problems(_HOLDER_OF[0].format(name), "you"):
+        return book
+    own = phrasebook([(form.format(name), "you") for form in _HOLDER_OF], lexical=False)
+    key = hashlib.sha256((book.key + "\0own\0" + name).encode()).hexdigest()
+    return Phrasebook(book.phrases, key, book.by_first, book.names, book.shielded, own)
 
 
 # ----------------------------------------------------------------- reading
@@ -217,8 +304,15 @@ class Unsettled(Exception):
 
 
 def read(text: str, book: Phrasebook | None = None) -> Reading:
-    """`text` spaced and rewritten by the phrasebook, with its map back to the printed text."""
+    """`text` spaced, read through the lexicon and rewritten by the phrasebook, with its map back
+    to the printed text."""
     current, starts, ends, spaced = _space(text)
+    if book is not None and book.own is not None:
+        _, current, starts, ends = _rewrite_once(current, starts, ends, book.own)
+    words = lexicon().book
+    if _mentions(current, words):  # one pass: a word's meaning is in the language's own words
+        names = book.names if book is not None else None
+        _, current, starts, ends = _rewrite_once(current, starts, ends, words, names)
     if book is None or not book.phrases:
         return Reading(current, tuple(starts), tuple(ends), spaced)
     for _ in range(MAX_PASSES):
@@ -226,6 +320,12 @@ def read(text: str, book: Phrasebook | None = None) -> Reading:
         if not changed:
             return Reading(current, tuple(starts), tuple(ends), spaced)
     raise Unsettled(current)
+
+
+def _mentions(text: str, book: Phrasebook) -> bool:
+    """Whether a word of the text begins one of the book's phrases (most texts hold none: no pass)."""
+    first = book.by_first
+    return any(stem(m.group(0)) in first for m in _WORD.finditer(text))
 
 
 def _space(text: str) -> tuple[str, list[int], list[int], tuple]:
@@ -263,10 +363,11 @@ def _copy(text, a, b, out, starts, ends) -> None:
     ends.extend(range(a + 1, b + 1))
 
 
-def _rewrite_once(text, starts, ends, book):
+def _rewrite_once(text, starts, ends, book, names=None):
     shielded = shield(text, "\0")
-    if book.names is not None:
-        shielded = book.names.sub(lambda m: "\0" * len(m.group(0)), shielded)
+    names = names if names is not None else book.names
+    if names is not None:
+        shielded = names.sub(lambda m: "\0" * len(m.group(0)), shielded)
     out: list[str] = []
     new_starts: list[int] = []
     new_ends: list[int] = []

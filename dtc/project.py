@@ -16,12 +16,19 @@ from dtc import model
 from dtc.checker import Checker, check
 from dtc.diagnostics import Diagnostic, Findings, Severity, error, sort_key, warning
 from dtc.loader import Document, load_file
+from dtc.resolve import fold, singular
 from dtc.resources import data_dir
-from dtc.schema import check_document
+from dtc.schema import validate
 from dtc.source import SourceFile, display_path, real_path
 
 CONTENT_SUFFIXES = (".yaml", ".yml")
 PHRASEBOOK = "phrasebook.yaml"  # the built-in phrasebook, under content/rules/
+# the kinds whose items other files name (a status set's statuses, a card set's cards): an item of
+# one left out is missing everywhere, an item of a hero only in its own file
+SHARED_KINDS = ("status_set", "card_set", "loot_set")
+# unknown status effect, a phrase no verb matches (`Gain <status>` with that status left out), upgrade of
+# no ability, unknown name: what naming a left-out item gives
+FOLLOW_ON_CODES = ("C002", "C005", "C009", "C024")
 
 
 @dataclass
@@ -34,6 +41,8 @@ class Result(Findings):
     files: int = 0
     usage_error: bool = False  # a path was missing or unreadable
     unreadable: int = 0  # files that could not be read as a valid document (their errors are reported)
+    # the names of the items a schema error left out: (the file, or None: every file; folded name)
+    left_out: set[tuple[str | None, str]] = field(default_factory=set)
 
 
 
@@ -99,6 +108,8 @@ def builtin_content_dir() -> Path:
 
 
 def load_documents(files: list[Path], result: Result) -> list[tuple[str, Document]]:
+    """Each file's usable document and its kind: valid, or without its items in schema error (what
+    went wrong, and the names left out, go to `result`)."""
     documents = []
     for path in files:
         doc, diags = load_file(path, result.sources)
@@ -108,13 +119,35 @@ def load_documents(files: list[Path], result: Result) -> list[tuple[str, Documen
         if doc is None:
             result.unreadable += 1
             continue
-        kind, diags = check_document(doc)
+        kind, diags, usable = validate(doc)
         result.diagnostics.extend(diags)
-        if kind is not None and not diags:
-            documents.append((kind, doc))
-        else:
+        if diags:
             result.unreadable += 1
+        if kind is not None and usable is not None:  # valid, or its valid items (`schema.ITEMS`)
+            documents.append((kind, usable))
+            owner = None if kind in SHARED_KINDS else usable.path
+            result.left_out.update((owner, name) for item in usable.left_out for name in _forms(item))
     return documents
+
+
+def _forms(name: str) -> set[str]:
+    """A name folded, as written and in the singular (`2 Burns`)."""
+    return {fold(name), singular(name)}
+
+
+def _without_follow_ons(result: Result) -> None:
+    """Leave out the diagnostics that only say a left-out item is missing — an effect naming a status,
+    an upgrade naming an ability, whose entry had a schema error: that error is reported, and once
+    it is fixed the name is found."""
+    if result.left_out:
+        result.diagnostics = [d for d in result.diagnostics if not _follow_on(d, result.left_out)]
+
+
+def _follow_on(d: Diagnostic, left_out: set[tuple[str | None, str]]) -> bool:
+    if d.code not in FOLLOW_ON_CODES or d.span is None:
+        return False
+    named = {form for name in re.findall(r"`([^`]+)`", d.message) for form in _forms(name)}
+    return any((owner, form) in left_out for form in named for owner in (None, d.span.path))
 
 
 def run(paths: list[Path], builtin_rules: bool = True, keep_heroes: bool = True) -> Result:
@@ -148,6 +181,7 @@ def run(paths: list[Path], builtin_rules: bool = True, keep_heroes: bool = True)
     else:
         result.diagnostics.extend(check(result.content))
     result.content.valeria = _valeria(documents, result)
+    _without_follow_ons(result)
     result.diagnostics.sort(key=sort_key)
     return result
 

@@ -79,8 +79,21 @@ def _cap(s: str) -> str:
 
 
 def render_body(body: tuple) -> str:
-    """A nested body: clauses joined with `and`."""
-    return " and ".join(_sentences(body))
+    """A nested body: clauses joined with `and`; after another player's clause, `you` is said (a
+    subject carries to the clauses joined after it: `they lose 1 CP and you gain 1 CP`)."""
+    texts = _sentences(body)
+    stmts = [s for s in body if not isinstance(s, n.Then) and not getattr(s, "joined", False)]
+    if len(stmts) == len(texts):
+        for i in range(1, len(texts)):
+            if isinstance(stmts[i - 1], n.Actor) and not isinstance(stmts[i], (n.Actor, *_NO_SUBJECT)) \
+                    and not texts[i].startswith(("then", "if ", "on ", "for ", "while ", "when ", "during ",
+                                                 "at ", "you ")):
+                texts[i] = "you " + texts[i]
+    return " and ".join(texts)
+
+
+# what no player does, or joins the clause before it (as the parser reads them)
+_NO_SUBJECT = (n.Item, n.VerbCall, n.AttackBecomes, n.PhaseFails, n.Instead)
 
 
 def render_stmt(s: Any) -> str:
@@ -121,7 +134,13 @@ def _parts(a: Any) -> tuple[str | None, str]:
         return number, f"{suffix} up to a maximum of {a.cap}"
     if isinstance(a, (n.TotalRoll, n.ValueRolled, n.ComponentValue, n.Half)) or _twice(a):
         return None, f" equal to {render_quantity(a)}"
-    if isinstance(a, n.Sum) and not all(isinstance(t, (n.Number, n.Times)) for t in a.terms):
+    plain = (n.Number, n.Times)
+    if isinstance(a, n.Sum) and all(isinstance(t, plain) for t in a.terms[:-1]) \
+            and isinstance(a.terms[-1], n.Per) and isinstance(a.terms[-1].amount, plain):
+        # `4 + 1 dmg per <status> token you have`: the `per` takes the last term, as printed
+        number, suffix = _parts(a.terms[-1])
+        return " + ".join([render_amount(t) for t in a.terms[:-1]] + [number]), suffix
+    if isinstance(a, n.Sum) and not all(isinstance(t, plain) for t in a.terms):
         first, rest = a.terms[0], a.terms[1:]
         number, suffix = _parts(first)
         if number is None:  # `dmg equal to the Heat value plus 2`
@@ -375,7 +394,9 @@ _STMT = {
     n.May: lambda s: f"you may {render_body(s.body)}",
     n.Must: lambda s: f"you must {render_body(s.body)}",
     n.Choose: _choose,
-    n.Delayed: lambda s: f"{render_trigger(s.trigger)}, {render_body(s.body)}",
+    # `If this Attack deals ...` says its moment itself: the resolver put it after the Attack lands
+    n.Delayed: lambda s: (render_body(s.body) if isinstance(s.trigger, n.AttackLanded)
+                          else f"{render_trigger(s.trigger)}, {render_body(s.body)}"),
     n.Instead: lambda s: f"{render_body(s.body)} instead",
 }
 
@@ -451,6 +472,8 @@ def render_condition(c: Any) -> str:
         return f"if you dealt {compare}{c.count} dmg this turn"
     if c.kind == "attacked_this_turn":
         return "if you were Attacked this turn"
+    if c.kind == "attack_dealt":
+        return f"if this Attack deals {compare}{c.count} dmg"
     if c.kind == "health":
         return f"if you have {compare}{c.count} Health"
     if c.kind == "opponent_health":
@@ -502,6 +525,7 @@ def render_trigger(t: Any) -> str:
         return f"when you play {'an' if t.kind[0].lower() in 'aeiou' else 'a'} {t.kind} card"
     fixed = {
         n.Attacking: "when Attacking",
+        n.AttackLanded: "once this Attack's dmg has landed",
         n.Spent: "when spent",
         n.GainedAtLimit: "if you gain this token while at Stack Limit",
         n.Gained: "when you gain this token",

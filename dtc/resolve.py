@@ -17,7 +17,7 @@ from typing import Any
 from dtc import dice
 from dtc import nodes as n
 from dtc.opcodes import CHOSEN, MANY, MAX_SEATS
-from dtc.parser import Problem, core_word_guess, parse_effect
+from dtc.parser import Problem, core_word_guess, not_an_effect, parse_effect
 from dtc.phrases import Phrasebook, written_so
 from dtc.render import render_test
 from dtc.verbs import ArgumentError, match, substitute, suggest
@@ -232,7 +232,9 @@ class Resolver:
         if isinstance(e, (n.SymbolsRolled, n.EveryNRolled)):
             self.need_roll(e.span, "counting symbols rolled")
             return replace(e, symbols=tuple(self.symbol(x, e.span) for x in e.symbols))
-        if isinstance(e, (n.Per, n.Capped, n.Half, n.Sum)):
+        if isinstance(e, n.Sum):  # its terms are a tuple, which `generic` passes by
+            return replace(e, terms=tuple(self.expr(t, span) for t in e.terms))
+        if isinstance(e, (n.Per, n.Capped, n.Half)):
             return self.generic(e)
         if isinstance(e, n.TokensHeld):
             return replace(e, status=self.status(e.status, e.span))
@@ -411,8 +413,25 @@ class Resolver:
         return replace(s, count=self.expr(s.count, s.span), body=self.body(s.body))
 
     def s_If(self, s, _):
-        return replace(s, condition=self.condition(s.condition), body=self.body(s.body),
-                       orelse=self.body(s.orelse))
+        kind = getattr(s.condition, "kind", None)
+        if kind == "dealt_this_turn" and self.ctx.kind == "offensive" and not self.later:
+            self.report("C016", "`If you dealt ... dmg this turn` is read as the ability resolves, before "
+                        "its Attack's dmg lands: this Attack's dmg is never counted there", s.span,
+                        "to read what this Attack dealt, write `If this Attack deals at least 1 dmg, ...`")
+        if kind != "attack_dealt":
+            return replace(s, condition=self.condition(s.condition), body=self.body(s.body),
+                           orelse=self.body(s.orelse))
+        if self.ctx.kind != "offensive" or self.later:
+            self.report("C016", "`If this Attack deals ... dmg` is read once an Attack's dmg has landed, "
+                        "and this text is not an Attack's", s.span,
+                        "it stands in an Offensive ability's effect (`Deal 5 dmg. If this Attack deals "
+                        "at least 1 dmg, gain 1 CP.`)")
+        outer, self.later = self.later, True
+        try:  # what it does happens then, on its own (a scheduled effect)
+            resolved = replace(s, body=self.body(s.body), orelse=self.body(s.orelse))
+        finally:
+            self.later = outer
+        return n.Delayed(n.AttackLanded(span=s.span), (resolved,), span=s.span)
 
     def s_Choose(self, s, _):
         if len(s.options) > MAX_OPTIONS:
@@ -438,7 +457,18 @@ class Resolver:
             self.later = outer
 
     def s_Actor(self, s, previous):
+        if isinstance(s.action, n.ExtraRollAttempt):
+            self.report("C016", "an additional Roll Attempt is performed only by the player whose "
+                        "Offensive Roll Phase it is: another player has none to perform", s.span,
+                        "write `Perform 1 additional Roll Attempt.` on the roller's own card or status")
         return replace(s, action=self.stmt(s.action, None))
+
+    def s_ExtraRollAttempt(self, s, _):
+        if self.ctx.kind == "defensive":
+            self.report("C016", "an additional Roll Attempt is performed in your own Offensive Roll "
+                        "Phase, and a Defensive ability has none", s.span,
+                        "give it to an offensive ability or a Roll Phase card")
+        return self.generic(s)
 
     def s_Cost(self, s, _):
         status = self.status(s.status, s.span) if s.status is not None else None
@@ -628,18 +658,29 @@ class Resolver:
         return replace(many, body=(stmt,), span=span) if many is not None else stmt
 
     # -- verbs
+    def unknown_verb(self, call: n.VerbCall) -> None:
+        """A phrase no verb matches, named as what it is: a play restriction or a card label, a typo
+        of a word of the language or of a verb (`did you mean`), a phrasing the phrasebook has
+        nearby; only a phrase that reads like a verb of its own is sent to `verbs:`."""
+        what = not_an_effect(call.text)
+        if what is not None:
+            self.report("C005", what[0], call.span, what[1])
+            return
+        first, _, rest = call.text.partition(" ")
+        guess = suggest(call.text, self.scope.verbs) or core_word_guess(call.text)
+        printed = written_so(self.scope.book_for(self.ctx.kind), call.text, rest)
+        if first.casefold() in ("they", "their", "them"):
+            printed = ("`they` names no one here: write who (`your opponent receives 2 dmg`, `the "
+                       "Attacker ...`); in a status effect's text it is the one afflicted with the token")
+        hint = (f"did you mean `{guess}`?" if guess else None) or printed or (
+            "declare it under `verbs:` in the hero file, or use a core verb "
+            "(see docs/effect-language.md)")
+        self.report("C005", f"unknown verb: `{call.text}`", call.span, hint)
+
     def expand(self, call: n.VerbCall) -> n.VerbCall:
         matches = match(call.text, self.scope.verbs)
         if not matches:
-            guess = suggest(call.text, self.scope.verbs) or core_word_guess(call.text)
-            printed = written_so(self.scope.book_for(self.ctx.kind), call.text)
-            if call.text.split(" ", 1)[0].casefold() in ("they", "their", "them"):
-                printed = ("`they` names no one here: write who (`your opponent receives 2 dmg`, `the "
-                           "Attacker ...`); in a status effect's text it is the one afflicted with the token")
-            hint = printed or (f"did you mean `{guess}`?" if guess else None) or (
-                "declare it under `verbs:` in the hero file, or use a core verb "
-                "(see docs/effect-language.md)")
-            self.report("C005", f"unknown verb: `{call.text}`", call.span, hint)
+            self.unknown_verb(call)
             return call
         best = matches[0]
         same = [m for m in matches if m.pattern.literal_length == best.pattern.literal_length
@@ -715,6 +756,10 @@ class Resolver:
             return c
         if isinstance(c, n.InForm):
             found = self.scope.forms.get(fold(c.form))
+            if found is None and self.lookup_status(c.form) is not None:
+                # `If in Shadows` where Shadows is a status: holding it, as `If you have Shadows`
+                held = n.YouHave("fewer_than" if c.negated else "at_least", 1, c.form, "status", span=c.span)
+                return self.condition(held)
             if found is None:
                 self.report("C017", f"unknown form `{c.form}`", c.span,
                             self.did_you_mean(c.form, [f for _, f in self.scope.forms.values()]))

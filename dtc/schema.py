@@ -1,10 +1,12 @@
-"""Schema check: a loaded `Document` in, its kind and schema diagnostics out.
+"""Schema check: a loaded `Document` in, its kind, schema diagnostics and valid part out.
 
 The JSON Schemas (2020-12) in `schemas/` are the single description of every
 document kind; editors use the same files for completion.  This module picks
 the schema from the document's kind key, validates, and turns each jsonschema
 error into a diagnostic at the YAML line and column of the offending value or
-key, with a suggestion where one can be made.
+key, with a suggestion where one can be made.  When every error is inside an
+item (one card, status effect, ability, minion: `ITEMS`), the document without
+those items goes on to be checked, so one broken card hides no other's errors.
 
 Validation runs twice only when it fails: jsonschema-rs answers "valid?" in
 microseconds (every parsed effect is checked, so this is the hot path), and
@@ -23,7 +25,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from dtc.diagnostics import Diagnostic, error
+from dtc.diagnostics import Diagnostic, error, sort_key
 from dtc.loader import Document
 from dtc.resources import data_dir
 
@@ -34,6 +36,7 @@ KINDS: dict[str, str] = {
     "status_set": "status.schema.json",
     "ruleset": "ruleset.schema.json",
     "phrasebook": "phrasebook.schema.json",
+    "lexicon": "lexicon.schema.json",
     "minion_set": "minion.schema.json",
     "adventure": "adventure.schema.json",
     "boss": "boss.schema.json",
@@ -50,6 +53,7 @@ SCHEMA_FILES = [
     "status.schema.json",
     "ruleset.schema.json",
     "phrasebook.schema.json",
+    "lexicon.schema.json",
     "minion.schema.json",
     "adventure.schema.json",
     "boss.schema.json",
@@ -165,24 +169,97 @@ def document_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return None, [
         error("S002", "cannot tell what kind of content this is", doc.span(()),
               "a content file starts with one of `hero:`, `card_set:`, `status_set:`, `ruleset:`, "
-              "`phrasebook:`, `minion_set:`, `boss:`, `loot_set:`, `adventure:`, "
+              "`phrasebook:`, `lexicon:`, `minion_set:`, `boss:`, `loot_set:`, `adventure:`, "
               "`valeria_rules:`, `valeria_sheet:`, `valeria_statues:`, `valeria_events:`")
     ]
 
 
-def check_document(doc: Document) -> tuple[str | None, list[Diagnostic]]:
-    """Validate a document against the schema of its kind."""
+def validate(doc: Document) -> tuple[str | None, list[Diagnostic], Document | None]:
+    """Validate a document against the schema of its kind: its kind, the schema diagnostics, and
+    what of it the later stages may check — the document when it is valid; a copy without the items
+    (`ITEMS`) that have errors when only items have them, so that the others' effect text is still
+    checked; None when an error outside every item leaves nothing usable."""
     kind, diags = document_kind(doc)
     if kind is None:
-        return None, diags
+        return None, diags, None
     if _is_valid(KINDS[kind], doc.data):
-        return kind, []
-    v = validator(KINDS[kind])
-    found = []
-    for err in v.iter_errors(doc.data):
-        found.extend(_diagnose(_most_specific(err), doc))
-    unique = {(d.code, d.span, d.message): d for d in found}
-    return kind, list(unique.values())
+        return kind, [], doc
+    errors = list(validator(KINDS[kind]).iter_errors(doc.data))
+    said = [(tuple(err.absolute_path)[:1], d) for err in errors for d in _diagnose(_most_specific(err), doc)]
+    unique = {(d.code, d.span, d.message): d for _, d in said}
+    rest, unchecked = _without_broken_items(doc, kind, errors)
+    if unchecked is not None and unique:  # the others' errors are not reported this time: said, and why
+        where, why = unchecked
+        first = min([d for top, d in said if top == where] or unique.values(), key=sort_key)
+        at = (first.code, first.span, first.message)
+        unique[at] = unique[at].with_note(
+            f"the rest of this file is not checked until this is fixed: with this entry left out, {why}")
+    return kind, list(unique.values()), rest
+
+
+# The entries of these top-level lists (and the `ultimate`) are items: a schema error inside one
+# leaves that item out and the rest of its document is still checked. Components and verbs are
+# not: the text around them is read with their names (a form, a hero's own phrase), and
+# without them every use would be misread into errors that are no news.
+ITEMS: dict[str, tuple[str, ...]] = {
+    "hero": ("status_effects", "offensive", "ultimate", "defensive", "passive", "cards"),
+    "card_set": ("cards",),
+    "loot_set": ("cards",),
+    "status_set": ("status_effects",),
+    "minion_set": ("minions",),
+    "boss": ("offensive", "ultimate", "defensive", "passive", "upgrade_deck", "action_deck"),
+}
+_ONE_ITEM = ("ultimate",)  # a top-level value that is one item, not a list of them
+# top-level values only a hero's page and the artifact read, never the checks: one in error is left
+# out of a document of `ITEMS` as an item is (a `complexity: high` hides no effect's error)
+_ASIDE = ("complexity", "tagline", "summary", "source", "authored")
+
+
+def _without_broken_items(doc: Document, kind: str,
+                          errors: list[ValidationError]) -> tuple[Document | None, tuple | None]:
+    """The document without the items the errors are in, or None: an error is outside every item,
+    or what is left is not valid either (a list that must not be empty, now is: then where, as the
+    top-level key or `()`, and why, in words)."""
+    broken = set()
+    for err in errors:
+        item = _item_at(kind, tuple(err.absolute_path), doc.data)
+        if item is None:
+            return None, None
+        broken.add(item)
+    rest = doc.without(broken)
+    first = None if _is_valid(KINDS[kind], rest.data) else next(
+        validator(KINDS[kind]).iter_errors(rest.data), None)
+    if first is not None:
+        first = _most_specific(first)
+        said = _diagnose(first, rest)
+        return None, (tuple(first.absolute_path)[:1], said[0].message if said else first.message)
+    rest.left_out = tuple(name for item in broken for name in _names_of(doc.get(item)))
+    return rest, None
+
+
+def _item_at(kind: str, path: tuple, data: dict) -> tuple | None:
+    """The item (`(key, index)` or `(key,)`) the value at `path` is in, or None (in no item)."""
+    if not path or path[0] not in ITEMS.get(kind, ()) + (_ASIDE if kind in ITEMS else ()):
+        return None
+    if path[0] in _ONE_ITEM + _ASIDE:
+        return path[:1]
+    if isinstance(data[path[0]], list) and len(path) > 1:
+        return path[:2]
+    return None
+
+
+def _names_of(item: Any) -> list[str]:
+    """What other text may call an item by: its name and, for a slotted status, each tier of each
+    slot (`Gold Helmet`). Read warily: the item did not validate."""
+    names = [item["name"]] if isinstance(item, dict) and isinstance(item.get("name"), str) else []
+    for slot in _dicts(item.get("slots") if names else None):
+        names.extend(f"{tier['name']} {slot['name']}" for tier in _dicts(slot.get("tiers"))
+                     if isinstance(tier.get("name"), str) and isinstance(slot.get("name"), str))
+    return names
+
+
+def _dicts(value: Any) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def validate_effect_ast(data: Any) -> list[str]:

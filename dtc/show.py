@@ -32,6 +32,11 @@ def find_hero(content: Content, wanted: str) -> tuple[Hero | None, str | None]:
     return None, names[close[0]] if close else None
 
 
+def kind_of(player: Hero) -> str:
+    """What a player is, in the game's words: `hero`, `Minion` or `Boss`."""
+    return "Boss" if player.boss is not None else "Minion" if player.minion is not None else "hero"
+
+
 UNCHECKED = "[does not check: `dtc lint` says why]"
 
 
@@ -118,7 +123,7 @@ def status_view(s: Status) -> dict:
 
 def card_view(c: Card) -> dict:
     view: dict[str, Any] = {"name": c.name, "kind": c.kind, "cost": c.cost, "copies": c.copies}
-    for key in ("timing", "upgrades", "level", "type", "symbol"):
+    for key in ("timing", "upgrades", "level", "type", "symbol", "roll_objective", "hero_bonus"):
         if key in c.data:
             view[key] = c.data[key]
     if c.effect is not None:
@@ -142,12 +147,44 @@ def _component_effect(site: Site) -> dict:
 
 
 def hero_view(hero: Hero, content: Content) -> dict:
-    """Plain data describing a checked hero."""
-    shared = [c for cs in content.card_sets if cs.every_hero for c in cs.cards]
+    """Plain data describing a checked hero, Minion or Boss (`kind`; a Minion's card callouts in
+    `minion`, a Boss's setup in `boss`)."""
+    view = _player_view(hero, content)
+    if hero.minion is not None:
+        view["minion"] = minion_view(hero)
+    if hero.boss is not None:
+        view["boss"] = boss_view(hero)
+    return view
+
+
+def minion_view(minion: Hero) -> dict:
+    """A Minion card's callouts: level, Health, CP, First Strike, King's Hand, Roll Objective, reward."""
+    info = minion.minion
+    view: dict[str, Any] = {"level": info.level, "health": info.health, "cp": info.cp,
+                            "first_strike": info.first_strike, "kings_hand": info.kings_hand,
+                            "die": info.die, "roll_objective": _requirement_text(info.objective)}
+    if info.reward is not None:
+        view["reward"] = dict(info.reward)
+    return view
+
+
+def boss_view(boss: Hero) -> dict:
+    """A Boss's scenario, its setup by team size, King's Hand table and Boss Loot."""
+    info = boss.boss
+    return {"scenario": info.scenario, "die": info.die, "boss_loot": info.boss_loot,
+            "setup": [{k: v for k, v in row.items() if k != "authored"} for row in info.setup],
+            "kings_hand": dict(info.kings_hand) if info.kings_hand else None}
+
+
+def _player_view(hero: Hero, content: Content) -> dict:
+    # a Minion or a Boss draws no cards every hero has: its deck is its own (or none)
+    shared = [c for cs in content.card_sets if cs.every_hero for c in cs.cards] \
+        if hero.minion is None and hero.boss is None else []
     by_kind = {k: [a for a in hero.abilities if a.kind == k]
                for k in ("offensive", "ultimate", "defensive", "passive")}
     return {
         "hero": hero.name,
+        "kind": kind_of(hero),
         "file": hero.doc.path,
         "complexity": hero.doc.data.get("complexity"),
         "tagline": hero.doc.data.get("tagline"),
@@ -178,11 +215,18 @@ def format_hero(view: dict) -> str:
     """The view as text for a terminal."""
     out: list[str] = []
     title = view["hero"] + (f"  (complexity {view['complexity']})" if view["complexity"] else "")
+    if "minion" in view:
+        title = f"{view['hero']}  (Minion, level {view['minion']['level']})"
+    elif "boss" in view:
+        title = f"{view['hero']}  (Boss, scenario {view['boss']['scenario']})"
     out += [title, "=" * len(title), f"file: {view['file']}"]
     if view["tagline"]:
         out.append(f'"{view["tagline"]}"')
     faces = " · ".join(f"{k} {v}" for k, v in view["dice"]["faces"].items())
-    out += ["", f"Dice ({view['dice']['count']}): {faces}"]
+    die = view.get("minion", view.get("boss", {})).get("die")
+    out += ["", f"Dice ({view['dice']['count']}{' ' + die if die else ''}): {faces}"]
+    out += _format_minion(view["minion"]) if "minion" in view else []
+    out += _format_boss(view["boss"]) if "boss" in view else []
     if view["setup"]:
         out.append(f"Hero Setup: {view['setup']}")
     for key, title in (("offensive", "Offensive abilities"), ("ultimate", "Ultimate"),
@@ -203,10 +247,35 @@ def format_hero(view: dict) -> str:
         out += ["", "Verbs"]
         for v in view["verbs"]:
             out.append(f"  {' / '.join(v['say'])}  means  {v['means']}")
-    out += ["", f"Deck ({view['deck_size']} cards)"]
+    if view["deck_size"] or view["kind"] == "hero":  # a Minion has no deck
+        out += ["", f"Deck ({view['deck_size']} cards)"]
     for c in view["deck"] + view["shared_cards"]:
         out.append("  " + _format_card(c))
     return "\n".join(out)
+
+
+def _format_minion(m: dict) -> list[str]:
+    facts = [f"Health {m['health']}", f"CP {m['cp']}", f"King's Hand {m['kings_hand']}"]
+    facts += ["First Strike"] if m["first_strike"] else []
+    reward = m.get("reward") or {}
+    if "gold" in reward:
+        facts.append(f"reward {reward['gold']} Gold")
+    elif "chest" in reward:
+        facts.append(f"reward a level {reward['chest']} Loot Chest")
+    return [" · ".join(facts), f"Roll Objective: {m['roll_objective']}"]
+
+
+def _format_boss(b: dict) -> list[str]:
+    lines = [f"Boss Loot: {b['boss_loot']} chest(s)"]
+    if b["kings_hand"]:
+        success = ", ".join(str(v) for v in b["kings_hand"]["success"])
+        lines.append(f"King's Hand: {b['kings_hand']['per_turn']} a turn, succeeds on {success}")
+    lines.append("Setup by heroes:")
+    for row in b["setup"]:
+        lines.append(f"  {row['heroes']}: Health {row['health']}, CP {row['cp']}, Upgrade CP "
+                     f"{row['upgrade_cp']}, King's Hand {row['kings_hand']}; each hero's Health "
+                     f"{row['hero_health']}")
+    return lines
 
 
 def _format_ability(a: dict, indent: str) -> list[str]:
@@ -284,6 +353,8 @@ def _format_card(c: dict) -> str:
         what = f"{c['timing']} action: {c['effect']}"
     else:
         what = f"{c['type']} [{c.get('symbol', '')}]: {c['effect']}"
+    if "roll_objective" in c:  # a Boss's Action card
+        what += f" (Roll Objective {c['roll_objective']}; Hero Bonus: {c['hero_bonus']})"
     mark = " (authored)" if c["authored"] else ""
     return f"{copies}{c['name']} — {c['cost']} CP — {what}{mark}"
 

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from dtc import nodes as n
-from dtc.parser import lark_parser, parse_amount
+from dtc.parser import keyword_text, lark_parser, parse_amount
 
 _PARAM = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 MAX_PATTERN_WORDS = 40  # far past any printed phrase; the matcher's depth is the pattern's length
@@ -93,8 +93,9 @@ def core_keywords() -> frozenset[str]:
     """Every keyword of the core grammar (`deal`, `gain`, `the`, ...), lowercased."""
     words = set()
     for t in lark_parser().terminals:
-        if t.pattern.type == "str" and re.fullmatch(r"[A-Za-z'’-]+", t.pattern.value):
-            words.add(t.pattern.value.lower())
+        word = keyword_text(t)
+        if word is not None and re.fullmatch(r"[A-Za-z'’-]+", word):
+            words.add(word.lower())
     return frozenset(words)
 
 

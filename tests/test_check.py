@@ -1284,3 +1284,150 @@ def test_a_ruleset_die_face_0_is_refused_at_the_ruleset_not_at_every_hero(tmp_pa
     errors = project.run([root]).errors
     assert len(errors) == 1 and errors[0].span.path.endswith("vanguard-2.4.3.yaml"), [str(d) for d in errors]
     assert "dice_faces" in errors[0].message and "at least 1" in errors[0].message
+
+
+# -- issue 43: a schema error in one item does not hide the others' errors
+
+TWO_CARDS = """
+cards:
+  - name: Costly
+    kind: action
+    timing: main
+    cost: lots
+    effect: Inflict Wound.
+  - name: Misnamed
+    kind: action
+    timing: main
+    cost: 1
+    effect: Inflict Wuond.
+"""
+
+TWO_MINIONS = """
+minion_set: Halfbroken minions
+dice: Chaos
+minions:
+  - name: Costly Rat
+    level: 1
+    health: lots
+    cp: 2
+    roll_objective: 3-of-a-kind
+    offensive:
+      - {name: Gnaw, requires: 3-of-a-kind, effect: Deal 3 dmg.}
+    defensive:
+      - {name: Scurry, dice: 1, effect: "On 6, prevent 3 dmg."}
+  - name: Misnamed Rat
+    level: 1
+    health: 7
+    cp: 2
+    roll_objective: 3-of-a-kind
+    offensive:
+      - {name: Gnaw, requires: 3-of-a-kind, effect: Deal 3 dmg. Inflict Wuond.}
+    defensive:
+      - {name: Scurry, dice: 1, effect: "On 6, prevent 3 dmg."}
+"""
+
+
+def _said(result) -> list[tuple[str, int, str]]:
+    return [(d.code, d.span.line, d.message) for d in result.diagnostics if d.span is not None]
+
+
+def test_a_schema_error_in_one_card_leaves_the_others_checked(lint_text):
+    """The card with `cost: lots` is reported and left out; the next card's text is still read, so its
+    unknown status is reported too, on its own line (the positions after the left-out card hold)."""
+    result = lint_text(hero_with(TWO_CARDS))
+    assert _said(result) == [("S001", 23, "`cost` must be a whole number, not text"),
+                             ("C002", 29, "unknown status effect `Wuond`")]
+    assert [c.name for c in result.content.heroes[0].cards] == ["Misnamed"]
+    assert len(result.errors) == 2
+
+
+def test_a_schema_error_in_one_minion_leaves_the_others_checked(tmp_path):
+    from dtc import project
+
+    path = tmp_path / "minions.yaml"
+    path.write_text(TWO_MINIONS.lstrip("\n"))
+    result = project.run([path, ROOT / "content" / "statuses"])
+    assert [(code, line) for code, line, _ in _said(result)] == [("S001", 6), ("C002", 19)]
+    assert [m.name for m in result.content.minions] == ["Misnamed Rat"]
+
+
+def test_a_left_out_status_is_not_reported_missing_where_it_is_named(lint_text):
+    """`stack_limit: lots` leaves Wound out; the effects that inflict it say nothing more (that would
+    be the same error twice), and the rest of the file's errors are still said."""
+    text = hero_with(TWO_CARDS).replace("stack_limit: 2", "stack_limit: lots").replace(
+        "effect: Deal 4 dmg.", "effect: Deal 4 dmg. Inflict 2 Wounds.")
+    result = lint_text(text)
+    assert [(code, line) for code, line, _ in _said(result)] == [("S001", 7), ("S001", 23), ("C002", 29)]
+    assert not result.content.heroes[0].statuses
+
+
+def test_an_entry_whose_leaving_out_breaks_the_file_stops_it_and_says_why(lint_text):
+    """The only offensive ability is in error: without it the hero has none, so the file is not checked
+    (the defensive ability's unknown status waits), and the note says so."""
+    text = hero_with("").replace("effect: Deal 4 dmg.", "efect: Deal 4 dmg.").replace(
+        "[Claw] rolled.", "[Claw] rolled. Inflict Wuond.")
+    result = lint_text(text)
+    assert [d.code for d in result.diagnostics] == ["S003"]
+    assert result.diagnostics[0].notes == (
+        "the rest of this file is not checked until this is fixed: with this entry left out, "
+        "`offensive` must have at least 1 item(s)",)
+    assert not result.content.heroes
+
+
+def test_a_top_level_error_outside_the_checks_hides_nothing(lint_text):
+    result = lint_text(hero_with(TWO_CARDS).replace("hero: Tester\n", "hero: Tester\ncomplexity: high\n"))
+    assert [code for code, _, _ in _said(result)] == ["S001", "S001", "C002"]
+
+
+def test_content_with_a_left_out_item_does_not_compile(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from dtc.cli.main import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hero.yaml").write_text(hero_with(TWO_CARDS.replace("Wuond", "Wound")).lstrip("\n"))
+    outcome = CliRunner().invoke(cli, ["compile", "hero.yaml", "-o", "out.dtcb"])
+    assert outcome.exit_code == 1 and not (tmp_path / "out.dtcb").exists()
+    assert "S001" in outcome.output
+
+
+def test_heroes_one_at_a_time_leave_out_the_same_items(tmp_path):
+    """`dtc lint` reads hero files one by one (`keep_heroes=False`): a hero missing a left-out status is
+    not the hero its text looked like, and the diagnostics are those of checking everything at once."""
+    from dtc import project
+
+    path = content_copy(tmp_path, "druid.yaml", [("stack_limit: 2", "stack_limit: lots")])
+    whole, one_by_one = project.run([path]), project.run([path], keep_heroes=False)
+    assert any(d.code == "S001" for d in whole.diagnostics)
+    assert [str(d) for d in one_by_one.diagnostics] == [str(d) for d in whole.diagnostics]
+
+
+def _card_errors(lint_text, effect: str, code: str) -> list:
+    """The diagnostics of one code for a Main Phase card with the given effect text."""
+    result = lint_text(hero_with(f"""
+cards:
+  - name: Test Card
+    kind: action
+    authored: a test card
+    timing: main
+    cost: 1
+    effect: "{effect}"
+"""))
+    return [d for d in result.errors if d.code == code]
+
+
+@pytest.mark.parametrize("effect, said", [
+    ("Gain 1 CP. Play only after being Attacked.", "`Play only after being Attacked` is a play restriction"),
+    ("Gain 1 CP. Only playable during your Main Phase.", "is a play restriction"),
+    ("Gain 1 CP. Unique.", "`Unique` is a card label"),
+    ("Gain 1 CP. Instant Action.", "`Instant Action` is a card label"),
+])
+def test_a_play_restriction_and_a_card_label_are_named_as_what_they_are(lint_text, effect, said):
+    """Not "declare it under `verbs:`": a designer copying a card's whole text is told what the line is."""
+    found = _card_errors(lint_text, effect, "C005")
+    assert found and said in found[0].message and "verbs:" not in (found[0].hint or "")
+
+
+def test_a_misspelled_sentence_start_gets_did_you_mean(lint_text):
+    found = _card_errors(lint_text, "Dureing your Main Phase, gain 1 CP.", "C005")
+    assert found and found[0].hint == "did you mean `During your Main Phase`?"

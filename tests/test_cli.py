@@ -154,7 +154,7 @@ def test_show_json_and_slugs():
 def test_show_unknown_hero_suggests():
     result = run("show", "drood")
     assert result.exit_code == 2
-    assert "no hero `drood`; did you mean `Druid`?" in result.stderr
+    assert "no hero, Minion or Boss `drood`; did you mean `Druid`?" in result.stderr
 
 
 DEPRECATED = "note: --content is deprecated; use --ruleset (it takes the same paths)"
@@ -233,7 +233,7 @@ def test_the_command_the_hint_gives_works(designer):
     assert "Swipe" in shown.stdout
     assert run("odds", "tester", "--ruleset", "content/").exit_code == 0
     other = run("show", "nobody")  # nothing nearby: what there is, and how to show one's own
-    assert other.exit_code == 2 and "no hero `nobody`; heroes here: Druid" in other.stderr
+    assert other.exit_code == 2 and "no hero, Minion or Boss `nobody`; heroes here: Druid" in other.stderr
     assert "pass --ruleset with the folder that holds its file" in other.stderr
     given = run("show", "myhero", "--ruleset", ROOT / "content")  # told where to look: no hint
     assert given.exit_code == 2 and "no built-in hero" not in given.stderr
@@ -392,12 +392,14 @@ def test_a_missing_ruleset_file_is_a_usage_error(command, tmp_path):
 
 
 def test_explain_with_broken_content_lists_its_errors_instead_of_crashing(broken):
-    """The text is compiled with the content it names: content with errors (a misspelled status)
-    is reported as lint would, exit 1, not an internal error."""
+    """The text is compiled with the content it names: a hero with errors (a misspelled status)
+    is reported as lint would, exit 1, not an internal error; what was read is shown all the same."""
     result = run("explain", "--hero", "Tester", "--ruleset", broken, "Deal 4 dmg.")
     assert result.exit_code == 1 and "internal error" not in result.output
     assert "hero.yaml:" in result.stderr and "Wuond" in result.stderr
-    assert "error: the content has 1 error(s); fix them (`dtc lint`)" in result.stderr
+    assert "error: Tester has 1 error(s): the text is read above, but compiled and run only once" \
+        in result.stderr
+    assert "DEAL 'Deal'" in result.stdout and "bytecode:" not in result.stdout
 
 
 def test_ruleset_may_be_a_content_folder_compiled_on_the_spot(tmp_path, broken):
@@ -618,7 +620,7 @@ def test_show_marks_a_shared_card_whose_text_does_not_check(tmp_path):
 def test_explain_shows_the_text_as_the_phrasebook_read_it():
     result = run("explain", "--hero", "druid", "Take two damage.")
     assert result.exit_code == 0
-    assert "read as (the phrasebook):\n  receive 2 dmg.\n" in result.stdout
+    assert "read as (the lexicon and phrasebook):\n  receive 2 dmg.\n" in result.stdout
     assert "read as" not in run("explain", "--hero", "druid", "Receive 2 dmg.").stdout
 
 

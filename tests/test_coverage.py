@@ -771,6 +771,12 @@ CASES: list[Case] = [
          "her Attack deals 3; on the Druid's turn it prevents 2 of his 5 dmg: she takes 3",
          lambda s: s.change("hp", 1) == -3 and s.change("hp") == -3, entry={"requires": "3 [Fang]"},
          turns="mine theirs", dice=STRIKE + PAWS + DRUID_ATTACK + HOOF),
+    Case("attack-landed", ("Delayed", "AttackLanded", "If", "YouHave", "Receive"),
+         ("SCHEDULE", "TURN_COUNT", "RECEIVE"), "offensive",
+         "Deal 3 dmg. If this Attack deals at least 1 dmg, you take 2 dmg.",
+         "her Attack hits the Druid for 3, and then she takes 2 herself",
+         lambda s: s.change("hp", 1) == -3 and s.change("hp") == -2, entry={"requires": "3 [Fang]"},
+         dice=STRIKE + PAWS),
 ]
 
 # Node kinds no checked AST holds: the checker resolves them away (an `Item` continues the verb

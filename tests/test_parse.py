@@ -348,25 +348,26 @@ def test_every_effect_in_the_content_parses(builtin):
     """Every effect sentence of the four Vanguard heroes and the Adventures list parses."""
     from dtc.model import Site
 
-    sites = []
+    sites = []  # (site, the status whose text it is)
     for hero in builtin.content.heroes:
         for a in hero.abilities:
-            sites.extend(a.sites())
+            sites.extend((site, None) for site in a.sites())
         for s in hero.statuses:
-            sites.extend(s.effects)
+            sites.extend((site, s.name) for site in s.effects)
         for c in hero.components:
-            sites.extend(c.effects)
+            sites.extend((site, None) for site in c.effects)
     for ss in builtin.content.status_sets:
         for s in ss.statuses:
-            sites.extend(s.effects)
+            sites.extend((site, s.name) for site in s.effects)
     assert len(sites) > 80
     from dtc.checker import Checker
 
     checker = Checker(builtin.content)
     book = checker.check_phrasebooks()  # as printed: read through the built-in phrasebook
-    for site in sites:
+    for site, status in sites:
         assert isinstance(site, Site)
-        e, problems = parse_effect(site.text, book)
+        # a status's own name stands for `this token` in its text (`A player with Back Strike ...`)
+        e, problems = parse_effect(site.text, book.in_text_of(status) if status else book)
         assert problems == [], (site.owner, site.text, problems)
 
 
@@ -467,8 +468,8 @@ def test_words_a_designer_copies_from_a_hero_board_get_hints():
     writes `[Pierce]` and `dmg`: the hint says so, not "this needs a number first"."""
     _, problems = parse_effect("Roll 1 die: On Pierce, inflict Disarm.")
     assert problems[0].hint == "dice symbols are written in brackets: `[Pierce]`"
-    _, problems = parse_effect("Then deal 4 damage.")
-    assert problems[0].hint == "the effect language writes damage as `dmg`: `deal 4 dmg`"
+    effect, problems = parse_effect("Then deal 4 damage.")  # the lexicon reads `damage` as `dmg`
+    assert problems == [] and effect.body[-1].amount.value == 4
     _, problems = parse_trigger("anytime")
     assert problems[0].hint == "write `at any time`"
 
@@ -674,3 +675,50 @@ def test_discard_then_a_moment_is_not_read_as_at_random():
     for text in ("Discard 1 card at random.", "discard 1 card AT  random"):
         effect, problems = parse_effect(text)
         assert problems == [] and effect.body == (n.DiscardRandom(n.Number(1)),), text
+
+
+# ------------------------------------------------- diagnostics that lead to the fix
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("Heal 2 dureing your Upkeep Phase.", "during"),
+    ("When you recieve dmg, gain 1 CP.", "receive"),
+    ("When you recieves dmg, gain 1 CP.", "receives"),
+    ("Deal 4 dmg to the opponnent.", "opponent"),
+    ("Roll 1 die: On [Claw], gain 1 CP. On any other outcme, heal 1.", "outcome"),  # a synonym's typo
+    ("Roll 1 die: On [Claw], gain 1 CP. On any other reslt, heal 1.", "result"),
+    ("Deal 3 dmg. Thn gain 1 CP.", None),  # `Thn` begins a phrase: the resolver says it (C005)
+])
+def test_a_word_one_edit_away_gets_did_you_mean_and_nothing_else(text, wanted):
+    _, problems = parse_effect(text)
+    if wanted is None:
+        assert problems == []
+        return
+    assert problems and problems[0].hint == f"did you mean `{wanted}`?", problems
+
+
+def test_a_misspelling_of_eight_letters_or_more_may_be_two_edits_away():
+    from dtc.parser import near_word
+
+    assert near_word("sucessfully", ["successfully", "success"]) == "successfully"
+    assert near_word("dureing", ["during", "dealing"]) == "during"
+    assert near_word("deal", ["heal", "dead"]) is None  # two as near: no guess
+    assert near_word("Claw", ["Clue"]) is None  # two edits in a short word: no guess
+
+
+def test_a_moment_the_language_lacks_is_named_as_such():
+    _, problems = parse_effect("On a failed Offensive Roll, gain 1 Chaos.")
+    assert problems[0].message == "there is no trigger `On a failed Offensive Roll`"
+    assert "Triggers" in problems[0].hint
+
+
+def test_a_phrasebook_hint_shares_the_words_at_the_problem(builtin):
+    """`Increase Fire Mastery stack limit by 1` was told about the Health dial; `outcome` about the
+    Passive Ability: hints from phrases that share no word with the problem lead away."""
+    from dtc.checker import Checker
+
+    book = Checker(builtin.content).check_phrasebooks()
+    _, problems = parse_effect("Increase Fire Mastery stack limit to 4.", book)
+    assert problems and "Health dial" not in (problems[0].hint or "")
+    _, problems = parse_effect("On any other thing, gain 1 CP.", book)
+    assert problems and "Passive Ability" not in (problems[0].hint or "")

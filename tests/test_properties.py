@@ -23,7 +23,7 @@ from lark import Lark
 
 from dtc import nodes as n
 from dtc.loader import load_text
-from dtc.parser import grammar_text, parse_effect, parse_requirement
+from dtc.parser import grammar_text, keyword_text, parse_effect, parse_requirement
 from dtc.render import render_effect
 from dtc.schema import validate_effect_ast
 
@@ -79,8 +79,8 @@ def _grammar_strategy():
         "_AT_RANDOM": st.just(" at random "),
     }
     for terminal in grammar.terminals:
-        if terminal.pattern.type == "str" and terminal.name not in explicit:
-            explicit[terminal.name] = _spaced(terminal.pattern.value)
+        if keyword_text(terminal) is not None and terminal.name not in explicit:
+            explicit[terminal.name] = _spaced(keyword_text(terminal))
     return from_lark(grammar, start="effect", explicit=explicit)
 
 

@@ -210,3 +210,35 @@ def test_ruleset_numbers_have_sane_ranges(tmp_path, old, new):
     found = [d for d in project.run([root]).errors if "must be at most" in d.message]
     assert len(found) == 1 and found[0].span.path.endswith("vanguard-2.4.3.yaml"), found
     assert new.split(":")[0].strip() in found[0].message
+
+
+def test_an_item_in_error_is_left_out_and_the_positions_after_it_move_up():
+    """Issue 43: what the later stages get of a document whose only errors are inside items is a
+    valid copy without those items, every position after one still pointing at its own text."""
+    from dtc.loader import load_text
+    from dtc.schema import validate
+
+    text = MINIMAL_HERO.lstrip("\n") + (
+        "ultimate: {name: Big, requires: '5 [Claw]', efect: Deal 9 dmg.}\n"
+        "cards:\n"
+        "  - {name: Costly, kind: action, timing: main, cost: lots, effect: Gain 1 CP.}\n"
+        "  - {name: Kept, kind: action, timing: main, cost: 1, effect: Gain 1 CP.}\n")
+    doc, _ = load_text(text, "hero.yaml")
+    kind, diags, rest = validate(doc)
+    assert kind == "hero" and [d.code for d in diags] == ["S003", "S001"]
+    assert "ultimate" not in rest.data and [c["name"] for c in rest.data["cards"]] == ["Kept"]
+    assert validator("hero.schema.json").is_valid(rest.data)
+    kept = next(i for i, line in enumerate(text.splitlines(), 1) if "name: Kept" in line)
+    assert rest.span(("cards", 0, "name")).line == kept
+    assert rest.text_map(("cards", 0, "effect")) is not None
+    assert sorted(rest.left_out) == ["Big", "Costly"]
+    assert len(doc.data["cards"]) == 2  # the loaded document is left as it was
+
+
+def test_an_error_outside_every_item_leaves_nothing_to_check():
+    from dtc.loader import load_text
+    from dtc.schema import validate
+
+    doc, _ = load_text(MINIMAL_HERO.replace("  faces:", "  fces:"), "hero.yaml")
+    kind, diags, rest = validate(doc)
+    assert kind == "hero" and diags and rest is None

@@ -936,10 +936,11 @@ def test_one_window_after_an_effects_roll(builtin, text, windows):
 # ------------------------------------------------- printed constructs, run (printed card text)
 
 
-def _run_text(builtin, text, *, dice=(), answers=first_answer, setup=None, hero="Druid", roll=()):
+def _run_text(builtin, text, *, dice=(), answers=first_answer, setup=None, hero="Druid", roll=(),
+              kind="card"):
     content = builtin.content
     who = next(h for h in content.heroes if h.name == hero)
-    loaded, index = compile_text(content, who, text)
+    loaded, index = compile_text(content, who, text, kind)
     hero_index = content.heroes.index(who)
     state = SampleState(loaded, [hero_index, (hero_index + 1) % len(loaded.heroes)])
     if setup:
@@ -977,8 +978,10 @@ def test_amounts_counted_from_the_state(builtin):
     def setup(state, loaded):
         state.gain_status(1, status_id(loaded, "Wound"), 2, 0)
         state.gain_status(0, status_id(loaded, "Shape Shift"), 2, 0)
+    # symbols are counted on the dice of a roll: an offensive ability's (the `×` inside a sum was not
+    # checked for one, and read nothing in a card)
     state, _ = _run_text(builtin, "Deal 1 dmg for each Wound on your opponent. Heal 1 + 2 × [Claw].",
-                         setup=setup, roll=[1, 1, 4, 5, 6])
+                         setup=setup, roll=[1, 1, 4, 5, 6], kind="offensive")
     assert state.incoming[1] == 2 and state.seats[0].health == 55
     state, _ = _run_text(builtin, "Gain 1 CP per Shape Shift token you have.", setup=setup)
     assert state.seats[0].cp == 4

@@ -111,6 +111,52 @@ def _hero_name(loaded, name: str, option: str, builtin: bool = False, command_li
     return found[1]["name"]
 
 
+def _player_index(loaded, name: str, option: str, builtin: bool = False,
+                  command_line: str | None = None) -> int:
+    """The players index of the hero, Minion or Boss called `name` in a compiled ruleset (a hero
+    first); an unknown name is `_hero_name`'s error, which names the Minions and Bosses too (exit 2)."""
+    from dtc.show import slug
+
+    found = loaded.hero(name)
+    if found is not None:
+        return found[0]
+    first = len(loaded.heroes)
+    for k, player in enumerate(loaded.players[first:], first):
+        if slug(player["name"]) == slug(name):
+            return k
+    if not loaded.minions:
+        _hero_name(loaded, name, option, builtin, command_line)  # the heroes alone: its own error
+    if command_line is not None:
+        _not_built_in(name, command_line, builtin, option)
+    groups = {"heroes here": [h["name"] for h in loaded.heroes],
+              "Minions": [m["name"] for m in loaded.minions if "minion" in m],
+              "Bosses": [m["name"] for m in loaded.minions if "boss" in m]}
+    _no_player(name, _nearest(name, [n for names in groups.values() for n in names]), groups, option)
+
+
+def _nearest(name: str, names: list[str]) -> str | None:
+    """The name nearest `name` (by slug), for a `did you mean`."""
+    import difflib
+
+    from dtc.show import slug
+
+    by_slug = {slug(n): n for n in reversed(names)}  # the first of a clash (a hero's) wins
+    close = difflib.get_close_matches(slug(name), list(by_slug), n=1, cutoff=0.5)
+    return by_slug[close[0]] if close else None
+
+
+def _no_player(name: str, guess: str | None, groups: dict[str, list[str]], option: str = "",
+               own: str = ""):
+    """The one-line error for a name that is no hero, Minion or Boss of the content, naming those
+    it has (exit 2, as an unknown hero is everywhere)."""
+    hint = f"did you mean `{guess}`? " if guess else ""
+    listed = "; ".join(f"{title}: {', '.join(sorted(names))}" for title, names in groups.items() if names)
+    where = f"{option}: " if option else ""
+    click.echo(f"error: {where}no hero, Minion or Boss `{name}`; {hint}{listed or 'heroes here: none'}{own}",
+               err=True)
+    sys.exit(EXIT_USAGE)
+
+
 _SIGNALLED: list[int] = []  # the signal that stopped the command, when one did (SIGTERM)
 
 

@@ -17,6 +17,7 @@ from dtc.cli.common import (
     RULESET_HELP,
     _compiled,
     _face_values,
+    _no_player,
     _not_built_in,
     _note_no_common_cards,
     _print_diagnostics,
@@ -60,13 +61,16 @@ def _summary(result) -> str:
               show_default=True)
 @click.option("--no-cache", is_flag=True,
               help="Check everything again (a lint of unchanged files is otherwise read from ~/.cache/dtc).")
+@click.option("--fix", "fix", is_flag=True,
+              help="Write each single `did you mean` into the files in place (layout and comments kept), "
+                   "say what changed, then report what is left.")
 def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, color: str,
-         no_cache: bool) -> None:
+         no_cache: bool, fix: bool) -> None:
     """Check content files (folders are searched for *.yaml)."""
     from dtc import lintcache
     from dtc.diagnostics import render_github, render_json, render_sarif, render_text
 
-    result = lintcache.lint(list(paths), use_cache=not no_cache)
+    result = _fixed(list(paths)) if fix else lintcache.lint(list(paths), use_cache=not no_cache)
     diags = result.diagnostics
     if fmt == "json":
         click.echo(render_json(diags, result.files))
@@ -88,37 +92,42 @@ def lint(paths: tuple[Path, ...], fmt: str, strict: bool, show_allowed: bool, co
     sys.exit(_exit_code(result, strict))
 
 
+def _fixed(paths: list[Path]):
+    """`lint --fix`: write the fixes, say each one (and each that could not be placed) on stderr;
+    the lint of the files as written, for `lint` to report as usual in any format."""
+    from dtc import fix
+
+    outcome = fix.apply(paths)
+    for c in outcome.changes:
+        click.echo(f"{c.path}:{c.line}:{c.col}: fixed: `{c.old}` -> `{c.new}`", err=True)
+    for d, why in outcome.skipped:
+        click.echo(f"{d.span.path}:{d.span.line}:{d.span.col}: not fixed: `{fix.suggestion(d.hint)}` "
+                   f"cannot be written there: {why}", err=True)
+    n, m = len(outcome.changes), len(outcome.files)
+    click.echo(f"fixed {n} problem{'s' * (n != 1)} in {m} file{'s' * (m != 1)}", err=True)
+    return outcome.result
+
+
 @click.command()
 @click.argument("hero")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @source_option()
 def show(hero: str, fmt: str, ruleset_paths: tuple[Path, ...]) -> None:
-    """Show a hero as dtc understands it: dice, abilities, statuses, components, deck."""
-    from dtc.diagnostics import render_text
-    from dtc.show import find_hero, format_hero, hero_names, hero_view
+    """Show a hero, a Minion or a Boss as dtc understands it: dice, abilities, statuses, components,
+    deck (a Minion's card, a Boss's setup and Action cards). Errors elsewhere in the content do not
+    stop it; errors in the one asked about do."""
+    from dtc import focus
+    from dtc.show import format_hero, hero_view
 
     result = _source_content(ruleset_paths, "show")
     if result.usage_error:
-        for d in result.diagnostics:
-            click.echo(render_text(d, result.sources), err=True)
+        _print_diagnostics(result)
         sys.exit(EXIT_USAGE)
-    found, guess = find_hero(result.content, hero)
-    if found is None:
-        for d in result.errors:  # a file that did not load may be where the hero was
-            if d.code.startswith("Y"):
-                click.echo(render_text(d, result.sources), err=True)
-        _not_built_in(hero, again("show", hero), builtin=not ruleset_paths)
-        known = ", ".join(hero_names(result.content)) or "none"
-        hint = f"did you mean `{guess}`? " if guess else ""
-        own = (" (the built-in content; a hero of your own: pass --ruleset with the folder that holds its "
-               "file)") if not ruleset_paths and not guess else ""
-        click.echo(f"error: no hero `{hero}`; {hint}heroes here: {known}{own}", err=True)
-        sys.exit(EXIT_USAGE)
-    problems = [d for d in result.errors if d.span and d.span.path == found.doc.path]
+    found = _player(result, hero, again("show", hero), builtin=not ruleset_paths)
+    problems = focus.own(result.errors, result.content, found)
     if problems:
-        for d in problems:
-            click.echo(render_text(d, result.sources), err=True)
+        _print_these(problems, result)
         click.echo(f"error: {found.name} has {len(problems)} error(s); fix them to show it",
                    err=True)
         sys.exit(EXIT_PROBLEMS)
@@ -141,6 +150,29 @@ def _source_content(paths: tuple[Path, ...], command: str):
                    "pass the content folder it was compiled from (e.g. --ruleset content/)", err=True)
         sys.exit(EXIT_USAGE)
     return project.run(list(paths)) if paths else project.builtin()
+
+
+def _player(result, name: str, command_line: str, builtin: bool):
+    """The hero, Minion or Boss called `name` in content read from its source; else the files
+    that did not load (it may be in one), where a hero of one's own is, or the names there are
+    (exit 2)."""
+    from dtc import focus
+
+    found, guess = focus.find(result.content, name)
+    if found is not None:
+        return found
+    _print_these([d for d in result.errors if d.code[:1] in ("Y", "S")], result)
+    _not_built_in(name, command_line, builtin)
+    own = (" (the built-in content; a hero of your own: pass --ruleset with the folder that holds its "
+           "file)") if builtin and not guess else ""
+    _no_player(name, guess, focus.groups(result.content), own=own)
+
+
+def _print_these(diagnostics: list, result) -> None:
+    from dtc.diagnostics import render_text
+
+    for d in diagnostics:
+        click.echo(render_text(d, result.sources), err=True)
 
 
 
@@ -243,7 +275,8 @@ def _owner_names(owner: str, name: str) -> bool:
 
 @click.command()
 @click.argument("text")
-@click.option("--hero", required=True, help="The hero whose names and verbs the text uses.")
+@click.option("--hero", required=True,
+              help="The hero, Minion or Boss (name or slug) whose names and verbs the text uses.")
 @click.option("--as", "kind", type=click.Choice(["offensive", "defensive", "card", "status", "passive"]),
               default="offensive", show_default=True, help="What kind of effect the text is.")
 @click.option("--roll", default="1,2,3,4,6", show_default=True,
@@ -257,10 +290,12 @@ def _owner_names(owner: str, name: str) -> bool:
               "the dice of --roll).")
 def explain(text: str, hero: str, kind: str, roll: str, seed: int,
             ruleset_paths: tuple[Path, ...], status_name: str | None, timing: str) -> None:
-    """Show how dtc reads effect text: tokens, tree, bytecode and a sample run."""
+    """Show how dtc reads effect text: tokens, tree, bytecode and a sample run. Errors elsewhere in
+    the content do not stop it; with errors in the hero, Minion or Boss itself (or in the rules or
+    status effects every one needs), it shows how far it read and exits 1."""
+    from dtc import focus
     from dtc.diagnostics import render_text
     from dtc.explain import explain as explain_text
-    from dtc.show import find_hero, hero_names
 
     faces = _face_values(roll, empty_ok=True)
     if faces is None:
@@ -270,33 +305,17 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
     if result.usage_error:  # a path not there: say so, not that the hero is not there
         _print_diagnostics(result)
         sys.exit(EXIT_USAGE)
-    found, guess = find_hero(result.content, hero)
-    if found is None:
-        _not_built_in(hero, again("explain", "--hero", hero, text), builtin=not ruleset_paths)
-        hint = f"did you mean `{guess}`? " if guess else ""
-        click.echo(f"error: no hero `{hero}`; {hint}heroes: {', '.join(hero_names(result.content))}",
-                   err=True)
-        sys.exit(EXIT_USAGE)
-    if result.errors:  # the text is compiled with the content: broken content cannot be run
-        for d in result.errors:
-            click.echo(render_text(d, result.sources), err=True)
-        click.echo(f"error: the content has {len(result.errors)} error(s); fix them (`dtc lint`) to "
-                   "explain text with it", err=True)
-        sys.exit(EXIT_PROBLEMS)
-    status = None
-    if status_name is not None:
-        known = found.statuses + [s for ss in result.content.status_sets for s in ss.statuses]
-        status = next((s for s in known if s.name.casefold() == status_name.casefold()), None)
-        if status is None:
-            click.echo(f"error: --status: {found.name} has no status `{status_name}`; statuses: "
-                       + ", ".join(s.name for s in found.statuses), err=True)
-            sys.exit(EXIT_USAGE)
+    found = _player(result, hero, again("explain", "--hero", hero, text), builtin=not ruleset_paths)
+    status = _status_named(found, result.content, status_name)
     if timing != "main" and kind != "card":
         click.echo(f"error: --timing {timing} is for --as card, not --as {kind}", err=True)
         sys.exit(EXIT_USAGE)
-    view = explain_text(result.content, found, text, kind, faces, seed, status, timing)
+    # the text is compiled with the content: what has errors elsewhere is left out, not run
+    own = focus.own(result.errors, result.content, found)
+    content, blocking = (result.content, own) if own else focus.runnable(result.content, result.errors, found)
+    view = explain_text(content, found, text, kind, faces, seed, status, timing, run=not blocking)
     if view.reading:
-        click.echo(f"read as (the phrasebook):\n  {view.reading}\n")
+        click.echo(f"read as (the lexicon and phrasebook):\n  {view.reading}\n")
     click.echo("tokens:")
     click.echo("  " + "  ".join(view.tokens))
     if view.tree:
@@ -304,6 +323,8 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
         click.echo("\n".join("  " + line for line in view.tree.splitlines()))
     for d in view.diagnostics:
         click.echo(render_text(d, view.sources), err=True)
+    if blocking:
+        _not_run(found, blocking, bool(own), result)
     if view.note and not any(d.severity == "error" for d in view.diagnostics):
         click.echo(f"\nnote: {view.note}")
         return
@@ -314,6 +335,31 @@ def explain(text: str, hero: str, kind: str, roll: str, seed: int,
     click.echo("\nrun:")
     click.echo("\n".join(view.trace))
     sys.exit(EXIT_CLEAN)
+
+
+def _status_named(found, content, status_name: str | None):
+    """`--status`: the player's status effect (or a shared one) of that name; None without it."""
+    if status_name is None:
+        return None
+    known = found.statuses + [s for ss in content.status_sets for s in ss.statuses]
+    status = next((s for s in known if s.name.casefold() == status_name.casefold()), None)
+    if status is None:
+        click.echo(f"error: --status: {found.name} has no status `{status_name}`; statuses: "
+                   + ", ".join(s.name for s in found.statuses), err=True)
+        sys.exit(EXIT_USAGE)
+    return status
+
+
+def _not_run(found, errors: list, its_own: bool, result) -> None:
+    """The errors that keep the text from being compiled and run (what was read is printed above),
+    then why in one line (exit 1)."""
+    _print_these(errors, result)
+    where = (f"{found.name} has {len(errors)} error(s)" if its_own else
+             f"what every hero, Minion and Boss needs (rules, status effects, phrasebook) has {len(errors)} "
+             "error(s)")
+    click.echo(f"error: {where}: the text is read above, but compiled and run only once they are fixed "
+               "(`dtc lint`)", err=True)
+    sys.exit(EXIT_PROBLEMS)
 
 
 @click.command()

@@ -16,6 +16,7 @@ from dtc.cli.common import (
     RULESET_HELP,
     _face_values,
     _hero_name,
+    _player_index,
     _ruleset,
 )
 from dtc.cli.game import _hero_list, _mode, _rules
@@ -352,14 +353,15 @@ def _print_simulation(rows: list[dict], fmt: str, meta: dict, ruleset_path: Path
 @click.option("--ruleset", "ruleset_path", type=click.Path(path_type=Path),
               help=RULESET_HELP)
 def odds(hero, roll, attempts_left, exact, upgrades, fmt, ruleset_path) -> None:
-    """Exact chances of each offensive ability with the best re-rolls (and what to keep now)."""
+    """Exact chances of each offensive ability with the best re-rolls (and what to keep now), of a
+    hero, a Minion (and of its Roll Objective) or a Boss."""
     from dtc import odds as odds_mod
     from dtc.dicethrone.tables import rules_of
 
     loaded = _ruleset(ruleset_path)
-    index = loaded.hero(_hero_name(loaded, hero, "HERO", ruleset_path is None, again("odds", hero)))[0]
+    index = _player_index(loaded, hero, "HERO", ruleset_path is None, again("odds", hero))
     attempts = rules_of(loaded).roll_attempts
-    data = loaded.heroes[index]
+    data = loaded.players[index]
     show = (lambda c: str(c)) if exact else (lambda c: f"{float(c):6.1%}")  # noqa: E731
     if roll is None:
         if attempts_left is not None:
@@ -418,7 +420,9 @@ def _print_odds(report: dict, show) -> None:
                f"each ability within 1 to {attempts} roll attempts, keeping the best dice for it")
     rows = report["abilities"]
     width = max([len(r["ability"]) for r in rows] + [len("at least one ability")])
-    need = max([len(r["requirement"]) for r in rows] + [len("needs")])
+    objective = report.get("objective")  # a Minion's: what its Minion Step re-rolls for
+    need = max([len(r["requirement"]) for r in rows] + [len("needs")]
+               + ([len(objective["requirement"])] if objective else []))
     columns = [f"{k} roll{'s' if k > 1 else ''}" for k in range(1, attempts + 1)]
     cell = max(10, *(len(show(c)) for r in rows for c in r["chances"]))
     click.echo(f"  {'ability':<{width}}  {'needs':<{need}}  " + "  ".join(f"{c:>{cell}}" for c in columns))
@@ -428,6 +432,9 @@ def _print_odds(report: dict, show) -> None:
     if "any" in report:
         click.echo(f"  {'at least one ability':<{width}}  {'':<{need}}  "
                    + "  ".join(f"{show(c):>{cell}}" for c in report["any"]))
+    if objective:
+        click.echo(f"  {'Roll Objective':<{width}}  {objective['requirement']:<{need}}  "
+                   + "  ".join(f"{show(c):>{cell}}" for c in objective["chances"]))
     setup = report.get("setup")
     for d in report["defensive"]:
         click.echo(f"\n{d['ability']} (defensive, {d['dice']} {'die' if d['dice'] == 1 else 'dice'}): "

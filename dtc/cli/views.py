@@ -37,19 +37,18 @@ def _read(paths: list[Path]):
 
 
 def _find(found, wanted: str, command: str):
-    """The hero named (name or slug) in what was read; a usage error naming the heroes there if none."""
-    from dtc.show import find_hero, hero_names
+    """The hero, Minion or Boss named (name or slug) in what was read; a usage error naming those
+    there if none."""
+    from dtc import focus
+    from dtc.cli.common import _no_player
 
-    hero, guess = find_hero(found.result.content, wanted)
+    hero, guess = focus.find(found.result.content, wanted)
     if hero is None:
         for d in found.result.errors:  # a file that did not load may be where the hero was
             if d.code.startswith("Y") or d.code.startswith("S"):
                 click.echo(found.text(d), err=True)
-        hint = f"did you mean `{guess}`? " if guess else ""
-        known = ", ".join(hero_names(found.result.content)) or "none"
-        click.echo(f"error: no hero `{wanted}`; {hint}heroes here: {known} (`dtc {command}` reads the "
-                   "built-in content, or the folder given with --content)", err=True)
-        sys.exit(EXIT_USAGE)
+        _no_player(wanted, guess, focus.groups(found.result.content),
+                   own=f" (`dtc {command}` reads the built-in content, or the folder given with --ruleset)")
     return hero
 
 
@@ -72,8 +71,9 @@ def write_page(path: Path, html: str) -> None:
               help="The HTML file to write (default: HERO.html here).")
 def board(hero: str, content: tuple[Path, ...], output: Path | None) -> None:
     """A hero's board as a self-contained HTML page: dice key, abilities with their dice and odds,
-    status effects, components and the deck as cards. A hero whose file has errors gets a page
-    naming them (and exit 1)."""
+    status effects, components and the deck as cards (a Minion's card callouts and Roll Objective, a
+    Boss's setup and Action cards). One whose entry has errors gets a page naming them (and exit 1);
+    errors elsewhere in the content do not stop it."""
     from dtc.show import slug
     from dtc.views.content import render_board
 
@@ -88,7 +88,8 @@ def board(hero: str, content: tuple[Path, ...], output: Path | None) -> None:
         click.echo(f"error: {chosen.name} has {len(errors)} error(s): {output} names them instead of "
                    "showing the board", err=True)
         sys.exit(EXIT_PROBLEMS)
-    odds = "" if found.compiled else " (no odds: the content has errors elsewhere; `dtc lint` them)"
+    odds = "" if found.odds(chosen) else (" (no odds: what it needs (rules, status effects) has errors; "
+                                          "`dtc lint` them)")
     click.echo(f"wrote {output}: {chosen.name}'s board{odds}")
     sys.exit(EXIT_CLEAN)
 
@@ -110,8 +111,8 @@ def print_command(hero_names: tuple[str, ...], content: tuple[Path, ...], paper:
                   as_html: bool, browser: str | None) -> None:
     """Print-and-play: each hero's board on a sheet of its own, then every card of its deck at real
     size (63 x 88 mm), nine to an A4 or Letter sheet, with cut marks."""
+    from dtc import focus
     from dtc.views.browser import BrowserError
-    from dtc.views.content import hero_odds
     from dtc.views.printing import PAPERS, print_html, to_pdf
 
     found = _read(_content_paths(content))
@@ -120,14 +121,14 @@ def print_command(hero_names: tuple[str, ...], content: tuple[Path, ...], paper:
     if not chosen:
         click.echo("error: no hero to print in the content read", err=True)
         sys.exit(EXIT_USAGE)
-    broken = [(h, d) for h in chosen for d in found.diagnostics_of(h.doc.path) if str(d.severity) == "error"]
+    broken = [(h, d) for h in chosen for d in focus.own(found.result.errors, found.result.content, h)]
     if broken:
         for _, d in broken:
             click.echo(found.text(d), err=True)
         names = ", ".join(dict.fromkeys(h.name for h, _ in broken))  # each once, in order
         click.echo(f"error: {names}: {len(broken)} error(s); fix them to print", err=True)
         sys.exit(EXIT_PROBLEMS)
-    html = print_html([(h, hero_odds(found.compiled, h)) for h in chosen], found.result.content,
+    html = print_html([(h, found.odds(h)) for h in chosen], found.result.content,
                       PAPERS[paper.lower()])
     if as_html:
         write_page(output, html)

@@ -108,6 +108,8 @@ class Game(GameState):
         self.defense_step = "none"  # this Roll Phase's Defensive Roll: none, rolled, resolved
         self.defense_chunk: int | None = None  # the defensive ability's chunk, while it resolves
         self.turn_cut = False  # the rest of this turn is skipped (`skip your turn` said in it)
+        self.starting = False  # the phase under way is at its start (`At the start of ...` runs)
+        self.phase_cut = False  # ... and an effect there skipped it: it ends before anything else
         self._turn_mark = artifact.phases.index("turn") if "turn" in artifact.phases else -1
         self._skip_marks: dict[tuple[str, bool], tuple[int, ...]] = {}  # `skipping`
         self.window_depth = 0
@@ -286,8 +288,10 @@ class Game(GameState):
             return
         self.phase = "Upkeep Phase"
         self.accumulate = True
-        if self.scheduled or self.edge_named(self.phase, "start"):
-            yield from self.phase_edge(a, "start")
+        if (yield from self.phase_start(a)):
+            self.accumulate = False
+            yield from self.land_damage(None)
+            return
         yield from self.fire_during(a, self.phase, chosen_order=True)
         yield from self.window("upkeep")
         if self.scheduled or self.edge_named(self.phase, "end"):
@@ -348,8 +352,9 @@ class Game(GameState):
         if self.skipping(a, name):
             return
         self.phase = name
-        if self.scheduled or self.edge_named(self.phase, "start"):
-            yield from self.phase_edge(a, "start")
+        if (yield from self.phase_start(a)):
+            yield from self.land_damage(None)
+            return
         group = self._phase_names(name)
         yield from self.fire_scheduled("during", lambda t: self.a.phases[t["phase"]] in group, a)
         # its "you may" effects wait in `main_options`: collected here, a once-per-turn one would
@@ -367,8 +372,8 @@ class Game(GameState):
         if self.skipping(a, "Discard Phase"):
             return  # nothing is sold down to the hand limit
         self.phase = "Discard Phase"
-        if self.scheduled or self.edge_named(self.phase, "start"):
-            yield from self.phase_edge(a, "start")
+        if (yield from self.phase_start(a)):
+            return
         yield from self.fire_during(a, self.phase)
         yield from self.window("discard")  # an instant may be played rather than sold
         p = self.seats[a]
@@ -396,7 +401,25 @@ class Game(GameState):
                 self.turn_cut = True
                 self.event("skip", player=player, phase="turn", rest=True)
             return
+        if self.starting and not next_turn and player == self.active \
+                and self.a.phases[phase] in self._phase_names(self.phase):
+            # "At the start of your Offensive Roll Phase, ... skip your Offensive Roll Phase": the
+            # phase only begun is the one skipped, not the next turn's
+            self.phase_cut = True
+            self.event("skip", player=player, phase=self.phase, rest=True)
+            return
         super().skip_phase(player, phase, next_turn)
+
+    def phase_start(self, a: int) -> Generator[Request, Any, bool]:
+        """`At the start of` the phase now; True when an effect there skipped the phase itself."""
+        if self.scheduled or self.edge_named(self.phase, "start"):
+            self.starting = True
+            try:
+                yield from self.phase_edge(a, "start")
+            finally:
+                self.starting = False
+        cut, self.phase_cut = self.phase_cut, False
+        return cut
 
     def skipping(self, seat: int, phase: str, groups: bool = True) -> bool:
         """Whether the phase does not happen for `seat`: the rest of the turn is skipped, or a skip
@@ -432,8 +455,11 @@ class Game(GameState):
         self.accumulate = True
         self.attack = None
         self.failed = False
-        if self.scheduled or self.edge_named(self.phase, "start"):
-            yield from self.phase_edge(a, "start")
+        if (yield from self.phase_start(a)):
+            # skipped at its start: no roll, no Attack, no Targeting or Defensive Roll Phase
+            self.accumulate = False
+            yield from self.land_damage(None)
+            return
         yield from self.fire_during(a, self.phase)
         p = self.seats[a]
         faces = p.table.faces
@@ -468,6 +494,10 @@ class Game(GameState):
             yield from self.phase_edge(a, "end", self._roll_phase_names())
         self.accumulate = False
         yield from self.land_damage(self.attack)
+        if self.scheduled and self.attack is not None and self.over is None:
+            # `If this Attack deals at least 5 dmg, ...`: read now that its dmg has landed
+            yield from self.fire_scheduled("attack_landed", owner=a)
+            yield from self.land_damage(None)
         self.attack = None
         self.ultimate_lock = False
         self.roll, self.roll_faces = [], None  # no dice left to alter once the roll phases end
@@ -890,6 +920,8 @@ class Game(GameState):
             if attack is not None and attack.dtype is not None and p.seat == attack.defender:
                 attack_type = self.rules.damage_types[attack.dtype]
             total = final_total(incoming, attack_type, self.rules.round_up)
+            if attack is not None and p.seat == attack.defender:
+                attack.landed += total
             if incoming.amounts or incoming.added:
                 ignored, untouched = uncounted(incoming, attack_type)
                 self.event("damage_total", player=p.seat, incoming=incoming.total_before(),

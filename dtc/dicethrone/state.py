@@ -101,6 +101,7 @@ class Attack:
     found: bool = True
     early_added: int = 0
     early_doublings: int = 0
+    landed: int = 0  # the dmg the Defender took as the Attack landed (`If this Attack deals ...`)
 
 
 @dataclass(slots=True)
@@ -303,8 +304,14 @@ class GameState:
         return entry["name"]
 
     def receive(self, ctx, player, amount, dtype):
+        """`Receive 3 dmg`: a status effect's dmg to its holder lands with the phase's other dmg;
+        an ability's or card's dmg to its own player (`you take 4 dmg`) is a source of its own, never
+        summed with what an opponent deals her, so what she prevents of that does not touch it."""
         if amount > 0:
-            self.incoming[player].amounts.append((amount, self.rules.damage_types[dtype]))
+            if ctx is None or ctx.status is None:
+                self.isolated.append((player, amount, dtype))
+            else:
+                self.incoming[player].amounts.append((amount, self.rules.damage_types[dtype]))
             self.event("receive", player=player, amount=amount, type=self.a.damage_types[dtype])
 
     def attacking(self, player):
@@ -442,6 +449,9 @@ class GameState:
 
     def turn_count(self, player, what):
         p = self.seats[player]
+        if what == 2:  # `If this Attack deals ...`: read once it has landed, by its attacker
+            attack = self.attack
+            return attack.landed if attack is not None and attack.attacker == player else 0
         return p.dealt if what == 0 else p.attacked
 
     def gain_status(self, player, status, count, tier, by=None):

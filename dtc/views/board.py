@@ -16,6 +16,7 @@ from html import escape
 from dtc import nodes as n
 from dtc.model import Ability, Card, Component, Content, Hero, Site, Status
 from dtc.render import render_test
+from dtc.show import kind_of
 from dtc.views.icons import Icons, hero_icons
 from dtc.views.page import card_face, page
 
@@ -76,6 +77,18 @@ def odds_rows(report: dict | None) -> dict[tuple[str, str], list[Fraction]]:
     return rows
 
 
+def odds_cells(chances: list[Fraction]) -> str:
+    """`1 roll <b>50.0%</b> · 2 rolls ...`: the chance within each number of roll attempts."""
+    return " · ".join(f'{k} roll{"s" * (k > 1)} <b>{float(c):.1%}</b>' for k, c in enumerate(chances, 1))
+
+
+def shared_cards(hero: Hero, content: Content) -> list[Card]:
+    """The cards every hero has, in a hero's deck (a Minion or a Boss draws none of them)."""
+    if hero.minion is not None or hero.boss is not None:
+        return []
+    return [c for cs in content.card_sets if cs.every_hero for c in cs.cards]
+
+
 def same_requirement(text: str) -> str:
     """A requirement's text with `1 [Claw]` and `[Claw]` alike (the odds and the renderer differ)."""
     return re.sub(r"(?<![\d-])1 (?=\[)", "", " ".join(text.split()))
@@ -88,7 +101,7 @@ def board_html(hero: Hero, content: Content, report: dict | None = None, remarks
                live: str = "") -> str:
     """The whole page of one hero; `report`: its `odds.hero_report` (None: no odds, say why);
     `live`: markup `dtc serve` adds (its status line and script)."""
-    return page(f"{hero.name} — hero board", live + board_body(hero, content, report, remarks))
+    return page(f"{hero.name} — {kind_of(hero)} board", live + board_body(hero, content, report, remarks))
 
 
 def board_body(hero: Hero, content: Content, report: dict | None = None, remarks: Remarks | None = None,
@@ -111,6 +124,8 @@ class Board:
         h = self.hero
         data = h.doc.data
         facts = [f"complexity {data['complexity']}" if data.get("complexity") else "",
+                 f"Minion, level {h.minion.level}" if h.minion is not None else "",
+                 f"Boss, scenario {h.boss.scenario}" if h.boss is not None else "",
                  f"{h.dice_count} dice", f"from {h.doc.path}"]
         out = [f'<header id="e-hero"><h1 class="hero-name">{escape(h.name)}</h1>']
         if data.get("tagline"):
@@ -120,6 +135,10 @@ class Board:
             out.append('<p class="meta">Marked <b>authored</b> in its file: not the publisher\'s text.</p>')
         out.append(self.remarks.html("e-hero") + "</header>")
         out.append(self.dice_key())
+        if h.minion is not None:
+            out.append(self.minion_card())
+        if h.boss is not None:
+            out.append(self.boss_setup())
         if h.setup is not None:
             out.append(f'<section id="e-setup"><h2>Hero Setup</h2><p>{self.printed(h.setup)}</p>'
                        f'{self.remarks.html("e-setup")}</section>')
@@ -129,8 +148,9 @@ class Board:
                 out.append(f'<section class="abilities {kind}"><h2>{title}</h2><div class="grid">'
                            + "".join(self.ability(a) for a in abilities) + "</div></section>")
         if self.report is None:
-            out.append('<p class="meta" id="no-odds">No odds: the content has errors, so it does not '
-                       'compile (the odds come from the compiled dice).</p>')
+            out.append('<p class="meta" id="no-odds">No odds: this board, or what it needs (rules, status '
+                       'effects), has errors, so it does not compile (the odds come from the compiled '
+                       'dice).</p>')
         if h.statuses:
             out.append('<section><h2>Status effects</h2><div class="grid">'
                        + "".join(self.status(s) for s in h.statuses) + "</div></section>")
@@ -148,6 +168,46 @@ class Board:
         if site is None:
             return ""
         return self.icons.text(" ".join(str(site.text).split()))
+
+    def minion_card(self) -> str:
+        """A Minion card's callouts, and its Roll Objective (what its Minion Step re-rolls for) drawn
+        as dice with its odds."""
+        m = self.hero.minion
+        reward = m.reward or {}
+        rows = [("Health", m.health), ("CP", m.cp), ("King's Hand", m.kings_hand),
+                ("First Strike", "yes" if m.first_strike else "no")]
+        if "gold" in reward:
+            rows.append(("Reward", f"{reward['gold']} Gold"))
+        elif "chest" in reward:
+            rows.append(("Reward", f"a level {reward['chest']} Loot Chest"))
+        cells = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>" for k, v in rows)
+        objective = (self.report or {}).get("objective")
+        odds = (f'<div class="odds" data-odds="Roll Objective">{odds_cells(objective["chances"])}</div>'
+                if objective else "")
+        needs = self.requirement(m.objective)
+        return (f'<section id="e-minion"><h2>Minion card</h2><table class="facts">{cells}</table>'
+                f'<div class="tier"><b>Roll Objective:</b> {needs}</div>{odds}</section>')
+
+    def boss_setup(self) -> str:
+        """A Boss's setup by the number of heroes, its King's Hand table and Boss Loot, and each
+        Action card's Roll Objective and Hero Bonus."""
+        b = self.hero.boss
+        keys = (("heroes", "heroes"), ("health", "Health"), ("cp", "CP"), ("upgrade_cp", "Upgrade CP"),
+                ("kings_hand", "King's Hand"), ("hero_health", "each hero's Health"))
+        head = "".join(f"<th>{escape(title)}</th>" for _, title in keys)
+        rows = "".join("<tr>" + "".join(f"<td>{escape(str(row.get(k, '')))}</td>" for k, _ in keys) + "</tr>"
+                       for row in b.setup)
+        facts = [f"Boss Loot: {b.boss_loot} chest(s)"]
+        if b.kings_hand:
+            success = ", ".join(str(v) for v in b.kings_hand["success"])
+            facts.append(f"King's Hand: {b.kings_hand['per_turn']} a turn, succeeds on {success}")
+        actions = "".join(f"<tr><td>{escape(self.hero.cards[a.card].name)}</td>"
+                          f"<td>{self.requirement(a.objective)}</td><td>{self.printed(a.bonus)}</td></tr>"
+                          for a in b.actions)
+        return (f'<section id="e-boss"><h2>Boss setup</h2><table class="facts"><tr>{head}</tr>{rows}</table>'
+                f'<p class="meta">{escape(" · ".join(facts))}</p><h2>Action cards</h2><table class="facts">'
+                f"<tr><th>card</th><th>Roll Objective</th><th>Hero Bonus</th></tr>{actions}</table>"
+                "</section>")
 
     def dice_key(self) -> str:
         faces = "".join(f'<div class="face" data-face="{v}">{self.icons.html(s)}'
@@ -180,8 +240,7 @@ class Board:
         found = self.odds.get((ability.name, same_requirement(requirement)))
         if found is None:
             return ""
-        cells = " · ".join(f'{k} roll{"s" * (k > 1)} <b>{float(c):.1%}</b>' for k, c in enumerate(found, 1))
-        return f'<div class="odds" data-odds="{escape(requirement)}">{cells}</div>'
+        return f'<div class="odds" data-odds="{escape(requirement)}">{odds_cells(found)}</div>'
 
     def ability(self, a: Ability) -> str:
         eid = entry_id(a.path)
@@ -270,7 +329,9 @@ class Board:
         return "".join(parts)
 
     def deck(self) -> str:
-        shared = [c for cs in self.content.card_sets if cs.every_hero for c in cs.cards]
+        shared = shared_cards(self.hero, self.content)
+        if not self.hero.cards and not shared:
+            return ""  # a Minion: no deck
         own = "".join(self.card(c, entry_id(c.path)) for c in self.hero.cards)
         common = "".join(self.card(c, None) for c in shared)
         size = sum(c.copies for c in self.hero.cards) + sum(c.copies for c in shared)
@@ -290,7 +351,7 @@ def deck_faces(hero: Hero, content: Content) -> list[str]:
     """Every card of the hero's deck as a face, each copy once (what print-and-play cuts out): the
     hero's own cards, then the cards every hero has."""
     icons = Icons(hero_icons(hero.doc.data, hero.doc.path))
-    shared = [c for cs in content.card_sets if cs.every_hero for c in cs.cards]
+    shared = shared_cards(hero, content)
     faces = []
     for c in list(hero.cards) + shared:
         face = card_face(card_data(c), icons, upgrade_text(c.ability) if c.ability else None)

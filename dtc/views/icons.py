@@ -92,6 +92,8 @@ class Icons:
 
 def hero_icons(hero_data: dict, yaml_path: str | Path) -> dict[str, Path]:
     """A hero's own icon files by symbol, resolved against its YAML file's folder."""
-    named = (hero_data.get("dice") or {}).get("icons") or {}
+    dice = hero_data.get("dice")
+    # a Minion set or a Boss names a status set's die (`dice: <die>`): no icons of its own
+    named = (dice.get("icons") if isinstance(dice, dict) else None) or {}
     base = Path(yaml_path).parent
     return {str(symbol): base / str(path) for symbol, path in named.items()}
