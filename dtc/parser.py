@@ -187,7 +187,7 @@ def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Pr
             around = " ".join(sentence.split()[-2:] + [text[printed_at:printed_end]])
             first = replace(first, hint=phrases.written_so(book, sentence, around))
         later = _later_problems(reading.text, first) if start == "effect" else []
-        return None, notes + [_printed(p, reading) for p in [first, *later]]
+        return None, notes + [_printed(p, reading, text) for p in [first, *later]]
     builder = _Builder(reading.text)
     try:
         node = builder.transform(tree)
@@ -200,7 +200,7 @@ def _parse(text: str, start: str, book: Phrasebook | None) -> tuple[Any, list[Pr
                                       "split the effect into sentences of their own")]
     if reading.rewritten:
         node = n.remap(node, reading.span)
-    return node, notes + [_printed(p, reading) for p in builder.problems]
+    return node, notes + [_printed(p, reading, text) for p in builder.problems]
 
 
 MAX_NESTING = 32  # statements inside statements (`On [Claw], On [Claw], ...`): no card nests more
@@ -248,12 +248,19 @@ def _later_problems(text: str, first: Problem) -> list[Problem]:
 
 
 
-def _printed(problem: Problem, reading: phrases.Reading) -> Problem:
+_NO_MOMENT = "there is no such moment"
+
+
+def _printed(problem: Problem, reading: phrases.Reading, printed: str) -> Problem:
     """A problem found in the text as read, placed on the printed text it comes from."""
-    if not reading.rewritten:
-        return problem
-    start, end = reading.span(problem.start, problem.end)
-    return replace(problem, start=start, end=max(end, start + 1))
+    if reading.rewritten:
+        start, end = reading.span(problem.start, problem.end)
+        problem = replace(problem, start=start, end=max(end, start + 1))
+    if problem.message == _NO_MOMENT:  # the moment in the designer's own words
+        words = " ".join(printed[problem.start:problem.end].split())
+        what = "condition" if words[:3].casefold() == "if " else "trigger"
+        problem = replace(problem, message=f"there is no {what} `{words}`")
+    return problem
 
 
 # --------------------------------------------------------- error messages
@@ -377,9 +384,9 @@ def not_an_effect(text: str) -> tuple[str, str] | None:
     return None
 
 
-def unknown_moment(text: str, at: int) -> str | None:
-    """The moment a sentence begins with, when the problem at `at` lies inside it and the language
-    has no trigger for it (`On a failed Offensive Roll, ...`)."""
+def unknown_moment(text: str, at: int) -> tuple[int, int] | None:
+    """Where the moment a sentence begins with is, when the problem at `at` lies inside it and the
+    language has no trigger (or condition) for it (`On a failed Offensive Roll, ...`)."""
     begin = text.rfind(".", 0, at) + 1
     sentence = text[begin:]
     lead = len(sentence) - len(sentence.lstrip())
@@ -388,7 +395,8 @@ def unknown_moment(text: str, at: int) -> str | None:
         return None
     if not begin + lead <= at < begin + lead + moment.end():
         return None
-    return moment.group(0).strip()
+    start = begin + lead
+    return start, start + len(moment.group(0).rstrip())
 
 
 def _expected(names: set[str]) -> str:
@@ -433,10 +441,11 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         return Problem("P001", f"unexpected `{token.value}` in {what}; expected {_expected(expected)}",
                        where, max(end, where + 1), f"did you mean `{_cased_like(typo, token.value)}`?")
     moment = unknown_moment(text, where) if start == "effect" else None
-    if moment is not None:
-        return Problem("P001", f"there is no trigger `{moment}`", where, max(end, where + 1),
+    if moment is not None:  # named with the printed words once placed on them (`_named_moment`)
+        return Problem("P001", _NO_MOMENT, moment[0], moment[1],
                        "the moments the language knows are in docs/effect-language.md, \"Triggers\" "
-                       "(`When you are Attacked`, `At the start of your Upkeep Phase`, `When spent`, ...)")
+                       "(`When you are Attacked`, `At the start of your Upkeep Phase`, `When spent`, ...), "
+                       "and its conditions under \"Conditions\"")
     if token.type in _CLAUSE_STARTS and ("DOT" in expected or "AND" in expected):
         return Problem("P001", f"`{token.value}` starts a new clause, but the one before it has "
                        "not ended", where, max(end, where + 1),
@@ -496,8 +505,15 @@ def _eof_hint(text: str) -> str | None:
 
 
 def _per(items: list, meta) -> Any:
-    """The amount, or `amount for each <countable>` when a `per` follows it."""
-    return _times_count(items[0], items[1], meta) if len(items) > 1 else items[0]
+    """The amount, or `amount for each <countable>` when a `per` follows it, capped when `up to a
+    maximum of N` follows (`Heal 1 per [Leaf] rolled, up to a maximum of 3`)."""
+    amount = items[0]
+    for extra in items[1:]:
+        if isinstance(extra, int):
+            amount = n.Capped(amount, extra, span=_off(meta))
+        else:
+            amount = _times_count(amount, extra, meta)
+    return amount
 
 
 def _times_count(amount: Any, count: Any, meta) -> Any:

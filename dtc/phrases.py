@@ -281,17 +281,22 @@ def _shielding(book: Phrasebook, words: tuple[str, ...]) -> Phrasebook:
     return Phrasebook(book.phrases, key, book.by_first, names, words, book.own)
 
 
-# how a status effect's text names the one holding it, with the status's own name for `this token`
-_HOLDER_OF = ("a player afflicted with {}", "the player afflicted with {}", "a player with {}",
-              "the player with {}", "a player who has {}")
+# a status effect's text with the status's own name where `this token` stands (`A player afflicted
+# with Stun ...`), read as `this token` (the phrasebook knows the rest); and `spend this token to X`,
+# which the language says with the status's name
+_OWN_NAME = (("afflicted with {}", "afflicted with this token"),
+             ("a player with {}", "a player with this token"),
+             ("the player with {}", "the player with this token"),
+             ("a player who has {}", "a player with this token"),
+             ("spend this token to", "spend 1 {} to"), ("spend it to", "spend 1 {} to"))
 
 
 @lru_cache(maxsize=1024)
 def _in_text_of(book: Phrasebook, status: str) -> Phrasebook:
     name = " ".join(status.split())
-    if not name or pattern_problems(_HOLDER_OF[0].format(name), "you"):
+    if not name or pattern_problems(_OWN_NAME[0][0].format(name), "you"):
         return book
-    own = phrasebook([(form.format(name), "you") for form in _HOLDER_OF], lexical=False)
+    own = phrasebook([(say.format(name), means.format(name)) for say, means in _OWN_NAME], lexical=False)
     key = hashlib.sha256((book.key + "\0own\0" + name).encode()).hexdigest()
     return Phrasebook(book.phrases, key, book.by_first, book.names, book.shielded, own)
 

@@ -84,11 +84,15 @@ def render_body(body: tuple) -> str:
     texts = _sentences(body)
     stmts = [s for s in body if not isinstance(s, n.Then) and not getattr(s, "joined", False)]
     if len(stmts) == len(texts):
-        for i in range(1, len(texts)):
-            if isinstance(stmts[i - 1], n.Actor) and not isinstance(stmts[i], (n.Actor, *_NO_SUBJECT)) \
-                    and not texts[i].startswith(("then", "if ", "on ", "for ", "while ", "when ", "during ",
-                                                 "at ", "you ")):
-                texts[i] = "you " + texts[i]
+        carried = False  # another player's subject carries to this clause
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, n.Actor):
+                carried = True
+            elif not isinstance(stmt, _NO_SUBJECT):
+                if carried and not texts[i].startswith(("then", "if ", "on ", "for ", "while ", "when ",
+                                                        "during ", "at ", "you ")):
+                    texts[i] = "you " + texts[i]
+                carried = False
     return " and ".join(texts)
 
 

@@ -639,10 +639,13 @@ cards:
     assert codes(lint_text(hero_with(choice.format(timing="main")))) == []  # its other option serves
 
 
-def test_more_dmg_says_how_dmg_is_added(lint_text):
-    """`Deal 3 more dmg` read `more` as a damage type and listed the chart (designer QA)."""
+def test_more_dmg_is_more_dmg(lint_text):
+    """`Deal 3 more dmg` read `more` as a damage type and listed the chart (designer QA); the lexicon
+    reads `more dmg` (`additional dmg`, `extra dmg`) as `dmg`: 3 dmg more."""
     result = lint_text(with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Deal 3 more dmg."}))
-    assert diag(result, "C011").hint == "dmg added to an Attack is written `add 3 dmg`"
+    assert codes(result) == []
+    result = lint_text(with_hero(**{"effect: Deal 4 dmg.": "effect: Deal 4 dmg. Deal 3 extra dmg."}))
+    assert codes(result) == []
 
 
 def test_an_ability_aiming_at_its_own_hero_warns(lint_text):

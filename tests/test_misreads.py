@@ -83,11 +83,12 @@ def test_their_is_a_word_not_the_keyword_the(builtin):
     "Deal 3 dmg to another player.",
 ])
 def test_a_keyword_never_matches_inside_a_longer_word(text):
-    """`their`, `another`: no problem points inside the word (it was "unexpected `s`", "`ir`")."""
+    """`their`, `another`: no problem points inside a word (it was "unexpected `s`", "`ir`")."""
     _, problems = parse_effect(text)
     for p in problems:
-        word = text[p.start:p.end]
-        assert word.isalpha() and (p.start == 0 or not text[p.start - 1].isalpha()), (word, p.message)
+        words = text[p.start:p.end]
+        assert words[:1].isalpha() and words[-1:].isalpha(), (words, p.message)
+        assert (p.start == 0 or not text[p.start - 1].isalpha()) and not text[p.end:p.end + 1].isalpha()
 
 
 def test_the_attackers_added_dmg_and_cp_go_to_the_attacker(tmp_path):
