@@ -276,7 +276,9 @@ def _shielding(book: Phrasebook, words: tuple[str, ...]) -> Phrasebook:
     if not words:
         return Phrasebook(book.phrases, book.key, book.by_first, own=book.own)
     alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
-    names = re.compile(_BOUNDARY_BEFORE + f"(?:{alternatives})" + _BOUNDARY_AFTER, re.IGNORECASE)
+    # the symbols, parameters and quoted names too: one pass blanks all that is never rewritten
+    names = re.compile(f"{_SHIELDED.pattern}|{_BOUNDARY_BEFORE}(?:{alternatives}){_BOUNDARY_AFTER}",
+                       re.IGNORECASE)
     key = hashlib.sha256((book.key + "\0" + "\0".join(words)).encode()).hexdigest()
     return Phrasebook(book.phrases, key, book.by_first, names, words, book.own)
 
@@ -368,11 +370,13 @@ def _copy(text, a, b, out, starts, ends) -> None:
     ends.extend(range(a + 1, b + 1))
 
 
+def _blank(m: re.Match) -> str:
+    return "\0" * len(m.group(0))
+
+
 def _rewrite_once(text, starts, ends, book, names=None):
-    shielded = shield(text, "\0")
     names = names if names is not None else book.names
-    if names is not None:
-        shielded = names.sub(lambda m: "\0" * len(m.group(0)), shielded)
+    shielded = (names or _SHIELDED).sub(_blank, text)  # `names` blanks the symbols too
     out: list[str] = []
     new_starts: list[int] = []
     new_ends: list[int] = []
