@@ -135,7 +135,7 @@ def _counted(count: str, name: str) -> str:
 def _tokens_after_counts(text: str, names: list[str]) -> str:
     """`Gain 2 Shape Shift` -> `Gain 2 Shape Shift tokens` (a count before the status's name)."""
     for name in names:
-        text = re.sub(rf"(?<![\w-])(\d+|a|an) ({re.escape(name)})(?![\w'’-])(?!\s+tokens?\b)",
+        text = re.sub(rf"(?<![\w-])(\d+|a|an) ({re.escape(name)})(?![\w'’-])(?!\s+(?i:tokens?|die|dice)\b)",
                       lambda m: _counted(m.group(1), m.group(2)), text)
     return text
 
