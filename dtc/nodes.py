@@ -1115,6 +1115,10 @@ Stmt = (
     DrawUntil | ReturnCards
 )
 
+# what no player does, or what joins the clause before it: a subject said before (`the Attacker
+# adds 1 dmg to the Attack and ...`) is not carried onto these
+NO_SUBJECT = (Item, VerbCall, AttackBecomes, PhaseFails, Instead)
+
 NODE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in [

@@ -434,7 +434,9 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
     end = token.end_pos if token.end_pos is not None else where + 1
     hint = None
     words = {w for w in (_keyword_of(e) for e in expected) if w and w.isalpha()}
-    synonyms = {say: means for say, means in phrases.lexicon().words if means.casefold() in words}
+    # and the lexicon's words: a synonym of a word that may stand here, or one that says nothing
+    synonyms = {say: means for say, means in phrases.lexicon().words
+                if means.casefold() in words or not means}
     # a typo of a synonym (`outcme`) is told as the synonym the designer meant, which reads as the word
     typo = near_word(token.value, words | set(synonyms)) if token.value[:1].isalpha() else None
     if typo is not None:  # a word one edit from what may stand here (or from its synonym): that alone
@@ -619,10 +621,6 @@ def _wrap(guards: list, body: tuple) -> tuple:
         elif g.kind == "trigger":
             body = (n.Delayed(g.value, body, span=g.span),)
     return body
-
-
-# what no player does, or what joins the clause before it: a subject is not carried onto these
-_NO_SUBJECT = (n.Item, n.VerbCall, n.AttackBecomes, n.PhaseFails, n.Instead)
 
 
 @v_args(meta=True)
@@ -851,7 +849,7 @@ class _Builder(Transformer):
                 subject = c.target
             elif id(c) in self.yours:
                 subject = None
-            elif subject is not None and not isinstance(c, _NO_SUBJECT):
+            elif subject is not None and not isinstance(c, n.NO_SUBJECT):
                 c = n.Actor(subject, c, span=c.span)
             out.append(c)
         return out

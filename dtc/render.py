@@ -88,16 +88,13 @@ def render_body(body: tuple) -> str:
         for i, stmt in enumerate(stmts):
             if isinstance(stmt, n.Actor):
                 carried = True
-            elif not isinstance(stmt, _NO_SUBJECT):
+            elif not isinstance(stmt, n.NO_SUBJECT):
                 if carried and not texts[i].startswith(("then", "if ", "on ", "for ", "while ", "when ",
                                                         "during ", "at ", "you ")):
                     texts[i] = "you " + texts[i]
                 carried = False
     return " and ".join(texts)
 
-
-# what no player does, or joins the clause before it (as the parser reads them)
-_NO_SUBJECT = (n.Item, n.VerbCall, n.AttackBecomes, n.PhaseFails, n.Instead)
 
 
 def render_stmt(s: Any) -> str:

@@ -687,6 +687,7 @@ def test_discard_then_a_moment_is_not_read_as_at_random():
     ("Deal 4 dmg to the opponnent.", "opponent"),
     ("Roll 1 die: On [Claw], gain 1 CP. On any other outcme, heal 1.", "outcome"),  # a synonym's typo
     ("Roll 1 die: On [Claw], gain 1 CP. On any other reslt, heal 1.", "result"),
+    ("Deal 5 dmg. If this Attack sucessfully deals 5 dmg, gain 1 CP.", "successfully"),
     ("Deal 3 dmg. Thn gain 1 CP.", None),  # `Thn` begins a phrase: the resolver says it (C005)
 ])
 def test_a_word_one_edit_away_gets_did_you_mean_and_nothing_else(text, wanted):
