@@ -151,10 +151,15 @@ def test_ctrl_c_cancels_the_clusters_work_and_exits_130(tmp_path):
                              "--cluster", "local:2", "--format", "json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    time.sleep(8)  # the cluster up and playing
-    children = _children(proc.pid)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        time.sleep(8)  # the cluster up and playing
+        children = _children(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:  # a run that did not stop is not left playing its 100,000 games (its own session)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert out == ""
