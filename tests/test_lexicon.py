@@ -248,3 +248,48 @@ def test_a_lexicon_in_the_content_that_is_not_the_built_in_one_is_refused(lint_t
     result = lint_text("lexicon: Mine\nnumbers: {one: 1}\nwords: []\n", "lexicon.yaml")
     assert [d.code for d in result.errors] == ["C041"]
 
+
+
+NUMBERS = re.compile(r"(?<![\w\[/-])\d+(?![\w\]/-])")
+PLAYERS = {"attacker", "defender", "opponent", "teammate"}
+
+
+def _players(text: str) -> set[str]:
+    text = re.sub(r"attacking (opponent|player)", "attacker", text.lower())
+    text = re.sub(r"defending (opponent|player)", "defender", text)
+    return {w.rstrip("s") for w in re.findall(r"[a-z]+", text)} & PLAYERS
+
+
+def _rewritten_by_the_phrasebook(printed):  # noqa: F811
+    from dtc.checker import Checker
+
+    checker = Checker(printed.content)
+    book, status_book = checker.check_phrasebooks(for_status=False), checker.check_phrasebooks()
+    for where, entry in CORPUS:
+        if entry["as"] == "status":
+            used = status_book.in_text_of(entry["status"]) if entry.get("status") else status_book
+        else:
+            used = book
+        if phrases.read(entry["text"], used).text != phrases.read(entry["text"]).text:
+            yield where, entry["text"], used
+
+
+def test_a_phrasebook_rewrite_keeps_who_does_what_and_how_much(printed):  # noqa: F811
+    """Every corpus sentence the phrasebook rewrites, parsed and rendered back (as `dtc explain` and
+    `dtc show` render it): each number it prints and each player it names (the Attacker, the
+    Defender, an opponent, a teammate) are still there. `the Attacker increases their dmg by 1 and
+    gains 1 CP` rendered `add 1 dmg to the Attack and gain 1 CP`: the Attacker was gone."""
+    from dtc.render import render_effect
+
+    checked = 0
+    for where, text, book in _rewritten_by_the_phrasebook(printed):
+        effect, _ = parse_effect(text, book)
+        assert effect is not None, (where, text)
+        printed_words = phrases.read(text).text
+        rendered = phrases.read(render_effect(effect)).text
+        before = NUMBERS.findall(phrases.shield(printed_words))
+        after = NUMBERS.findall(phrases.shield(rendered))
+        assert all(before.count(x) <= after.count(x) for x in before), (where, text, rendered)
+        assert _players(printed_words) <= _players(rendered), (where, text, rendered)
+        checked += 1
+    assert checked >= 200, checked
