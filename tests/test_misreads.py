@@ -249,3 +249,19 @@ def test_tokens_after_a_status_name_are_the_status_and_nothing_else_is_swallowed
     assert problems == [] and effect.body[0].condition.what == "Chaos"
     effect, _ = parse_effect("Gain 2 Chaos Tokenz.")
     assert effect.body[0].status.name == "Chaos Tokenz"
+
+
+@pytest.mark.parametrize("moment", ["During your Offensive Roll Phase",
+                                    "At the start of your Offensive Roll Phase"])
+def test_an_additional_roll_attempt_given_as_the_phase_begins_is_performed(tmp_path, moment):
+    """`During your Offensive Roll Phase, perform 1 additional Roll Attempt.` linted clean and did
+    nothing: the phase set its Roll Attempts after its start and `During` effects had run, and the
+    one given was lost. Three Roll Attempts and one more ("Turn Phases"): four in all, so after her
+    first roll she is asked three times what to re-roll."""
+    from dtc.dicethrone.requests import RollDice
+
+    game = _holding(tmp_path, f"{moment}, perform 1 additional Roll Attempt.")
+    game.turn_no = 2
+    _, asked = drive(game.roll_phases(0), answers(RollDice=lambda r: [0]))
+    rolls = [r for r in asked if isinstance(r, RollDice)]
+    assert [r.attempt for r in rolls] == [1, 2, 3] and rolls[0].attempts == 4

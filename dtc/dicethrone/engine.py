@@ -455,6 +455,10 @@ class Game(GameState):
         self.accumulate = True
         self.attack = None
         self.failed = False
+        # set before the phase's start and `During` effects, which may give more (`At the start of your
+        # Offensive Roll Phase, perform 1 additional Roll Attempt` was reset here and never performed)
+        self.attempts = 1
+        self.max_attempts = self.rules.roll_attempts
         if (yield from self.phase_start(a)):
             # skipped at its start: no roll, no Attack, no Targeting or Defensive Roll Phase
             self.accumulate = False
@@ -470,8 +474,6 @@ class Game(GameState):
         self.dice_open = True
         self.ability_pending = True  # until the ability chosen has resolved (or none is)
         self.defense_step = "none"
-        self.attempts = 1
-        self.max_attempts = self.rules.roll_attempts  # `Perform 1 additional Roll Attempt` raises it
         self.event("roll", player=a, dice=list(self.roll), attempt=1)
         yield from self.window("offensive")
         while True:
