@@ -265,3 +265,20 @@ def test_an_additional_roll_attempt_given_as_the_phase_begins_is_performed(tmp_p
     _, asked = drive(game.roll_phases(0), answers(RollDice=lambda r: [0]))
     rolls = [r for r in asked if isinstance(r, RollDice)]
     assert [r.attempt for r in rolls] == [1, 2, 3] and rolls[0].attempts == 4
+
+
+@pytest.mark.parametrize("moment", ["During your Offensive Roll Phase",
+                                    "At the start of your Offensive Roll Phase"])
+def test_dmg_added_before_the_attack_is_made_goes_to_it(tmp_path, moment):
+    """`During your Offensive Roll Phase, add 2 dmg.` linted clean and added nothing: the Attack is
+    made later in the phase, and an addition with no Attack was dropped. It waits for the Attack
+    ("Attack Modifiers"), which lands 2 more dmg than the same roll without it."""
+    def defender_takes(text: str) -> int:
+        game = _holding(tmp_path / str(len(text)), text)
+        game.turn_no = 2
+        drive(game.roll_phases(0), answers(Activate=0))
+        assert events(game, "activate")
+        return game.seats[1].start_health - game.seats[1].health
+
+    plain = defender_takes("At the end of your turn, gain 1 CP.")
+    assert defender_takes(f"{moment}, add 2 dmg.") == plain + 2

@@ -459,6 +459,7 @@ class Game(GameState):
         # Offensive Roll Phase, perform 1 additional Roll Attempt` was reset here and never performed)
         self.attempts = 1
         self.max_attempts = self.rules.roll_attempts
+        self.waiting_added = 0
         if (yield from self.phase_start(a)):
             # skipped at its start: no roll, no Attack, no Targeting or Defensive Roll Phase
             self.accumulate = False
@@ -496,6 +497,7 @@ class Game(GameState):
             yield from self.phase_edge(a, "end", self._roll_phase_names())
         self.accumulate = False
         yield from self.land_damage(self.attack)
+        self.waiting_added = 0  # no Attack was made to take it
         if self.scheduled and self.attack is not None and self.over is None:
             # `If this Attack deals at least 5 dmg, ...`: read now that its dmg has landed
             yield from self.fire_scheduled("attack_landed", owner=a)
@@ -602,6 +604,7 @@ class Game(GameState):
         # comes (`find_defender`): what needs none resolves before ("4. Offensive Roll Phase", step 4);
         # with one, King of the Hill's bonus card is still drawn then ("these rules still apply")
         self.attack.found = not (self.many and (len(self.opponents(a)) > 1 or self.mode.leader_bonus_draw))
+        self.take_waiting_added()
         ctx = self.ctx(a, p.table.index, attacker=a, defender=defender, roll=self.roll)
         ctx.attack_run = True
         self.dice_open = False  # the offensive dice have done their work

@@ -164,6 +164,9 @@ class GameState:
         self.failed = False
         self.attempts = 0
         self.max_attempts = rules.roll_attempts
+        # dmg added in one's own Offensive Roll Phase before its Attack is made (`During your Offensive
+        # Roll Phase, add 2 dmg`): the Attack, once activated, takes it (`take_waiting_added`)
+        self.waiting_added = 0
 
     # ------------------------------------------------------------ events
     def event(self, kind: str, **data: Any) -> None:
@@ -319,6 +322,11 @@ class GameState:
 
     def add_damage(self, ctx, amount):
         attack = self.attack
+        before_the_attack = self.phase == "Offensive Roll Phase" and ctx.owner == self.active
+        if attack is None and amount > 0 and before_the_attack:
+            self.waiting_added += amount  # her Attack is not made yet: it waits for it
+            self.event("add", player=ctx.owner, amount=amount, waiting=True, **self._by(ctx))
+            return
         if attack is None or amount <= 0:
             return
         self.seats[attack.attacker].dealt += amount
@@ -330,6 +338,18 @@ class GameState:
         else:
             attack.early_added += amount
         self.event("add", player=ctx.owner, amount=amount, **self._by(ctx))
+
+    def take_waiting_added(self) -> None:
+        """The Attack just activated takes the dmg added for it before it was made."""
+        waiting, self.waiting_added = self.waiting_added, 0
+        attack = self.attack
+        if not waiting or attack is None:
+            return
+        self.seats[attack.attacker].dealt += waiting
+        if attack.found:
+            self.incoming[attack.defender].added += waiting
+        else:
+            attack.early_added += waiting
 
     def _may_modify(self, ctx, attack) -> bool:
         """"Attack Modifiers": only on an Attack one is activating, never on one against oneself; a
