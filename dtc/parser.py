@@ -275,6 +275,8 @@ _DESCRIBE = {
     "OF_A_KIND": "`N-of-a-kind`",
     "COMMA_THEN": "`, then`",
     "COMMA_OR": "`, or`",
+    "_AT_RANDOM": "`at random`",
+    "_COMMA_CAP": "`, up to a maximum of`",
     "$END": "the end of the text",
 }
 
@@ -289,10 +291,8 @@ _CLAUSE_STARTS = {
 def _terminal_display(name: str) -> str:
     if name in _DESCRIBE:
         return _DESCRIBE[name]
-    for t in lark_parser().terminals:
-        if t.name == name and keyword_text(t) is not None:
-            return f"`{keyword_text(t)}`"
-    return name.lower()
+    word = _keyword_of(name)
+    return f"`{word}`" if word is not None else name.lower()
 
 
 def core_word_guess(text: str) -> str | None:
@@ -443,7 +443,7 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> Problem:
         return Problem("P001", f"unexpected `{token.value}` in {what}; expected {_expected(expected)}",
                        where, max(end, where + 1), f"did you mean `{_cased_like(typo, token.value)}`?")
     moment = unknown_moment(text, where) if start == "effect" else None
-    if moment is not None:  # named with the printed words once placed on them (`_named_moment`)
+    if moment is not None:  # named in the printed words once placed on them (`_printed`)
         return Problem("P001", _NO_MOMENT, moment[0], moment[1],
                        "the moments the language knows are in docs/effect-language.md, \"Triggers\" "
                        "(`When you are Attacked`, `At the start of your Upkeep Phase`, `When spent`, ...), "

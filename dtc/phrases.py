@@ -71,7 +71,6 @@ class Phrasebook:
     key: str = ""
     by_first: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
     names: re.Pattern | None = field(default=None, compare=False, repr=False, hash=False)
-    shielded: tuple[str, ...] = field(default=(), compare=False, repr=False, hash=False)
     # read first, before names are shielded: a status's own name where `this token` stands
     own: Phrasebook | None = field(default=None, compare=False, repr=False, hash=False)
 
@@ -87,7 +86,7 @@ class Phrasebook:
 
     def in_text_of(self, status: str) -> Phrasebook:
         """The phrases for the text of the status itself: its own name stands where `this token`
-        does (`A player afflicted with Stun ...` in Stun's text is `you`)."""
+        does (`A player afflicted with Stun ...` in Stun's text reads `... with this token`)."""
         return _in_text_of(self, status)
 
 
@@ -280,7 +279,7 @@ def _shielding(book: Phrasebook, words: tuple[str, ...]) -> Phrasebook:
     names = re.compile(f"{_SHIELDED.pattern}|{_BOUNDARY_BEFORE}(?:{alternatives}){_BOUNDARY_AFTER}",
                        re.IGNORECASE)
     key = hashlib.sha256((book.key + "\0" + "\0".join(words)).encode()).hexdigest()
-    return Phrasebook(book.phrases, key, book.by_first, names, words, book.own)
+    return Phrasebook(book.phrases, key, book.by_first, names, book.own)
 
 
 # a status effect's text with the status's own name where `this token` stands (`A player afflicted
@@ -300,7 +299,7 @@ def _in_text_of(book: Phrasebook, status: str) -> Phrasebook:
         return book
     own = phrasebook([(say.format(name), means.format(name)) for say, means in _OWN_NAME], lexical=False)
     key = hashlib.sha256((book.key + "\0own\0" + name).encode()).hexdigest()
-    return Phrasebook(book.phrases, key, book.by_first, book.names, book.shielded, own)
+    return Phrasebook(book.phrases, key, book.by_first, book.names, own)
 
 
 # ----------------------------------------------------------------- reading

@@ -19,7 +19,7 @@ from dtc import nodes as n
 from dtc.opcodes import CHOSEN, MANY, MAX_SEATS
 from dtc.parser import Problem, core_word_guess, not_an_effect, parse_effect
 from dtc.phrases import Phrasebook, written_so
-from dtc.render import render_test
+from dtc.render import render_test, render_trigger
 from dtc.verbs import ArgumentError, match, substitute, suggest
 
 # `When you play a <kind> card`: the kinds a card is told apart by (its `kind:`, or its `timing:`)
@@ -114,6 +114,7 @@ class Resolver:
         self.paid = False  # a payment came before (what `per CP spent` counts)
         self.removed = False  # a removal came before (`per token removed`)
         self.spent: str | None = None  # the status `Spend any number of` spent (`per Chi spent`)
+        self.moment: Any = None  # the trigger the statement runs at (None: when played or activated)
 
     # -- reporting
     def report(self, code, message, span, hint=None, severity="error", focus=None):
@@ -127,6 +128,7 @@ class Resolver:
     # -- entry
     def effect(self, effect: n.Effect) -> n.Effect:
         trigger = self.trigger(effect.trigger) if effect.trigger is not None else None
+        self.moment = trigger
         return replace(effect, trigger=trigger, body=self.body(effect.body))
 
     def body(self, body: tuple) -> tuple:
@@ -450,11 +452,12 @@ class Resolver:
         return replace(s, options=tuple(self.body(o) for o in s.options))
 
     def s_Delayed(self, s, _):
-        outer, self.later = self.later, True
+        outer, self.later, moment = self.later, True, self.moment
         try:
-            return replace(s, trigger=self.trigger(s.trigger), body=self.body(s.body))
+            self.moment = self.trigger(s.trigger)
+            return replace(s, trigger=self.moment, body=self.body(s.body))
         finally:
-            self.later = outer
+            self.later, self.moment = outer, moment
 
     def s_Actor(self, s, previous):
         if isinstance(s.action, n.ExtraRollAttempt):
@@ -468,6 +471,12 @@ class Resolver:
             self.report("C016", "an additional Roll Attempt is performed in your own Offensive Roll "
                         "Phase, and a Defensive ability has none", s.span,
                         "give it to an offensive ability or a Roll Phase card")
+        elif _never_rolling(self.moment):
+            self.report("C016", "an additional Roll Attempt is performed in your own Offensive Roll "
+                        f"Phase, before its ability is chosen, and `{render_trigger(self.moment)}` is "
+                        "never then", s.span,
+                        "say it `During your Offensive Roll Phase` or `At the start of your Offensive Roll "
+                        "Phase` (or on a Roll Phase card)")
         return self.generic(s)
 
     def s_Cost(self, s, _):
@@ -1004,6 +1013,20 @@ class Resolver:
                         self.did_you_mean(name, self.scope.phases.values()))
             return name
         return found
+
+
+ROLLING_PHASES = ("Offensive Roll Phase", "Roll Phase")  # where a Roll Attempt may be given
+
+
+def _never_rolling(moment: Any) -> bool:
+    """Whether a trigger never comes while its player's Offensive Roll Phase still has Roll Attempts
+    to perform: another phase, a turn's edge, being Attacked, an Attack made or landed."""
+    if isinstance(moment, n.During):
+        return moment.phase not in ROLLING_PHASES
+    if isinstance(moment, n.PhaseEdge):
+        return moment.edge != "start" or moment.phase not in ROLLING_PHASES
+    return isinstance(moment, (n.TurnEdge, n.Attacked, n.Attacking, n.AttackLanded, n.Conclude,
+                               n.Damaged, n.DamagedByPhase))
 
 
 def _most(amount: Any) -> int | None:

@@ -282,3 +282,15 @@ def test_dmg_added_before_the_attack_is_made_goes_to_it(tmp_path, moment):
 
     plain = defender_takes("At the end of your turn, gain 1 CP.")
     assert defender_takes(f"{moment}, add 2 dmg.") == plain + 2
+
+
+@pytest.mark.parametrize("moment", ["During your Upkeep Phase", "At the end of your turn",
+                                    "When you are Attacked", "At the end of your Offensive Roll Phase"])
+def test_a_roll_attempt_given_when_no_roll_attempt_comes_is_refused(tmp_path, moment):
+    """A Roll Attempt given where its holder's Offensive Roll Phase has none left to perform linted
+    clean and did nothing (the engine adds attempts only then, "Turn Phases")."""
+    errors = _lint_errors(tmp_path, replace=[("    effects:\n", f"""\
+    effects:
+      - {moment}, perform 1 additional Roll Attempt.
+""")])
+    assert any("is never then" in m for m in errors), errors

@@ -723,3 +723,11 @@ def test_a_phrasebook_hint_shares_the_words_at_the_problem(builtin):
     assert problems and "Health dial" not in (problems[0].hint or "")
     _, problems = parse_effect("On any other thing, gain 1 CP.", book)
     assert problems and "Passive Ability" not in (problems[0].hint or "")
+
+
+def test_the_expected_words_are_named_as_written():
+    """`Heal 2 dureing ...` listed `_comma_cap` (a terminal's name) among the words that may follow."""
+    _, problems = parse_effect("Heal 2 dureing your Upkeep Phase.")
+    assert "_comma_cap" not in problems[0].message and "_at_random" not in problems[0].message
+    _, problems = parse_effect("Discard 1 card randomlyy.")
+    assert "_at_random" not in problems[0].message, problems[0].message
